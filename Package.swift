@@ -1,0 +1,87 @@
+// swift-tools-version:6.0
+//
+// Lifetrace: an event-sourced recorder and replayer of UIViewController lifecycle traces.
+// Module graph (dependencies point one way; see docs/ARCHITECTURE.md):
+//
+//   TraceModel ─► TraceLog ─► Replay ─► Audit
+//        │            │          │
+//        │            └────► Recorder ─► Simulator, LifetraceUIKit
+//        └─► ConsoleImport
+//   ArgumentParsing ─► LifetraceCLI (uses all) ─► lifetrace
+import PackageDescription
+
+let package = Package(
+    name: "Lifetrace",
+    products: [
+        .executable(name: "lifetrace", targets: ["lifetrace"]),
+        .executable(name: "lifetrace-bench", targets: ["lifetrace-bench"]),
+        .library(name: "TraceModel", targets: ["TraceModel"]),
+        .library(name: "TraceLog", targets: ["TraceLog"]),
+        .library(name: "Recorder", targets: ["Recorder"]),
+        .library(name: "Replay", targets: ["Replay"]),
+        .library(name: "Audit", targets: ["Audit"]),
+        .library(name: "LifetraceUIKit", targets: ["LifetraceUIKit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "TraceModel", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "TraceLog", dependencies: ["TraceModel", "CZlib"]),
+        .target(name: "Replay", dependencies: ["TraceModel", "TraceLog"]),
+        .target(name: "Recorder", dependencies: ["TraceModel", "TraceLog", "Replay"]),
+        .target(name: "Simulator", dependencies: ["TraceModel", "Recorder"]),
+        .target(name: "Audit", dependencies: ["TraceModel", "Replay"]),
+        .target(name: "ConsoleImport", dependencies: ["TraceModel"]),
+        .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder"]),
+        .target(name: "ArgumentParsing"),
+        .target(
+            name: "LifetraceCLI",
+            dependencies: [
+                "ArgumentParsing", "TraceModel", "TraceLog", "Replay", "Recorder",
+                "Simulator", "Audit", "ConsoleImport",
+            ]
+        ),
+        .target(
+            name: "LifetraceTestSupport",
+            dependencies: ["TraceModel", "TraceLog", "Recorder"]
+        ),
+        .executableTarget(name: "lifetrace", dependencies: ["LifetraceCLI"]),
+        .executableTarget(
+            name: "lifetrace-bench",
+            dependencies: [
+                "TraceModel", "TraceLog", "Replay", "Recorder", "Simulator", "Audit", "CZlib",
+            ]
+        ),
+        .testTarget(name: "TraceModelTests", dependencies: ["TraceModel"]),
+        .testTarget(
+            name: "TraceLogTests",
+            dependencies: ["TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: ["Replay", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "RecorderTests",
+            dependencies: ["Recorder", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "SimulatorTests",
+            dependencies: ["Simulator", "Recorder", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "AuditTests",
+            dependencies: ["Audit", "Replay", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
+        .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "TraceModel"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(
+            name: "LifetraceCLITests",
+            dependencies: ["LifetraceCLI", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,141 @@
+/// What a command accepts and how it explains itself in `--help`.
+public struct CommandSpec: Sendable {
+    /// The command's name as typed, e.g. `events`.
+    public var name: String
+    /// One line saying what the command does.
+    public var abstract: String
+    /// The argument part of the usage line, e.g. `TRACE [--from T] [--to T]`.
+    public var usage: String
+    /// Paragraphs shown after the options in `--help` (examples, exit codes).
+    public var discussion: String
+    public var options: [OptionSpec]
+    /// The smallest and largest number of positional arguments (`nil` for no upper bound).
+    public var positionalCount: (min: Int, max: Int?)
+
+    public init(
+        name: String,
+        abstract: String,
+        usage: String,
+        discussion: String = "",
+        options: [OptionSpec] = [],
+        positionalCount: (min: Int, max: Int?) = (0, 0)
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.discussion = discussion
+        self.options = options
+        self.positionalCount = positionalCount
+    }
+
+    /// The full `--help` text for `lifetrace NAME`.
+    public func helpText(program: String) -> String {
+        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(program) \(name) \(usage)".trimmingTrailingSpaces(), ""]
+        let all = options + [OptionSpec("help", short: "h", help: "Show this help and exit.")]
+        lines.append("OPTIONS:")
+        let width = min(34, (all.map(\.synopsis.count).max() ?? 0) + 2)
+        for option in all {
+            let synopsis = option.synopsis
+            let padding = String(repeating: " ", count: max(2, width - synopsis.count))
+            lines.append("  \(synopsis)\(padding)\(option.help)")
+        }
+        if !discussion.isEmpty {
+            lines.append("")
+            lines.append(discussion)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Parses `arguments` (the words after the command's name).
+    ///
+    /// Accepts `--name value`, `--name=value`, `-o value`, flags, and `--` to end options.
+    /// - Throws: `ValidationError` naming the unknown option, the option missing its value, a repeated
+    ///   non-repeatable option, or a wrong number of positional arguments. `HelpRequested` for `-h`/`--help`.
+    public func parse(_ arguments: [String]) throws -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if optionsEnded || word == "-" || !word.hasPrefix("-") {
+                parsed.positionals.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+            if word == "--help" || word == "-h" {
+                throw HelpRequested()
+            }
+            var name: String
+            var inlineValue: String?
+            let spec: OptionSpec?
+            if word.hasPrefix("--") {
+                name = String(word.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+                spec = options.first { $0.name == name }
+            } else {
+                name = String(word.dropFirst())
+                if name.count > 1 {
+                    inlineValue = String(name.dropFirst())
+                    name = String(name.prefix(1))
+                }
+                spec = options.first { $0.short.map(String.init) == name }
+            }
+            guard let spec else {
+                if word.count > 1, Double(word) != nil {
+                    parsed.positionals.append(word)
+                    continue
+                }
+                throw ValidationError("unknown option '\(word)' for '\(self.name)'")
+            }
+            if spec.isFlag {
+                if inlineValue != nil {
+                    throw ValidationError("option '--\(spec.name)' takes no value")
+                }
+                parsed.flags.insert(spec.name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else {
+                    throw ValidationError("option '--\(spec.name)' needs a value (\(spec.valueName ?? "VALUE"))")
+                }
+                value = arguments[index]
+                index += 1
+            }
+            if !spec.isRepeatable, parsed.values[spec.name] != nil {
+                throw ValidationError("option '--\(spec.name)' given more than once")
+            }
+            parsed.values[spec.name, default: []].append(value)
+        }
+        if parsed.positionals.count < positionalCount.min {
+            throw ValidationError("missing argument: usage: \(name) \(usage)")
+        }
+        if let max = positionalCount.max, parsed.positionals.count > max {
+            let extra = parsed.positionals[max]
+            throw ValidationError("unexpected argument '\(extra)': usage: \(name) \(usage)")
+        }
+        return parsed
+    }
+}
+
+/// Thrown by `CommandSpec.parse` when the arguments ask for help.
+public struct HelpRequested: Error, Sendable {
+    public init() {}
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

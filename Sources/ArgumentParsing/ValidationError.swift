@@ -1,0 +1,11 @@
+/// A command line that cannot be carried out as written: an unknown option, a missing value, a bad number.
+/// The CLI prints `message` with the command's usage line and exits with status 2.
+public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

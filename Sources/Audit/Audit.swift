@@ -1,0 +1,1 @@
+// The `Audit` module; see docs/ARCHITECTURE.md.

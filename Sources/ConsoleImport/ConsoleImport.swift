@@ -1,0 +1,1 @@
+// The `ConsoleImport` module; see docs/ARCHITECTURE.md.

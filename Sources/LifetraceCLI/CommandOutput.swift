@@ -1,0 +1,46 @@
+/// Where a command writes: standard output for results, standard error for diagnostics and progress.
+///
+/// The CLI's `main` passes the process's streams; tests pass buffers and read them back.
+public final class CommandOutput: @unchecked Sendable {
+    private let writeOut: (String) -> Void
+    private let writeError: (String) -> Void
+
+    /// - Parameters:
+    ///   - standardOutput: Receives results, exactly as they should appear (newlines included).
+    ///   - standardError: Receives diagnostics and progress.
+    public init(standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void) {
+        self.writeOut = standardOutput
+        self.writeError = standardError
+    }
+
+    /// Writes `text` followed by a newline to standard output.
+    public func line(_ text: String = "") {
+        writeOut(text + "\n")
+    }
+
+    /// Writes `text` as it is to standard output.
+    public func write(_ text: String) {
+        writeOut(text)
+    }
+
+    /// Writes `text` followed by a newline to standard error.
+    public func errorLine(_ text: String) {
+        writeError(text + "\n")
+    }
+
+    /// An output that collects both streams in memory, for tests.
+    public static func capturing() -> (output: CommandOutput, captured: CapturedOutput) {
+        let captured = CapturedOutput()
+        let output = CommandOutput(
+            standardOutput: { captured.standardOutput += $0 },
+            standardError: { captured.standardError += $0 }
+        )
+        return (output, captured)
+    }
+}
+
+/// What a capturing `CommandOutput` received.
+public final class CapturedOutput: @unchecked Sendable {
+    public var standardOutput = ""
+    public var standardError = ""
+}

@@ -1,0 +1,82 @@
+import ArgumentParsing
+
+/// The `lifetrace` command line: dispatches to a subcommand and maps errors to exit codes.
+///
+/// Nothing below this module prints or exits; `run(arguments:output:)` returns the exit code and the
+/// executable's `main.swift` exits with it.
+public enum Lifetrace {
+    static let program = "lifetrace"
+    static let version = "0.1.0"
+
+    /// Every subcommand, in the order `lifetrace --help` lists them.
+    static let commands: [any Command.Type] = [
+    ]
+
+    /// Runs `lifetrace` with `arguments` (without the program name).
+    ///
+    /// - Returns: 0 success, 1 problem found, 2 usage error or unreadable input.
+    public static func run(arguments: [String], output: CommandOutput) -> ExitCode {
+        guard let first = arguments.first else {
+            output.write(overview)
+            return .success
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if arguments.count > 1, let command = command(named: arguments[1]) {
+                output.write(command.spec.helpText(program: program))
+            } else {
+                output.write(overview)
+            }
+            return .success
+        case "--version":
+            output.line("\(program) \(version)")
+            return .success
+        default:
+            break
+        }
+        guard let command = command(named: first) else {
+            output.errorLine("\(program): error: unknown command '\(first)'; see '\(program) --help'")
+            return .usageOrInput
+        }
+        let spec = command.spec
+        do {
+            let parsed = try spec.parse(Array(arguments.dropFirst()))
+            return try command.run(parsed, output: output)
+        } catch is HelpRequested {
+            output.write(spec.helpText(program: program))
+            return .success
+        } catch let error as ValidationError {
+            output.errorLine("\(program) \(spec.name): error: \(error.message)")
+            output.errorLine("usage: \(program) \(spec.name) \(spec.usage)")
+            return .usageOrInput
+        } catch {
+            output.errorLine("\(program) \(spec.name): error: \(error)")
+            return .usageOrInput
+        }
+    }
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
+    }
+
+    static var overview: String {
+        var lines = [
+            "OVERVIEW: Record, replay and audit UIViewController lifecycle traces.",
+            "",
+            "USAGE: \(program) <command> [options]",
+            "",
+            "COMMANDS:",
+        ]
+        let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2
+        for command in commands {
+            let name = command.spec.name
+            lines.append("  \(name)\(String(repeating: " ", count: width - name.count))\(command.spec.abstract)")
+        }
+        lines += [
+            "",
+            "Run '\(program) <command> --help' for a command's options.",
+            "Exit codes: 0 success, 1 problem found (error-level findings, failed verification), 2 usage or unreadable input.",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,1 @@
+// Test doubles: a manual clock, deterministic ids, an in-memory sink.

@@ -1,0 +1,1 @@
+// The `Recorder` module; see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The `Simulator` module; see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// zlib wrapper and the trace file format; see docs/FORMAT.md.

@@ -1,0 +1,57 @@
+/// Reading and writing durations as people type and read them.
+///
+/// Durations are `UInt64` nanoseconds. Text forms: `1.5s`, `1500ms`, `1500us`, `1500000000ns`, `2m`, and a
+/// bare number, read as seconds.
+public enum TimeText {
+    /// Parses a duration such as `1.5s`, `1500ms`, `250us`, `1500000000ns`, `2m` or `12.48` (seconds).
+    ///
+    /// - Returns: Nanoseconds, or `nil` when the text is not a non-negative duration.
+    public static func parseDuration(_ text: String) -> UInt64? {
+        let trimmed = text.trimmingSpaces()
+        let units: [(suffix: String, nanoseconds: Double)] = [
+            ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
+        ]
+        for unit in units where trimmed.hasSuffix(unit.suffix) {
+            let number = String(trimmed.dropLast(unit.suffix.count))
+            if unit.suffix == "ns", let whole = UInt64(number) { return whole }
+            guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+            let result = (value * unit.nanoseconds).rounded()
+            guard result < Double(UInt64.max) else { return nil }
+            return UInt64(result)
+        }
+        guard let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 else { return nil }
+        return UInt64((seconds * 1_000_000_000).rounded())
+    }
+
+    /// Formats nanoseconds as seconds with millisecond precision: `12.480 s`.
+    public static func seconds(_ nanoseconds: UInt64) -> String {
+        let millis = nanoseconds / 1_000_000
+        let fraction = millis % 1000
+        let pad = fraction < 10 ? "00" : fraction < 100 ? "0" : ""
+        return "\(millis / 1000).\(pad)\(fraction) s"
+    }
+
+    /// Formats a duration with a unit that suits its size: `850 ns`, `12.4 µs`, `3.2 ms`, `1.250 s`.
+    public static func duration(_ nanoseconds: UInt64) -> String {
+        switch nanoseconds {
+        case ..<1_000: return "\(nanoseconds) ns"
+        case ..<1_000_000: return "\(oneDecimal(Double(nanoseconds) / 1_000)) µs"
+        case ..<1_000_000_000: return "\(oneDecimal(Double(nanoseconds) / 1_000_000)) ms"
+        default: return seconds(nanoseconds)
+        }
+    }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}
