@@ -39,7 +39,7 @@ public final class TraceReader: Sendable {
     /// Whether the damage that ends the valid prefix (if any) has nothing valid after it.
     let damageIsTail: Bool
 
-    private let file: FileDescriptor
+    let file: FileDescriptor
     private let inflater: Mutex<Inflater>
 
     /// Opens the trace at `path`.
@@ -108,7 +108,7 @@ public final class TraceReader: Sendable {
 
     /// The index frame's entries when the file ends with a valid footer whose index agrees with itself; `nil`
     /// when there is no footer; throws `.corruptIndex` when a footer is there but something does not hold.
-    private static func readIndex(_ file: FileDescriptor, headerLength: UInt64, fileSize: UInt64) throws -> [FrameInfo]? {
+    static func readIndex(_ file: FileDescriptor, headerLength: UInt64, fileSize: UInt64) throws -> [FrameInfo]? {
         let footerLength = UInt64(TraceFooter.length)
         guard fileSize >= headerLength + UInt64(FrameHeader.length) + footerLength else { return nil }
         let footerOffset = fileSize - footerLength

@@ -98,9 +98,12 @@ public final class TraceWriter {
         self.fileEnd = fileEnd
     }
 
+    /// A writer released without `close()` writes its pending events (so nothing appended is lost) but no index:
+    /// the file then reads like one whose process stopped, and the next `openForAppend` continues it.
     deinit {
         if !isClosed {
-            try? close()
+            if failure == nil { try? flush() }
+            file.close()
         }
     }
 
