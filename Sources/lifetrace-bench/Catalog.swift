@@ -58,24 +58,11 @@ enum Catalog {
     }
 
     static func recordHotPath(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        let count = recordCount(workload, harness)
-        let baseline = ClockStoreBaseline()
-        // Until the recorder's benchmark function is wired in, measure the baseline alone so the harness runs.
-        let times = try harness.compare([{ baseline.record(count: count) }])
-        let perEvent = Spread(times[0].map { Double($0) / Double(count) }).median
-        var figure = Figure.skipped(
-            "record", "record ÷ clock read + 32-byte store", events: count, goal: .atMost(2),
-            because: "Recorder not available yet")
-        figure.baseline = Quantity(value: perEvent, unit: "ns/event")
-        return [figure]
+        [try RecordBenchmarks.hotPath(harness, count: recordCount(workload, harness))]
     }
 
     static func recordUnderLoad(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        [1, 2].map { threads in
-            Figure.skipped(
-                "record-load", "p99 ÷ p50 record latency, \(threads) thread\(threads == 1 ? "" : "s")",
-                events: recordCount(workload, harness), goal: .atMost(3), because: "Recorder not available yet")
-        }
+        try RecordBenchmarks.underLoad(harness, samples: harness.isSmoke ? 2_000 : 200_000)
     }
 
     static func handWrittenLogger(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
