@@ -2,6 +2,7 @@
 // per event count and shared by every benchmark of the run.
 
 import Foundation
+import TraceLog
 import TraceModel
 
 /// One workload: `eventCount` events of a deterministic session, plus derived files in `directory`.
@@ -43,7 +44,8 @@ final class Workload {
 
     private var cachedJSONL: Summary?
 
-    /// The events as JSON lines (the export's schema), written once.
+    /// The events as JSON lines, encoded by TraceLog's `JSONLWriter` (what `lifetrace export --format jsonl`
+    /// writes, without its header line), written once.
     func jsonl() throws -> Summary {
         if let cachedJSONL { return cachedJSONL }
         harness.progress("writing \(eventCount) events as JSON lines")
@@ -70,7 +72,7 @@ final class Workload {
                     summary.controllers[name] = (1, event.timestamp, event.timestamp)
                 }
             }
-            JSONLines.append(event, to: &buffer)
+            JSONLWriter.appendLine(for: event, to: &buffer)
             if buffer.count >= 1 << 20 {
                 summary.bytes += buffer.count
                 try handle.write(contentsOf: buffer)
