@@ -50,36 +50,6 @@ enum Catalog {
         all.first { $0.name == name }
     }
 
-    // MARK: size
-
-    static func size(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        let gzip = try workload.gzipBytes()
-        var figure = Figure.skipped(
-            "size", "trace bytes ÷ gzip -6 JSONL bytes", events: workload.eventCount, goal: .atMost(0.25),
-            because: "TraceLog writer not available yet")
-        figure.baseline = Quantity(value: Double(gzip) / Double(workload.eventCount), unit: "B/event")
-        figure.notes.append("JSONL \(Format.bytes(try workload.jsonl().bytes)), gzip -6 \(Format.bytes(gzip))")
-        return [figure]
-    }
-
-    // MARK: replay, seek, audit, memory
-
-    static func replay(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        [Figure.skipped("replay", "replay events/s ÷ raw inflate events/s", events: workload.eventCount, goal: .atLeast(0.5), because: "Replay not available yet")]
-    }
-
-    static func seek(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        [Figure.skipped("seek", "state(at: middle) ÷ replay to middle", events: workload.eventCount, goal: .atMost(0.01), because: "Replay not available yet")]
-    }
-
-    static func audit(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        [Figure.skipped("audit", "audit (all rules) ÷ replay", events: workload.eventCount, goal: .atMost(2), because: "Audit not available yet")]
-    }
-
-    static func memory(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        [Figure.skipped("memory", "peak RSS replaying + auditing", events: workload.eventCount, goal: .stated("bounded by live controllers"), because: "Replay not available yet")]
-    }
-
     // MARK: query
 
     static func query(_ harness: Harness, _ workload: Workload) throws -> [Figure] {

@@ -100,6 +100,25 @@ final class Workload {
             relativeFrom: from - summary.firstTimestamp, relativeTo: to - summary.firstTimestamp)
     }
 
+    // MARK: trace file
+
+    private var cachedTrace: (path: String, bytes: Int)?
+
+    /// The events written as a `.lifetrace` file by `TraceWriter` with its default options, written once.
+    func trace() throws -> (path: String, bytes: Int) {
+        if let cachedTrace { return cachedTrace }
+        harness.progress("writing \(eventCount) events as a trace")
+        let path = directory + "/events.lifetrace"
+        let header = TraceHeader(
+            clockDomain: .synthetic, wallClockAnchor: .none, producer: "lifetrace-bench", hasSyntheticTimes: true,
+            traceID: Array(repeating: 8, count: 16))
+        let writer = try TraceWriter(creating: path, header: header)
+        for event in events() { try writer.append(event) }
+        try writer.close()
+        cachedTrace = (path, External.fileSize(path))
+        return cachedTrace!
+    }
+
     // MARK: gzip -6
 
     private var cachedGzipBytes: Int?
