@@ -44,8 +44,7 @@ struct SimulateCommand: Command {
             guard let seed = UInt64(seedText) else {
                 throw ValidationError("--seed needs a non-negative integer; got '\(seedText)'")
             }
-            _ = (count, seed)
-            throw ValidationError("--generate is not available yet")
+            SessionGenerator(seed: seed).generate(count: count, into: collector)
         } else {
             guard let path = arguments.positionals.first else {
                 throw ValidationError("missing SCENARIO (or --generate N)")
