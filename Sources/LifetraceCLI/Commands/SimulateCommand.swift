@@ -3,22 +3,24 @@ import Foundation
 import Simulator
 import TraceModel
 
-/// `lifetrace simulate SCENARIO [-o TRACE] [--print]` and `lifetrace simulate --generate N --seed S -o TRACE`.
+/// `lifetrace simulate SCENARIO [-o TRACE] [--print]` and `lifetrace simulate --generate N [--seed S] -o TRACE`.
 struct SimulateCommand: Command {
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Run a scenario through a model of UIKit's containers and record the callbacks it produces.",
         usage: "SCENARIO [-o TRACE] [--print] | --generate N [--seed S] [-o TRACE] [--print]",
         discussion: """
-            The scenario language is described in docs/SCENARIOS.md. Without -o, --print is implied.
+            The scenario language is described in docs/SCENARIOS.md. Events go through the Recorder's
+            instrumentation entry points with a manual clock; the same scenario always gives the same bytes.
+            Without -o, --print is implied.
 
             EXAMPLES:
-              lifetrace simulate traces/scenarios/cancelled-swipe-back.scenario --print
-              lifetrace simulate traces/scenarios/cancelled-swipe-back.scenario -o cancelled.lifetrace
+              lifetrace simulate traces/scenarios/cancelled-swipe-back-save.scenario --print
+              lifetrace simulate traces/scenarios/cancelled-swipe-back-save.scenario -o cancelled.lifetrace
               lifetrace simulate --generate 100000 --seed 7 -o session.lifetrace
 
             EXIT CODES: 0 success; 2 bad arguments, unreadable scenario or illegal step (the message names the
-            line; with -o, the events of the steps before it are still written).
+            file and line; with -o, the events of the steps before it are still written).
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "Write the recorded trace to TRACE (*.lifetrace)."),
@@ -29,10 +31,14 @@ struct SimulateCommand: Command {
         positionalCount: (0, 1)
     )
 
+    /// What to simulate.
+    private enum Source {
+        case scenario(path: String, text: String)
+        case generated(count: Int, seed: UInt64)
+    }
+
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
-        let collector = EventCollector()
-        var markers: [StepMarker] = []
-        var failure: ScenarioError?
+        let source: Source
         if let countText = arguments.value("generate") {
             guard arguments.positionals.isEmpty else {
                 throw ValidationError("give either a SCENARIO or --generate N, not both")
@@ -44,29 +50,56 @@ struct SimulateCommand: Command {
             guard let seed = UInt64(seedText) else {
                 throw ValidationError("--seed needs a non-negative integer; got '\(seedText)'")
             }
-            SessionGenerator(seed: seed).generate(count: count, into: collector)
+            source = .generated(count: count, seed: seed)
         } else {
             guard let path = arguments.positionals.first else {
                 throw ValidationError("missing SCENARIO (or --generate N)")
             }
             if arguments.value("seed") != nil { throw ValidationError("--seed only goes with --generate") }
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let data = FileManager.default.contents(atPath: path) else {
                 output.errorLine("lifetrace simulate: error: cannot read scenario '\(path)'")
                 return .usageOrInput
             }
-            do {
-                markers = try Simulator.run(text: text, file: path, into: collector)
-            } catch let error as ScenarioError {
-                failure = error
+            guard let text = String(data: data, encoding: .utf8) else {
+                output.errorLine("lifetrace simulate: error: '\(path)' is not UTF-8 text")
+                return .usageOrInput
+            }
+            source = .scenario(path: path, text: text)
+        }
+
+        let outputPath = arguments.value("output")
+        let printing = arguments.flag("print") || outputPath == nil
+        let copy = EventCollector()
+        var markers: [StepMarker] = []
+        var failure: ScenarioError?
+        func simulate(into sink: any LifecycleSink) {
+            switch source {
+            case .scenario(let path, let text):
+                do {
+                    markers = try Simulator.run(text: text, file: path, into: sink)
+                } catch let error as ScenarioError {
+                    failure = error
+                } catch {
+                    failure = ScenarioError(.illegalStep, "\(error)", file: path)
+                }
+            case .generated(let count, let seed):
+                SessionGenerator(seed: seed).generate(count: count, into: sink)
             }
         }
-        let outputPath = arguments.value("output")
-        if arguments.flag("print") || outputPath == nil {
-            for line in CallbackOrderPrinter.lines(collector.events, steps: markers) { output.line(line) }
-        }
         if let outputPath {
-            _ = outputPath
-            throw ValidationError("-o is not available yet")
+            let identity: [UInt8]
+            switch source {
+            case .scenario(_, let text): identity = Array(text.utf8)
+            case .generated(let count, let seed): identity = Array("generate \(count) seed \(seed)".utf8)
+            }
+            try TraceFileRecording.record(to: outputPath, identity: identity) { recorderSink in
+                simulate(into: printing ? TeeSink(primary: recorderSink, copy: copy) : recorderSink)
+            }
+        } else {
+            simulate(into: copy)
+        }
+        if printing {
+            for line in CallbackOrderPrinter.lines(copy.events, steps: markers) { output.line(line) }
         }
         if let failure {
             output.errorLine(failure.description)
