@@ -12,6 +12,7 @@ public enum Lifetrace {
     static let commands: [any Command.Type] = [
         InfoCommand.self,
         VerifyCommand.self,
+        SimulateCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
