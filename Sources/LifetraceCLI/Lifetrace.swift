@@ -13,6 +13,7 @@ public enum Lifetrace {
         ImportCommand.self,
         InfoCommand.self,
         VerifyCommand.self,
+        SimulateCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
