@@ -1,1 +1,151 @@
-// The `Recorder` module; see docs/ARCHITECTURE.md.
+import Foundation
+import Synchronization
+import TraceModel
+
+/// Records lifecycle events from any thread into a trace, at a cost close to a clock read per event.
+///
+/// ## Hot path
+/// Every recording call packs the event into a 32-byte record (timestamp, kind, controller serial, two
+/// argument words), claims a slot of a preallocated ring with one compare-and-swap, reads the clock and
+/// publishes the slot: no allocation, no lock, no system call, no I/O on the calling thread. Strings (mark
+/// keys, scene ids, SwiftUI view names) are interned first — a hash lookup under a lock that allocates only
+/// the first time a string is seen — and controllers travel as serials from `registry`; names are resolved on
+/// the background thread. Payloads that do not fit (a custom mark's fields, a container operation naming
+/// more than two controllers, notes) take a slower boxed path that allocates.
+///
+/// ## Ordering
+/// The timestamp is read after the slot is claimed, so slot order and time order agree; a thread preempted
+/// between the two could still publish an earlier time after a later one, and the background thread raises
+/// such a timestamp to its predecessor's, so the recorded sequence is non-decreasing across threads.
+///
+/// ## Background thread, flushing, durability
+/// One background thread drains the ring, resolves names and hands events to the sink (a `TraceWriter`
+/// frame each flush). It writes when `flushEventCount` events wait, when the oldest waiting event is
+/// `flushInterval` old (default 1 s), on `flush()`, and on the app events willResignActive (asynchronously),
+/// didEnterBackground and willTerminate (synchronously, with fsync, when `syncFlushOnBackground`); `close()`
+/// writes, fsyncs and closes.
+///
+/// ## Bounded memory
+/// When the ring is full, events are dropped rather than the caller blocked; the background thread records
+/// the number dropped as `RecorderEvent.eventsDropped` right after the last event it kept.
+///
+/// Controllers must be registered with this recorder's `registry`: the serial is what the ring carries.
+public final class Recorder: Sendable {
+    /// Gives controllers their per-trace serials (see `ControllerRegistry`).
+    public let registry: ControllerRegistry
+    let ring: RecordRing
+    let strings = StringTable()
+    let boxes = BoxTable()
+    let clock: any TraceClock
+    /// Set when `clock` is a `MonotonicClock`, so the hot path calls it without dynamic dispatch.
+    private let monotonicClock: MonotonicClock?
+    private let isClosed = Atomic<Bool>(false)
+    let control: WriterControl
+    let options: RecorderOptions
+
+    /// Starts recording into `sink` on a new background thread, beginning with a `RecorderEvent.runStarted`.
+    ///
+    /// - Parameters:
+    ///   - sink: Receives events on the background thread only; the recorder owns it from now on.
+    ///   - options: Buffering and flushing.
+    ///   - clock: Timestamps in nanoseconds; `MonotonicClock` by default, a `ManualClock` in tests.
+    ///   - registry: Serials for controllers; pass one that already reserved the serials of an existing trace.
+    public init(
+        sink: sending any EventSink,
+        options: RecorderOptions = RecorderOptions(),
+        clock: any TraceClock = MonotonicClock(),
+        registry: ControllerRegistry = ControllerRegistry()
+    ) {
+        self.registry = registry
+        self.options = options
+        self.clock = clock
+        monotonicClock = clock as? MonotonicClock
+        ring = RecordRing(capacity: options.capacity)
+        control = WriterControl()
+        let process = options.processDescription ?? Self.defaultProcessDescription()
+        _ = ring.push(Record(kind: .boxed, first: boxes.put(.recorder(.runStarted(process: process)))), anyClock: clock)
+        let writer = BackgroundWriter(
+            sink: SinkBox(sink), ring: ring, strings: strings, boxes: boxes, registry: registry,
+            control: control, options: options)
+        let thread = Thread { writer.run() }
+        thread.name = "lifetrace.recorder"
+        thread.start()
+    }
+
+    deinit {
+        try? close()
+    }
+
+    static func defaultProcessDescription() -> String {
+        let info = ProcessInfo.processInfo
+        return "\(info.processName)[\(info.processIdentifier)]"
+    }
+
+    // MARK: - The hot path
+
+    /// Pushes one record; `false` if it was dropped (ring full) or the recorder is closed.
+    @inline(__always)
+    @discardableResult
+    func push(_ record: Record) -> Bool {
+        if isClosed.load(ordering: .relaxed) { return false }
+        if let monotonicClock {
+            return ring.push(record, clock: monotonicClock)
+        }
+        return ring.push(record, anyClock: clock)
+    }
+
+    /// Pushes a payload that does not fit a record (slow path: allocates).
+    func pushBoxed(_ payload: EventPayload) {
+        if isClosed.load(ordering: .relaxed) { return }
+        let ticket = boxes.put(payload)
+        if !push(Record(kind: .boxed, first: ticket)) {
+            _ = boxes.take(ticket)
+        }
+    }
+
+    /// Events dropped so far because the ring was full.
+    public var droppedCount: UInt64 {
+        ring.dropped.load(ordering: .relaxed)
+    }
+
+    /// The current time on the recorder's clock, in nanoseconds.
+    public func now() -> UInt64 { clock.now() }
+
+    // MARK: - Flushing and closing
+
+    /// Waits until every event recorded before this call is written to the sink (one frame), without fsync.
+    ///
+    /// - Throws: `RecorderError` (`.write`) if the background writer has failed, or (`.closed`) after `close()`.
+    public func flush() throws {
+        try flush(sync: false)
+    }
+
+    /// Waits until every event recorded before this call is written, and, if `sync`, fsynced.
+    public func flush(sync: Bool) throws {
+        if isClosed.load(ordering: .acquiring) {
+            throw RecorderError(code: .closed, message: "the recorder is closed")
+        }
+        try control.requestFlush(sync: sync, wait: true)
+    }
+
+    /// Asks the background thread to write (and, if `sync`, fsync) soon, without waiting.
+    public func requestFlush(sync: Bool = false) {
+        try? control.requestFlush(sync: sync, wait: false)
+    }
+
+    /// Writes everything recorded so far, fsyncs, closes the sink and stops the background thread. Later
+    /// recording calls are ignored. Calling `close()` again does nothing.
+    ///
+    /// - Throws: `RecorderError` (`.write`) if writing, syncing or closing failed at any point.
+    public func close() throws {
+        let (exchanged, _) = isClosed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        guard exchanged else { return }
+        try control.close()
+    }
+}
+
+/// Carries the sink to the background thread, which is its only user after `Recorder.init`.
+final class SinkBox: @unchecked Sendable {
+    let sink: any EventSink
+    init(_ sink: sending any EventSink) { self.sink = sink }
+}

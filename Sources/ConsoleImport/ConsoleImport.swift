@@ -1,1 +1,0 @@
-// The `ConsoleImport` module; see docs/ARCHITECTURE.md.

@@ -1,0 +1,79 @@
+import TraceModel
+
+/// What `ConsoleLogParser` made of a log: the events, and an account of everything it could not use.
+public struct ConsoleImportResult: Sendable, Hashable {
+    /// The events in log order, timestamps non-decreasing (nanoseconds on the trace's monotonic clock; see
+    /// `clock` for where zero is).
+    public var events: [Event]
+    /// Every controller the log names, in serial order (serials start at 1).
+    public var controllers: [ControllerRef]
+    /// Number of lines read (including blank and skipped ones).
+    public var lineCount: Int
+    /// Non-blank lines with neither a lifecycle callback nor a mark, in order.
+    public var skippedLines: [SkippedLine]
+    /// Places where the log's times went backwards, in order.
+    public var timeAdjustments: [TimeAdjustment]
+    /// How the log wrote times, which fixes what timestamp zero means.
+    public var clock: ImportedClock
+    /// Number of event-producing lines whose time is not from the line itself (synthetic, or inherited from
+    /// the previous timed line).
+    public var untimedLineCount: Int
+
+    /// Whether any event's time was made up rather than read from its line; the trace header says so.
+    public var hasSyntheticTimes: Bool { untimedLineCount > 0 }
+
+    /// The wall-clock time of timestamp 0, in nanoseconds since 1970-01-01 00:00 UTC, when the log's lines
+    /// carry dates; `nil` otherwise.
+    public var wallClockAtZero: Int64? {
+        if case .wallClock(let start, _) = clock { return start }
+        return nil
+    }
+}
+
+/// How a log's lines carried time, and so what a trace timestamp of zero means.
+public enum ImportedClock: Sendable, Hashable {
+    /// Dates (`2025-03-14 09:12:00.000114+0100`): zero is the first dated line, whose wall-clock time is
+    /// `start` (nanoseconds since 1970 UTC). `hasOffset` is false when the lines had no UTC offset and local
+    /// time was read as UTC.
+    case wallClock(start: Int64, hasOffset: Bool)
+    /// Times of day without a date (`12:40:01.102`): zero is the first timed line.
+    case timeOfDay
+    /// Seconds printed by the app (`⏱ 3.120 | …`): the printed value is the timestamp, unchanged.
+    case seconds
+    /// No line had a time: every event-producing line gets the next step of a synthetic clock
+    /// (`ConsoleLogParser.syntheticStep` apart, starting at zero).
+    case synthetic
+}
+
+/// A line the importer could not read as a callback or a mark.
+public struct SkippedLine: Sendable, Hashable {
+    /// 1-based line number.
+    public var line: Int
+    public var text: String
+}
+
+/// A place where a log's time went backwards, and what the importer did about it.
+public struct TimeAdjustment: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// A time of day went from late to early (by more than 12 hours): read as the next day.
+        case midnightRollover
+        /// The clock went back (a clock change, or lines written out of order): the line is placed at the
+        /// previous line's time and later lines keep their spacing.
+        case clockWentBack
+    }
+
+    public var kind: Kind
+    /// 1-based line number of the first line after the jump.
+    public var line: Int
+    /// How far the printed time went back, in nanoseconds.
+    public var backwardsBy: UInt64
+
+    public var description: String {
+        switch kind {
+        case .midnightRollover:
+            "line \(line): time of day went back by \(TimeText.duration(backwardsBy)); read as the next day"
+        case .clockWentBack:
+            "line \(line): time went back by \(TimeText.duration(backwardsBy)); placed at the previous line's time"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import TraceModel
+
+/// What a lifecycle name found on a console line stands for.
+enum LifecycleName: Sendable, Hashable {
+    case callback(Callback)
+    case app(AppTransition, isScene: Bool)
+    case container(ContainerOperation)
+    case swiftUI(SwiftUIEvent.Action)
+}
+
+/// The names the importer recognises, in every spelling seen in real logs: Swift (`viewWillAppear(_:)`,
+/// `willMove(toParent:)`, `init(coder:)`), Objective-C selectors (`viewWillAppear:`, `initWithCoder:`,
+/// `initWithNibName:bundle:`, `willMoveToParentViewController:`, `dealloc`), the pre-Swift-4.2 spellings
+/// (`willMove(toParentViewController:)`), and the app, scene, presentation-controller-delegate and SwiftUI
+/// names of DESIGN.md §4.
+///
+/// Lookup is by the leading identifier of a token, case-insensitively (`ViewDidAppear()` appears in real logs).
+enum LifecycleVocabulary {
+    /// Lowercased leading identifier → meaning.
+    static let names: [String: LifecycleName] = {
+        var table: [String: LifecycleName] = [:]
+        func add(_ spellings: [String], _ name: LifecycleName) {
+            for spelling in spellings { table[spelling.lowercased()] = name }
+        }
+        // UIViewController (Apple: UIViewController "Managing the view", "Responding to view-related events",
+        // "Responding to containment events"). `init` stands for every designated initializer.
+        add(["init", "initWithCoder", "initWithNibName"], .callback(.initialize))
+        add(["loadView"], .callback(.loadView))
+        add(["viewDidLoad"], .callback(.viewDidLoad))
+        add(["viewWillAppear"], .callback(.viewWillAppear))
+        add(["viewIsAppearing"], .callback(.viewIsAppearing))
+        add(["viewWillLayoutSubviews"], .callback(.viewWillLayoutSubviews))
+        add(["viewDidLayoutSubviews"], .callback(.viewDidLayoutSubviews))
+        add(["viewDidAppear"], .callback(.viewDidAppear))
+        add(["viewWillDisappear"], .callback(.viewWillDisappear))
+        add(["viewDidDisappear"], .callback(.viewDidDisappear))
+        add(["deinit", "dealloc"], .callback(.deinitialize))
+        add(["didReceiveMemoryWarning"], .callback(.didReceiveMemoryWarning))
+        add(["viewWillTransition", "viewWillTransitionToSize"], .callback(.viewWillTransition))
+        add(["willMove", "willMoveToParentViewController"], .callback(.willMoveToParent))
+        add(["didMove", "didMoveToParentViewController"], .callback(.didMoveToParent))
+        // UIApplicationDelegate (Apple: "Managing your app's life cycle").
+        add(["didFinishLaunchingWithOptions", "didFinishLaunching"], .app(.didFinishLaunching, isScene: false))
+        add(["applicationWillEnterForeground"], .app(.willEnterForeground, isScene: false))
+        add(["applicationDidBecomeActive"], .app(.didBecomeActive, isScene: false))
+        add(["applicationWillResignActive"], .app(.willResignActive, isScene: false))
+        add(["applicationDidEnterBackground"], .app(.didEnterBackground, isScene: false))
+        add(["applicationWillTerminate"], .app(.willTerminate, isScene: false))
+        add(["applicationDidReceiveMemoryWarning"], .app(.didReceiveMemoryWarning, isScene: false))
+        // UISceneDelegate.
+        add(["willConnectTo", "willConnectToSession"], .app(.willConnect, isScene: true))
+        add(["sceneWillEnterForeground"], .app(.willEnterForeground, isScene: true))
+        add(["sceneDidBecomeActive"], .app(.didBecomeActive, isScene: true))
+        add(["sceneWillResignActive"], .app(.willResignActive, isScene: true))
+        add(["sceneDidEnterBackground"], .app(.didEnterBackground, isScene: true))
+        add(["sceneDidDisconnect"], .app(.didDisconnect, isScene: true))
+        // UIAdaptivePresentationControllerDelegate.
+        add(["presentationControllerShouldDismiss"], .container(.presentationControllerShouldDismiss))
+        add(["presentationControllerWillDismiss"], .container(.presentationControllerWillDismiss))
+        add(["presentationControllerDidDismiss"], .container(.presentationControllerDidDismiss))
+        add(["presentationControllerDidAttemptToDismiss"], .container(.presentationControllerDidAttemptToDismiss))
+        // Container calls, when an app logs them (only unambiguous spellings: a bare `present` is prose).
+        add(["pushViewController"], .container(.push))
+        add(["popViewController", "popViewControllerAnimated"], .container(.pop))
+        add(["setViewControllers"], .container(.setViewControllers))
+        add(["presentViewController"], .container(.present))
+        add(["dismissViewControllerAnimated"], .container(.dismiss))
+        add(["addChild", "addChildViewController"], .container(.addChild))
+        add(["removeFromParent", "removeFromParentViewController"], .container(.removeFromParent))
+        // SwiftUI (Apple: `onAppear(perform:)`, `onDisappear(perform:)`).
+        add(["onAppear"], .swiftUI(.onAppear))
+        add(["onDisappear"], .swiftUI(.onDisappear))
+        return table
+    }()
+
+    /// Phrases printed in words, as in `print("view will appear")`, lowercased with single spaces.
+    static let phrases: [(phrase: String, callback: Callback)] = [
+        ("view did load", .viewDidLoad), ("load view", .loadView), ("view will appear", .viewWillAppear),
+        ("view is appearing", .viewIsAppearing), ("view did appear", .viewDidAppear),
+        ("view will disappear", .viewWillDisappear), ("view did disappear", .viewDidDisappear),
+        ("view will layout subviews", .viewWillLayoutSubviews), ("view did layout subviews", .viewDidLayoutSubviews),
+    ]
+}

@@ -1,0 +1,281 @@
+import TraceModel
+
+/// A controller as a line names it, before it gets a serial: a type name and an optional instance label.
+struct ControllerName: Sendable, Hashable {
+    var typeName: String
+    var label: String?
+    /// How the name was written: a bracketed tag, an Objective-C method, `Class.method`, or a bare word.
+    var isExplicit: Bool
+}
+
+/// What one console line says, before times and serials are assigned.
+struct RecognizedLine {
+    var name: LifecycleName
+    var phase: Phase
+    /// The controller named on the line, or `nil` when the line names none.
+    var controller: ControllerName?
+    var animated: Bool?
+    /// For `willMove(toParent:)` / `didMove(toParent:)`: `.some(nil)` when the line says `nil`, the parent's
+    /// type name when it names one.
+    var parent: ControllerName??
+    /// The SwiftUI view name for `onAppear` / `onDisappear`.
+    var viewName: String?
+}
+
+/// Reads the lifecycle callback, the controller and the phase from a line's message.
+enum LineRecognizer {
+    /// Finds the first lifecycle name in `chars[from...]` and what surrounds it.
+    static func recognize(_ chars: [Character], from start: Int) -> RecognizedLine? {
+        guard let token = findToken(chars, from: start) else {
+            return recognizePhrase(chars, from: start)
+        }
+        var line = RecognizedLine(name: token.name, phase: .instant)
+        let rest = Array(chars[token.end...])
+        line.phase = phase(after: rest)
+        line.animated = animated(in: Array(chars[start...]))
+        line.controller = controllerBefore(chars, messageStart: start, tokenStart: token.start)
+            ?? controllerAfter(chars, tokenEnd: token.end, selectorColon: token.endsWithColon)
+        if case .callback(let callback) = token.name, callback == .willMoveToParent || callback == .didMoveToParent {
+            line.parent = parentArgument(rest)
+        }
+        if case .swiftUI = token.name {
+            // The name before `onAppear` is the SwiftUI view's; a console line does not say which host it is in.
+            line.viewName = line.controller?.typeName
+            line.controller = nil
+        }
+        return line
+    }
+
+    /// The controller a non-callback line names explicitly (`[Tag] …`, `-[Class …]`, `Class.method`, or a
+    /// leading word that is a known controller or ends in `Controller`), for attributing marks.
+    static func namedController(_ chars: [Character], from start: Int, known: (ControllerName) -> Bool) -> ControllerName? {
+        if let objc = objectiveCClass(chars, from: start, before: chars.count) { return objc }
+        let cursor = Cursor(chars: chars, index: start)
+        if cursor.peek == "[" {
+            if let close = chars[start...].firstIndex(of: "]") {
+                let tag = String(chars[(start + 1)..<close]).trimmingSpacesAndPunctuation()
+                if !tag.isEmpty { return ControllerName(typeName: tag, label: nil, isExplicit: true) }
+            }
+            return nil
+        }
+        var end = start
+        while end < chars.count, chars[end].isIdentifierCharacter || chars[end] == "." { end += 1 }
+        guard end > start else { return nil }
+        var word = String(chars[start..<end])
+        var label: String?
+        if end < chars.count, chars[end] == "<", let close = chars[end...].firstIndex(of: ">") {
+            label = String(chars[(end + 1)..<close])
+        }
+        if word.hasSuffix(".") { word.removeLast() }
+        if let dot = word.lastIndex(of: "."), label == nil {
+            // `Class.method` form: the class is the part before the last dot.
+            word = String(word[..<dot])
+        }
+        if let dot = word.lastIndex(of: ".") { word = String(word[word.index(after: dot)...]) }
+        guard let first = word.first, first.isLetter || first == "_" else { return nil }
+        let candidate = ControllerName(typeName: word, label: label, isExplicit: false)
+        if known(candidate) || word.hasSuffix("Controller") || label != nil { return candidate }
+        return nil
+    }
+
+    // MARK: - The lifecycle token
+
+    private struct Token {
+        var name: LifecycleName
+        var start: Int
+        var end: Int
+        var endsWithColon: Bool
+    }
+
+    private static func findToken(_ chars: [Character], from start: Int) -> Token? {
+        var index = start
+        while index < chars.count {
+            guard chars[index].isIdentifierStart, index == 0 || !chars[index - 1].isIdentifierCharacter else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
+            let word = String(chars[index..<end]).lowercased()
+            if let name = LifecycleVocabulary.names[word] {
+                let tokenEnd = skipArguments(chars, from: end)
+                let colon = end < chars.count && chars[end] == ":"
+                return Token(name: name, start: index, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon)
+            }
+            index = end
+        }
+        return nil
+    }
+
+    /// Skips `(_:)`, `(toParent:)`, `:`, `:bundle:` after a name.
+    private static func skipArguments(_ chars: [Character], from start: Int) -> (end: Int, endsInBareColon: Bool) {
+        var index = start
+        if index < chars.count, chars[index] == "(" {
+            var depth = 0
+            while index < chars.count {
+                if chars[index] == "(" { depth += 1 }
+                if chars[index] == ")" {
+                    depth -= 1
+                    if depth == 0 { return (index + 1, false) }
+                }
+                index += 1
+            }
+            return (start, false)
+        }
+        // Objective-C selector parts: `:`, `:bundle:`, `ToSize:withTransitionCoordinator:`.
+        var sawBareColon = false
+        while index < chars.count, chars[index] == ":" {
+            index += 1
+            sawBareColon = true
+            var end = index
+            while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
+            if end > index, end < chars.count, chars[end] == ":" {
+                index = end
+            } else {
+                break
+            }
+        }
+        return (index, sawBareColon)
+    }
+
+    private static func recognizePhrase(_ chars: [Character], from start: Int) -> RecognizedLine? {
+        let text = String(chars[start...]).lowercased()
+        for entry in LifecycleVocabulary.phrases {
+            guard let range = text.firstRange(of: entry.phrase) else { continue }
+            // Whole words only.
+            if range.lowerBound > text.startIndex, text[text.index(before: range.lowerBound)].isIdentifierCharacter { continue }
+            if range.upperBound < text.endIndex, text[range.upperBound].isIdentifierCharacter { continue }
+            let offset = text.distance(from: text.startIndex, to: range.lowerBound)
+            var line = RecognizedLine(name: .callback(entry.callback), phase: .instant)
+            line.controller = controllerBefore(chars, messageStart: start, tokenStart: start + offset)
+            line.phase = phase(after: Array(text[range.upperBound...]))
+            return line
+        }
+        return nil
+    }
+
+    // MARK: - Around the token
+
+    private static func phase(after rest: [Character]) -> Phase {
+        var cursor = Cursor(chars: rest)
+        while let char = cursor.peek, char.isWhitespace || ":|-–—>".contains(char) { cursor.index += 1 }
+        var end = cursor.index
+        while end < rest.count, rest[end].isLetter { end += 1 }
+        switch String(rest[cursor.index..<end]).lowercased() {
+        case "begin": return .begin
+        case "end": return .end
+        default: return .instant
+        }
+    }
+
+    /// `animated = YES`, `animated: true`, `animated=1`.
+    private static func animated(in chars: [Character]) -> Bool? {
+        let text = String(chars)
+        guard let range = text.firstRange(of: "animated") else { return nil }
+        var rest = Substring(text[range.upperBound...])
+        while let char = rest.first, char == " " || char == ":" || char == "=" { rest.removeFirst() }
+        if rest.hasPrefix("YES") || rest.hasPrefix("true") || rest.hasPrefix("1") { return true }
+        if rest.hasPrefix("NO") || rest.hasPrefix("false") || rest.hasPrefix("0") { return false }
+        return nil
+    }
+
+    private static func parentArgument(_ rest: [Character]) -> ControllerName?? {
+        var cursor = Cursor(chars: rest)
+        while let char = cursor.peek, char.isWhitespace || ":|-–—=".contains(char) { cursor.index += 1 }
+        var end = cursor.index
+        while end < rest.count, rest[end].isIdentifierCharacter || rest[end] == "." { end += 1 }
+        let word = String(rest[cursor.index..<end])
+        if word == "nil" || word == "none" || word == "(null)" { return .some(nil) }
+        let typeName = word.split(separator: ".").last.map(String.init) ?? ""
+        guard let first = typeName.first, first.isUppercase else { return nil }
+        return .some(ControllerName(typeName: typeName, label: nil, isExplicit: true))
+    }
+
+    /// The controller written before the token: `-[Class sel]`, `Class.method`, `Class: method`,
+    /// `Class | method`, `Class – method`, `[Tag] method`, `Class<0> method`, `<Module.Class: 0x…> method`.
+    private static func controllerBefore(_ chars: [Character], messageStart: Int, tokenStart: Int) -> ControllerName? {
+        if let objc = objectiveCClass(chars, from: messageStart, before: tokenStart) { return objc }
+        var end = tokenStart
+        let dotted = end > messageStart && chars[end - 1] == "."
+        if dotted { end -= 1 }
+        while end > messageStart, chars[end - 1].isWhitespace || ":|-–—·»".contains(chars[end - 1]) { end -= 1 }
+        guard end > messageStart else { return nil }
+        let last = chars[end - 1]
+        if last == "]" {
+            var open = end - 1
+            while open > messageStart, chars[open] != "[" { open -= 1 }
+            guard chars[open] == "[" else { return nil }
+            let tag = String(chars[(open + 1)..<(end - 1)]).trimmingSpacesAndPunctuation()
+            guard !tag.isEmpty, !tag.allSatisfy(\.isNumber) else { return nil }
+            return ControllerName(typeName: tag, label: nil, isExplicit: true)
+        }
+        if last == ">" {
+            var open = end - 1
+            while open > messageStart, chars[open] != "<" { open -= 1 }
+            guard chars[open] == "<" else { return nil }
+            let inner = String(chars[(open + 1)..<(end - 1)])
+            if let colon = inner.firstIndex(of: ":") {
+                // print(self): `<Module.Class: 0x7fb2c8d0a2b0>`.
+                let qualified = String(inner[..<colon])
+                guard let typeName = qualified.split(separator: ".").last.map(String.init), !typeName.isEmpty else { return nil }
+                return ControllerName(typeName: typeName, label: nil, isExplicit: true)
+            }
+            var start = open
+            while start > messageStart, chars[start - 1].isIdentifierCharacter { start -= 1 }
+            guard start < open else { return nil }
+            return ControllerName(typeName: String(chars[start..<open]), label: inner, isExplicit: true)
+        }
+        var start = end
+        while start > messageStart, chars[start - 1].isIdentifierCharacter { start -= 1 }
+        guard start < end, chars[start].isIdentifierStart else { return nil }
+        let word = String(chars[start..<end])
+        if LifecycleVocabulary.names[word.lowercased()] != nil { return nil }
+        return ControllerName(typeName: word, label: nil, isExplicit: dotted)
+    }
+
+    /// `viewWillAppear:2` (a paging library's page tag) or `viewDidLoad 0D2C7F77-A822-…` (an instance id).
+    private static func controllerAfter(_ chars: [Character], tokenEnd: Int, selectorColon: Bool) -> ControllerName? {
+        var cursor = Cursor(chars: chars, index: tokenEnd)
+        if selectorColon, let char = cursor.peek, !char.isWhitespace {
+            let word = cursor.readWord()
+            guard !word.isEmpty else { return nil }
+            return ControllerName(typeName: "", label: word, isExplicit: true)
+        }
+        cursor.skipSpaces()
+        let word = cursor.readWord()
+        if word.count >= 8, word.allSatisfy({ $0.isHexDigit || $0 == "-" }), word.contains(where: \.isNumber) {
+            return ControllerName(typeName: "", label: word, isExplicit: true)
+        }
+        return nil
+    }
+
+    /// `-[Class selector]`, `+[Class(Category) selector]` whose selector starts before `limit`.
+    private static func objectiveCClass(_ chars: [Character], from start: Int, before limit: Int) -> ControllerName? {
+        var index = start
+        while index + 1 < min(limit, chars.count) {
+            if (chars[index] == "-" || chars[index] == "+"), chars[index + 1] == "[" {
+                var end = index + 2
+                while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
+                if end > index + 2 {
+                    return ControllerName(typeName: String(chars[(index + 2)..<end]), label: nil, isExplicit: true)
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+}
+
+extension Character {
+    var isIdentifierStart: Bool { isLetter || self == "_" }
+    var isIdentifierCharacter: Bool { isLetter || isNumber || self == "_" }
+}
+
+extension String {
+    func trimmingSpacesAndPunctuation() -> String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace || first == ":" { text.removeFirst() }
+        while let last = text.last, last.isWhitespace || last == ":" { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,1 +1,0 @@
-// Test doubles: a manual clock, deterministic ids, an in-memory sink.

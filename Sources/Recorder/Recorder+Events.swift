@@ -1,0 +1,283 @@
+import TraceModel
+
+// The generic recording calls: one per event kind, plus `record(_:)` for any payload.
+extension Recorder {
+    // MARK: Callbacks
+
+    /// Records the start of `callback` on `controller` (the moment UIKit called it, before the app's code runs).
+    ///
+    /// - Parameters:
+    ///   - animated: The `animated` argument for callbacks that take one (`Callback.takesAnimated`).
+    ///   - parent: The `parent` argument of `willMove(toParent:)` / `didMove(toParent:)`.
+    ///   - size: The size argument of `viewWillTransition(to:with:)`, in points.
+    @inline(__always)
+    public func begin(
+        _ callback: Callback, _ controller: ControllerRef, animated: Bool? = nil, parent: ParentArgument? = nil,
+        size: Size? = nil
+    ) {
+        record(callback, .begin, controller, animated: animated, parent: parent, size: size)
+    }
+
+    /// Records the end of `callback` on `controller` (after the app's code returned). Same arguments as `begin`.
+    @inline(__always)
+    public func end(
+        _ callback: Callback, _ controller: ControllerRef, animated: Bool? = nil, parent: ParentArgument? = nil,
+        size: Size? = nil
+    ) {
+        record(callback, .end, controller, animated: animated, parent: parent, size: size)
+    }
+
+    /// Runs `body` between a `begin` and an `end` of `callback`; the `end` is recorded even if `body` throws.
+    @inline(__always)
+    public func withCallback<Result>(
+        _ callback: Callback, _ controller: ControllerRef, animated: Bool? = nil, parent: ParentArgument? = nil,
+        size: Size? = nil, body: () throws -> Result
+    ) rethrows -> Result {
+        record(callback, .begin, controller, animated: animated, parent: parent, size: size)
+        defer { record(callback, .end, controller, animated: animated, parent: parent, size: size) }
+        return try body()
+    }
+
+    /// Records one end (or an instant) of a callback interval.
+    @inline(__always)
+    public func record(
+        _ callback: Callback, _ phase: Phase, _ controller: ControllerRef, animated: Bool? = nil,
+        parent: ParentArgument? = nil, size: Size? = nil
+    ) {
+        var flags: UInt8 = 0
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        if let animated {
+            flags |= RecordFlag.hasAnimated | (animated ? RecordFlag.animated : 0)
+        }
+        if let parent {
+            flags |= RecordFlag.hasParent
+            if case .controller(let ref) = parent {
+                flags |= RecordFlag.parentIsController
+                first = UInt64(ref.serial)
+            }
+        } else if let size {
+            flags |= RecordFlag.hasSize
+            first = size.width.bitPattern
+            second = size.height.bitPattern
+        }
+        push(
+            Record(
+                kind: .callback, code: callback.rawValue, phase: phase.rawValue, flags: flags,
+                serial: controller.serial, first: first, second: second))
+    }
+
+    // MARK: Containers
+
+    /// Records a container operation (see `ContainerOperation` for what `container` and `controllers` mean).
+    /// Up to two controllers take the fast path; more are boxed.
+    public func container(
+        _ operation: ContainerOperation, _ phase: Phase = .instant, container: ControllerRef?,
+        controllers: [ControllerRef], animated: Bool? = nil, style: ModalPresentationStyle? = nil, index: Int? = nil
+    ) {
+        guard controllers.count <= 2 else {
+            pushBoxed(
+                .container(
+                    ContainerEvent(
+                        operation, phase, container: container, controllers: controllers, animated: animated,
+                        style: style, index: index)))
+            return
+        }
+        self.container(
+            operation, phase, container: container, controllers.first, controllers.count > 1 ? controllers[1] : nil,
+            animated: animated, style: style, index: index)
+    }
+
+    /// The allocation-free form of `container(_:_:container:controllers:…)` for zero, one or two controllers.
+    @inline(__always)
+    public func container(
+        _ operation: ContainerOperation, _ phase: Phase = .instant, container: ControllerRef?,
+        _ first: ControllerRef?, _ second: ControllerRef? = nil, animated: Bool? = nil,
+        style: ModalPresentationStyle? = nil, index: Int? = nil
+    ) {
+        if let index, Int(Int32(truncatingIfNeeded: index)) != index {
+            var list: [ControllerRef] = []
+            if let first { list.append(first) }
+            if let second { list.append(second) }
+            pushBoxed(
+                .container(
+                    ContainerEvent(
+                        operation, phase, container: container, controllers: list, animated: animated, style: style,
+                        index: index)))
+            return
+        }
+        var flags: UInt8 = 0
+        if let animated { flags |= RecordFlag.hasAnimated | (animated ? RecordFlag.animated : 0) }
+        var serials: UInt64 = 0
+        var count: UInt64 = 0
+        if let first {
+            serials = UInt64(first.serial)
+            count = 1
+            if let second {
+                serials |= UInt64(second.serial) << 32
+                count = 2
+            }
+        } else if let second {
+            serials = UInt64(second.serial)
+            count = 1
+        }
+        var details = count
+        if let style {
+            flags |= RecordFlag.hasStyle
+            details |= UInt64(style.rawValue) << 8
+        }
+        if let index {
+            flags |= RecordFlag.hasIndex
+            details |= UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: index))) << 32
+        }
+        push(
+            Record(
+                kind: .container, code: operation.rawValue, phase: phase.rawValue, flags: flags,
+                serial: container?.serial ?? 0, first: serials, second: details))
+    }
+
+    // MARK: App and scene
+
+    /// Records an app (`scene == nil`) or scene transition, and applies the flush policy:
+    /// willResignActive asks for a write; didEnterBackground and willTerminate write and fsync, waiting for it
+    /// when `RecorderOptions.syncFlushOnBackground` (the default). The policy acts on `.instant` and `.end`.
+    public func app(_ transition: AppTransition, _ phase: Phase = .instant, scene: String? = nil) {
+        let sceneID = scene.map { strings.id(for: $0) } ?? 0
+        push(Record(kind: .app, code: transition.rawValue, phase: phase.rawValue, first: UInt64(sceneID)))
+        guard phase != .begin else { return }
+        switch transition {
+        case .willResignActive:
+            requestFlush(sync: false)
+        case .didEnterBackground, .willTerminate:
+            if options.syncFlushOnBackground {
+                try? flush(sync: true)
+            } else {
+                requestFlush(sync: true)
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: SwiftUI
+
+    /// Records a SwiftUI `onAppear` / `onDisappear` of `view` (its type name), hosted by `host` when known.
+    public func swiftUI(_ action: SwiftUIEvent.Action, view: String, host: ControllerRef? = nil) {
+        let viewID = strings.id(for: view)
+        push(Record(kind: .swiftUI, code: action.rawValue, serial: host?.serial ?? 0, first: UInt64(viewID)))
+    }
+
+    // MARK: Marks
+
+    /// Records any mark. Standard marks (`MarkName`) with their standard fields take the fast path; others are
+    /// boxed (slow path: allocates).
+    public func mark(_ event: MarkEvent) {
+        if let record = Self.fastRecord(for: event, strings: strings) {
+            push(record)
+        } else {
+            pushBoxed(.mark(event))
+        }
+    }
+
+    /// Records a custom mark `name` with `fields` (boxed: allocates).
+    public func mark(
+        _ name: String, _ phase: Phase = .instant, controller: ControllerRef? = nil, fields: [MarkField] = []
+    ) {
+        mark(MarkEvent(name, phase, controller: controller, fields: fields))
+    }
+
+    /// Records a standard mark with its one string field.
+    @inline(__always)
+    func mark(_ standard: StandardMark, _ phase: Phase = .instant, string: String?, critical: Bool = false, controller: ControllerRef?) {
+        var flags: UInt8 = critical ? RecordFlag.critical : 0
+        var id: UInt32 = 0
+        if let string {
+            flags |= RecordFlag.hasString
+            id = strings.id(for: string)
+        }
+        push(
+            Record(
+                kind: .mark, code: standard.rawValue, phase: phase.rawValue, flags: flags,
+                serial: controller?.serial ?? 0, first: UInt64(id)))
+    }
+
+    static func fastRecord(for event: MarkEvent, strings: StringTable) -> Record? {
+        guard let standard = StandardMark(name: event.name) else { return nil }
+        let serial = event.controller?.serial ?? 0
+        let fields = event.fields
+        switch standard {
+        case .geometryRead:
+            guard fields.count == 2, fields[0].name == "width", fields[1].name == "height",
+                case .double(let width) = fields[0].value, case .double(let height) = fields[1].value
+            else { return nil }
+            return Record(
+                kind: .mark, code: standard.rawValue, phase: event.phase.rawValue, serial: serial,
+                first: width.bitPattern, second: height.bitPattern)
+        case .save:
+            guard fields.count == 2, fields[0].name == "key", fields[1].name == "critical",
+                case .string(let key) = fields[0].value, case .bool(let critical) = fields[1].value
+            else { return nil }
+            return Record(
+                kind: .mark, code: standard.rawValue, phase: event.phase.rawValue,
+                flags: RecordFlag.hasString | (critical ? RecordFlag.critical : 0), serial: serial,
+                first: UInt64(strings.id(for: key)))
+        default:
+            if fields.isEmpty {
+                return Record(kind: .mark, code: standard.rawValue, phase: event.phase.rawValue, serial: serial)
+            }
+            guard fields.count == 1, fields[0].name == standard.stringField,
+                case .string(let value) = fields[0].value
+            else { return nil }
+            return Record(
+                kind: .mark, code: standard.rawValue, phase: event.phase.rawValue, flags: RecordFlag.hasString,
+                serial: serial, first: UInt64(strings.id(for: value)))
+        }
+    }
+
+    // MARK: Anything
+
+    /// Records any payload, taking the fast path where the payload fits a record.
+    public func record(_ payload: EventPayload) {
+        switch payload {
+        case .callback(let event):
+            guard event.controller.label == nil, event.parent?.controller?.label == nil,
+                event.parent == nil || event.size == nil
+            else {
+                pushBoxed(payload)
+                return
+            }
+            record(
+                event.callback, event.phase, event.controller, animated: event.animated, parent: event.parent,
+                size: event.parent == nil ? event.size : nil)
+        case .container(let event):
+            guard event.container?.label == nil, event.controllers.allSatisfy({ $0.label == nil }) else {
+                pushBoxed(payload)
+                return
+            }
+            container(
+                event.operation, event.phase, container: event.container, controllers: event.controllers,
+                animated: event.animated, style: event.style, index: event.index)
+        case .app(let event):
+            app(event.transition, event.phase, scene: event.scene)
+        case .swiftUI(let event):
+            guard event.host?.label == nil else {
+                pushBoxed(payload)
+                return
+            }
+            swiftUI(event.action, view: event.view, host: event.host)
+        case .mark(let event):
+            guard event.controller?.label == nil else {
+                pushBoxed(payload)
+                return
+            }
+            mark(event)
+        case .recorder, .unknown:
+            pushBoxed(payload)
+        }
+    }
+
+    /// Records a free-form note (`RecorderEvent.note`; boxed).
+    public func note(_ text: String) {
+        pushBoxed(.recorder(.note(text)))
+    }
+}

@@ -1,0 +1,22 @@
+/// How the recorder buffers and flushes.
+public struct RecorderOptions: Sendable {
+    /// Events the in-memory ring holds (rounded up to a power of two, at least 64). Each takes 40 bytes
+    /// (a 32-byte record plus an 8-byte sequence word). When the ring is full, new events are dropped, counted,
+    /// and the count is recorded as `RecorderEvent.eventsDropped`. Default 65 536 (2.5 MiB).
+    public var capacity: Int = 65_536
+    /// The longest an event waits in memory before it is written, in nanoseconds. Default 1 s.
+    public var flushInterval: UInt64 = 1_000_000_000
+    /// Write a frame once this many events are waiting. Default 4096.
+    public var flushEventCount: Int = 4096
+    /// How often the background thread looks for new events while busy, in nanoseconds; when idle it backs
+    /// off up to 8× this. Default 5 ms.
+    public var pollInterval: UInt64 = 5_000_000
+    /// Whether `didEnterBackground` and `willTerminate` wait (on the calling thread) until everything recorded
+    /// so far is written and fsynced. Default `true`: the recorder follows the lesson it audits — critical data
+    /// is saved on background, while the app still has time (Apple: about 5 seconds in didEnterBackground).
+    public var syncFlushOnBackground: Bool = true
+    /// The process description written in `RecorderEvent.runStarted`; default `name[pid]`.
+    public var processDescription: String?
+
+    public init() {}
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The handshake between recording threads (flush requests, close) and the background writer.
+///
+/// Only `flush()`, the background/terminate app events and `close()` use it; the per-event hot path never does.
+final class WriterControl: @unchecked Sendable {
+    // @unchecked: every field is guarded by `condition`.
+    private let condition = NSCondition()
+    private var requested: UInt64 = 0
+    private var completed: UInt64 = 0
+    private var syncRequested = false
+    private var closing = false
+    private var finished = false
+    private var error: RecorderError?
+
+    struct Request {
+        var generation: UInt64
+        var isFlush: Bool
+        var sync: Bool
+        var closing: Bool
+    }
+
+    func requestFlush(sync: Bool, wait: Bool) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        if finished {
+            if let error { throw error }
+            throw RecorderError(code: .closed, message: "the recorder is closed")
+        }
+        requested += 1
+        let generation = requested
+        if sync { syncRequested = true }
+        condition.broadcast()
+        if wait {
+            while completed < generation && !finished {
+                condition.wait()
+            }
+        }
+        if let error { throw error }
+    }
+
+    func close() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        closing = true
+        requested += 1
+        syncRequested = true
+        condition.broadcast()
+        while !finished {
+            condition.wait()
+        }
+        if let error { throw error }
+    }
+
+    // MARK: writer side
+
+    /// The pending request, clearing the sync flag it takes over.
+    func takeRequest() -> Request {
+        condition.lock()
+        defer { condition.unlock() }
+        let request = Request(generation: requested, isFlush: requested > completed, sync: syncRequested, closing: closing)
+        syncRequested = false
+        return request
+    }
+
+    func complete(_ generation: UInt64, finished isFinished: Bool = false) {
+        condition.lock()
+        if generation > completed { completed = generation }
+        if isFinished { finished = true }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func fail(_ failure: RecorderError) {
+        condition.lock()
+        if error == nil { error = failure }
+        condition.unlock()
+    }
+
+    /// Sleeps up to `nanoseconds` unless a request is pending or arrives.
+    func waitForRequest(upTo nanoseconds: UInt64) {
+        condition.lock()
+        if requested == completed && !closing {
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(nanoseconds) / 1e9))
+        }
+        condition.unlock()
+    }
+}

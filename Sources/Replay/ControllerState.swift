@@ -1,0 +1,107 @@
+import TraceModel
+
+/// Everything the trace says about one controller at an instant.
+///
+/// Related controllers are named by serial (`ControllerRef.serial`); look them up in `ReplayState.controllers`.
+/// Fields that a trace may not tell (imported console logs have callbacks only) say so: `appearance` is
+/// `unknown` until the first appearance callback settles it, `parent` is `.unknown`, `viewControllers` is `nil`,
+/// and `isStructureKnown` is `false`.
+public struct ControllerState: Sendable, Hashable {
+    public var ref: ControllerRef
+    /// The first event that named the controller: timestamp (ns) and ordinal.
+    public var firstSeen: UInt64
+    public var firstOrdinal: UInt64
+    /// `init` was recorded, so everything about the controller since its creation is in the trace.
+    public var isCreatedInTrace: Bool
+    /// The children, parent and presentation links are complete (created in the trace) rather than partial.
+    public var isStructureKnown: Bool
+
+    /// `loadView`, `viewDidLoad` or any appearance or layout callback was seen.
+    public var isViewLoaded: Bool
+    /// How many times viewDidLoad began (more than once is a `duplicateViewDidLoad` diagnostic).
+    public var viewDidLoadCount: UInt32
+
+    public var appearance: Appearance
+    /// When the current `appearance` began (ns), `nil` while `unknown`.
+    public var appearanceSince: UInt64?
+
+    /// Callbacks executing now, outermost first (callbacks nest: loadView inside init, for example).
+    public var callbacks: [ActiveCallback]
+    /// The most recent callback that began on this controller (interval or instant), executing or not.
+    public var lastCallback: ActiveCallback?
+
+    public var parent: ParentLink
+    /// Child controllers in the order they were added (serials).
+    public var children: [UInt32]
+    /// The controller that presented this one (`presentingViewController`), while presented.
+    public var presentingController: UInt32?
+    /// The controller this one presents (`presentedViewController`), while presenting.
+    public var presentedController: UInt32?
+    /// The style this controller was presented with, while presented.
+    public var presentationStyle: ModalPresentationStyle?
+
+    /// Container kind inferred from the operations on it.
+    public var containerKind: ContainerKind
+    /// Navigation stack (bottom first), tabs or pages, as `setRoot`/`setViewControllers`/`push`/`pop` left
+    /// them; `nil` when never seen.
+    public var viewControllers: [UInt32]?
+    /// `false` when the list was built from pushes only, without a `setViewControllers` or `setRoot` telling
+    /// its bottom: controllers below the first push are unknown.
+    public var isViewControllerListComplete: Bool
+    /// The selected tab (`selectTab`), if any.
+    public var selectedController: UInt32?
+    public var selectedIndex: Int?
+    /// The controller whose view this controller's view was added to (`attachView`), while attached.
+    public var viewAttachedTo: UInt32?
+
+    /// Timers, observers, tasks and requests started and not stopped, in start order.
+    public var resources: [LiveResource]
+    /// Keys edited and not saved since, in first-edit order.
+    public var unsaved: [UnsavedEdit]
+    /// SwiftUI views hosted by this controller, in first-seen order.
+    public var swiftUIViews: [SwiftUIViewState]
+
+    /// The latest removal from a container or presenter; cleared when the controller is added again.
+    public var removal: Removal?
+    /// When `deinit` began (ns) and its ordinal; `nil` while alive.
+    public var deinitTime: UInt64?
+    public var deinitOrdinal: UInt64?
+
+    /// A controller first seen at `time` by the event with `ordinal`, about which nothing else is known yet.
+    public init(ref: ControllerRef, firstSeen time: UInt64, ordinal: UInt64) {
+        self.ref = ref
+        self.firstSeen = time
+        self.firstOrdinal = ordinal
+        self.isCreatedInTrace = false
+        self.isStructureKnown = false
+        self.isViewLoaded = false
+        self.viewDidLoadCount = 0
+        self.appearance = .unknown
+        self.appearanceSince = nil
+        self.callbacks = []
+        self.lastCallback = nil
+        self.parent = .unknown
+        self.children = []
+        self.presentingController = nil
+        self.presentedController = nil
+        self.presentationStyle = nil
+        self.containerKind = .unknown
+        self.viewControllers = nil
+        self.isViewControllerListComplete = false
+        self.selectedController = nil
+        self.selectedIndex = nil
+        self.viewAttachedTo = nil
+        self.resources = []
+        self.unsaved = []
+        self.swiftUIViews = []
+        self.removal = nil
+        self.deinitTime = nil
+        self.deinitOrdinal = nil
+    }
+
+    /// No deinit seen yet.
+    public var isAlive: Bool { deinitTime == nil }
+
+    /// The innermost callback executing on this controller, if any.
+    public var currentCallback: ActiveCallback? { callbacks.last }
+}

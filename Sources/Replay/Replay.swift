@@ -1,1 +1,0 @@
-// The `Replay` module; see docs/ARCHITECTURE.md.

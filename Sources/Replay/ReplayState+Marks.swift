@@ -1,0 +1,74 @@
+import TraceModel
+
+extension ReplayState {
+    /// Applies a mark at its `begin` or `instant`: resources start and stop, edits and saves.
+    ///
+    /// The owner is the mark's controller, else the controller whose callback encloses the mark, else the app
+    /// (`appResources`, `appUnsaved`). A `save` without a `key` clears every unsaved key of its owner.
+    mutating func applyMark(_ event: MarkEvent, _ time: UInt64, _ ordinal: UInt64) {
+        if let ref = event.controller {
+            touch(ref, time, ordinal, what: "mark \(event.name)")
+        }
+        guard event.phase != .end else { return }
+        let enclosing = enclosingCallback(of: event.controller)
+        let owner = event.controller?.serial ?? enclosing?.controller?.serial
+        switch event.name {
+        case MarkName.timerStart: startResource(.timer, event[field: "id"], owner, time, ordinal, enclosing)
+        case MarkName.timerStop: stopResource(.timer, event[field: "id"], owner)
+        case MarkName.observerAdd: startResource(.observer, event[field: "name"] ?? event[field: "id"], owner, time, ordinal, enclosing)
+        case MarkName.observerRemove: stopResource(.observer, event[field: "name"] ?? event[field: "id"], owner)
+        case MarkName.taskStart: startResource(.task, event[field: "id"], owner, time, ordinal, enclosing)
+        case MarkName.taskCancel: stopResource(.task, event[field: "id"], owner)
+        case MarkName.requestStart: startResource(.request, event[field: "id"], owner, time, ordinal, enclosing)
+        case MarkName.requestCancel: stopResource(.request, event[field: "id"], owner)
+        case MarkName.edit:
+            let key = event.key ?? ""
+            func record(_ edits: inout [UnsavedEdit]) {
+                if let index = edits.firstIndex(where: { $0.key == key }) {
+                    edits[index].lastEdit = time
+                    edits[index].lastOrdinal = ordinal
+                    edits[index].count &+= 1
+                } else {
+                    edits.append(UnsavedEdit(key: key, firstEdit: time, firstOrdinal: ordinal, lastEdit: time, lastOrdinal: ordinal, count: 1))
+                }
+            }
+            if let owner, controllers[owner] != nil {
+                record(&controllers[owner]!.unsaved)
+            } else {
+                record(&appUnsaved)
+            }
+        case MarkName.save:
+            let key = event.key
+            func clear(_ edits: inout [UnsavedEdit]) {
+                if let key { edits.removeAll { $0.key == key } } else { edits.removeAll() }
+            }
+            if let owner, controllers[owner] != nil {
+                clear(&controllers[owner]!.unsaved)
+            } else {
+                clear(&appUnsaved)
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func startResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?, _ time: UInt64, _ ordinal: UInt64, _ enclosing: ActiveCallback?) {
+        let resource = LiveResource(kind: kind, id: id?.description ?? "", since: time, ordinal: ordinal, startedIn: enclosing)
+        if let owner, controllers[owner] != nil {
+            controllers[owner]!.resources.append(resource)
+        } else {
+            appResources.append(resource)
+        }
+    }
+
+    /// Stops the oldest live resource of `kind` and `id` of the owner (then of the app).
+    private mutating func stopResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?) {
+        let id = id?.description ?? ""
+        if let owner, controllers[owner] != nil,
+           let index = controllers[owner]!.resources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
+            controllers[owner]!.resources.remove(at: index)
+        } else if let index = appResources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
+            appResources.remove(at: index)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import TraceModel
+
+extension ReplayState {
+    /// The callback a mark (or any event) about `controller` happens in, at this instant.
+    ///
+    /// 1. The innermost executing interval among `controller`'s callbacks and the app's callbacks (when
+    ///    `controller` is `nil`: the innermost executing callback of anyone).
+    /// 2. Otherwise, for sources that record instants only (imported console logs): the most recent callback of
+    ///    the trace if it is an instant and belongs to `controller` or to the app. A log line printed after
+    ///    `viewWillDisappear` and before the next callback is taken to have run inside it. The result then has
+    ///    `isInstant == true`, so a consumer can tell an inference from a recorded interval.
+    ///
+    /// - Returns: `nil` when nothing encloses the instant.
+    public func enclosingCallback(of controller: ControllerRef?) -> ActiveCallback? {
+        if let controller {
+            let own = controllers[controller.serial]?.callbacks.last
+            let app = appCallbacks.last
+            switch (own, app) {
+            case (let own?, let app?): return own.ordinal >= app.ordinal ? own : app
+            case (let own?, nil): return own
+            case (nil, let app?): return app
+            case (nil, nil): break
+            }
+        } else if let top = executing.last {
+            return top
+        }
+        if let last = lastCallback, last.isInstant,
+           controller == nil || last.controller == nil || last.controller?.serial == controller?.serial {
+            return last
+        }
+        return nil
+    }
+
+    /// The app-level (app or scene delegate) callback executing now, innermost, if any.
+    public var currentAppCallback: ActiveCallback? { appCallbacks.last }
+
+    /// Diagnostics about `controller`, in event order.
+    public func diagnostics(of controller: ControllerRef) -> [Diagnostic] {
+        diagnostics.filter { $0.controller?.serial == controller.serial }
+    }
+
+    /// The in-flight transitions that involve `controller` as `from`, `to` or container.
+    public func transitions(involving controller: ControllerRef) -> [InFlightTransition] {
+        let serial = controller.serial
+        return transitions.filter { $0.from == serial || $0.to == serial || $0.container == serial }
+    }
+}

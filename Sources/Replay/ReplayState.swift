@@ -1,0 +1,90 @@
+import TraceModel
+
+/// The state of the app and of every controller at one instant of a trace: what a fold of the events up to that
+/// instant leaves.
+///
+/// Build it with `ReplayState()` and `apply(_:ordinal:)` (pure and deterministic: the same events always give
+/// an equal state), or get it at an instant of a file with `Replayer.state(at:)`. Times are `UInt64`
+/// nanoseconds on the trace's monotonic clock. Controllers are keyed by `ControllerRef.serial`; dead
+/// controllers stay (with `deinitTime` set and their callback stack and container lists cleared), so the
+/// state grows with the number of controllers, not with the number of events.
+public struct ReplayState: Sendable, Hashable {
+    /// Timestamp of the last applied event, `nil` before any.
+    public var time: UInt64?
+    /// Timestamp of the first applied event, `nil` before any.
+    public var startTime: UInt64?
+    /// How many events were applied.
+    public var eventCount: UInt64
+    /// Ordinal of the last applied event.
+    public var lastOrdinal: UInt64?
+
+    /// The app's state: from the application delegate callbacks, or the most foreground scene when the trace
+    /// has scene callbacks.
+    public var app: RunState
+    /// Scene states by scene id (the `scene` of scene-delegate events).
+    public var scenes: [String: RunState]
+    /// App and scene delegate callbacks executing now, outermost first.
+    public var appCallbacks: [ActiveCallback]
+    /// The most recent app or scene callback (interval or instant).
+    public var lastAppCallback: ActiveCallback?
+    /// Every callback executing now (controllers' and the app's), outermost first.
+    public var executing: [ActiveCallback]
+    /// The most recent callback of any controller or of the app (interval or instant).
+    public var lastCallback: ActiveCallback?
+
+    /// The window's root controller (`setRoot` without a container), if known.
+    public var windowRoot: UInt32?
+    /// Every controller seen so far, alive or dead, by serial.
+    public var controllers: [UInt32: ControllerState]
+    /// Transitions begun and not yet finished or cancelled, in begin order.
+    public var transitions: [InFlightTransition]
+
+    /// Resources started by marks that name no controller and happen outside any controller callback.
+    public var appResources: [LiveResource]
+    /// Unsaved edits from marks that name no controller and happen outside any controller callback.
+    public var appUnsaved: [UnsavedEdit]
+    /// SwiftUI views with no known hosting controller.
+    public var unhostedSwiftUIViews: [SwiftUIViewState]
+
+    /// Every anomaly found so far, in event order.
+    public var diagnostics: [Diagnostic]
+    /// Events the recorder reported as dropped.
+    public var droppedEvents: UInt64
+
+    /// The state before any event.
+    public init() {
+        time = nil
+        startTime = nil
+        eventCount = 0
+        lastOrdinal = nil
+        app = .unknown
+        scenes = [:]
+        appCallbacks = []
+        lastAppCallback = nil
+        executing = []
+        lastCallback = nil
+        windowRoot = nil
+        controllers = [:]
+        transitions = []
+        appResources = []
+        appUnsaved = []
+        unhostedSwiftUIViews = []
+        diagnostics = []
+        droppedEvents = 0
+    }
+
+    /// The state of the controller `ref`, if it was seen.
+    public subscript(ref: ControllerRef) -> ControllerState? {
+        controllers[ref.serial]
+    }
+
+    /// The first controller whose `displayName` is `name` (lowest serial), if any.
+    public func controller(named name: String) -> ControllerState? {
+        controllers.values.filter { $0.ref.displayName == name }.min { $0.ref.serial < $1.ref.serial }
+    }
+
+    /// Controllers ordered by serial.
+    public var sortedControllers: [ControllerState] {
+        controllers.values.sorted { $0.ref.serial < $1.ref.serial }
+    }
+}

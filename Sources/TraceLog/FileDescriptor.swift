@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thin wrapper over a POSIX file descriptor whose calls throw `TraceError` `.io` with `strerror`.
+///
+/// Not Sendable by itself; `pread` on a descriptor that is never written is safe from several threads, which
+/// `TraceReader` relies on.
+struct FileDescriptor {
+    let rawValue: Int32
+    let path: String
+
+    enum Mode {
+        case readOnly
+        case createTruncate
+        case readWrite
+    }
+
+    static func open(_ path: String, _ mode: Mode) throws -> FileDescriptor {
+        let flags: Int32
+        switch mode {
+        case .readOnly: flags = O_RDONLY | O_CLOEXEC
+        case .createTruncate: flags = O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC
+        case .readWrite: flags = O_RDWR | O_CLOEXEC
+        }
+        var fd: Int32
+        repeat {
+            fd = Glibc.open(path, flags, 0o644)
+        } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw ioError("cannot open", path: path) }
+        return FileDescriptor(rawValue: fd, path: path)
+    }
+
+    static func ioError(_ what: String, path: String, offset: UInt64? = nil) -> TraceError {
+        let code = errno
+        return TraceError(.io, "\(what): \(String(cString: strerror(code))) (errno \(code))", file: path, offset: offset)
+    }
+
+    func size() throws -> UInt64 {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw Self.ioError("cannot stat", path: path) }
+        return UInt64(info.st_size)
+    }
+
+    /// Reads exactly `count` bytes at `offset`, or fewer when the file ends first.
+    func read(count: Int, at offset: UInt64) throws -> [UInt8] {
+        guard count > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        try buffer.withUnsafeMutableBytes { raw in
+            while done < count {
+                let result = pread(rawValue, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.ioError("cannot read", path: path, offset: offset + UInt64(done))
+                }
+                if result == 0 { break }
+                done += result
+            }
+        }
+        if done < count { buffer.removeLast(count - done) }
+        return buffer
+    }
+
+    /// Writes all of `bytes` at the end of the file with one `write(2)` (looping only if the kernel accepts
+    /// part of it, which regular files do only when the disk fills or a signal interrupts).
+    func writeAll(_ bytes: [UInt8]) throws {
+        var done = 0
+        try bytes.withUnsafeBytes { raw in
+            while done < raw.count {
+                let result = Glibc.write(rawValue, raw.baseAddress! + done, raw.count - done)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw Self.ioError("cannot write \(raw.count - done) bytes", path: path)
+                }
+                done += result
+            }
+        }
+    }
+
+    func seekToEnd() throws -> UInt64 {
+        let result = lseek(rawValue, 0, SEEK_END)
+        guard result >= 0 else { throw Self.ioError("cannot seek", path: path) }
+        return UInt64(result)
+    }
+
+    func truncate(to length: UInt64) throws {
+        var result: Int32
+        repeat {
+            result = ftruncate(rawValue, off_t(length))
+        } while result < 0 && errno == EINTR
+        guard result == 0 else { throw Self.ioError("cannot truncate to \(length) bytes", path: path) }
+    }
+
+    func sync() throws {
+        var result: Int32
+        repeat {
+            result = fsync(rawValue)
+        } while result < 0 && errno == EINTR
+        guard result == 0 else { throw Self.ioError("cannot fsync", path: path) }
+    }
+
+    func close() {
+        _ = Glibc.close(rawValue)
+    }
+}

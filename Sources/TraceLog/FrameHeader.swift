@@ -1,0 +1,91 @@
+/// A frame header's bytes (docs/FORMAT.md §3): 64 bytes, little-endian, CRC-protected.
+struct FrameHeader: Equatable {
+    /// `LTFR`.
+    static let magic: [UInt8] = [0x4C, 0x54, 0x46, 0x52]
+    static let length = 64
+    /// Larger raw or stored payloads are refused as corrupt (a bit flip in a length must not allocate gigabytes).
+    static let maximumPayload: UInt32 = 1 << 30
+
+    static let compressionStored: UInt8 = 0
+    static let compressionDeflate: UInt8 = 1
+
+    var info: FrameInfo
+    /// 0 = stored, 1 = raw deflate.
+    var compression: UInt8
+    /// CRC-32 of the payload bytes as stored.
+    var payloadCRC: UInt32
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: Self.length)
+        writer.writeBytes(Self.magic)
+        writer.writeUInt16(UInt16(Self.length))
+        writer.writeUInt8(info.kind.rawValue)
+        writer.writeUInt8(compression)
+        writer.writeUInt64(info.sequence)
+        writer.writeUInt64(info.firstOrdinal)
+        writer.writeUInt64(info.firstTimestamp)
+        writer.writeUInt64(info.lastTimestamp)
+        writer.writeUInt32(info.eventCount)
+        writer.writeUInt32(info.rawLength)
+        writer.writeUInt32(info.compressedLength)
+        writer.writeUInt32(payloadCRC)
+        writer.writeUInt32(0)
+        writer.writeUInt32(CRC32.checksum(writer.bytes))
+        return writer.bytes
+    }
+
+    /// Whether `bytes` at `offset` start with the frame magic and a header whose CRC holds (used to tell a
+    /// torn tail from corruption in the middle: does a valid frame follow?).
+    static func looksValid(_ bytes: [UInt8], at offset: Int) -> Bool {
+        (try? decode(bytes, at: offset, fileOffset: UInt64(offset))) != nil
+    }
+
+    /// Parses the header at `bytes[start...]`.
+    ///
+    /// - Parameter fileOffset: The header's offset in the file, for `FrameInfo.offset` and errors.
+    /// - Throws: `TraceError` `.tornTail` when fewer than 64 bytes remain, `.corruptFrame` for a bad magic,
+    ///   CRC, length or reserved field; the offset is the frame's.
+    static func decode(_ bytes: [UInt8], at start: Int, fileOffset: UInt64) throws -> FrameHeader {
+        let available = bytes.count - start
+        guard available >= length else {
+            throw TraceError(.tornTail, "file ends inside a frame header (\(available) of \(length) bytes)", offset: fileOffset)
+        }
+        guard Array(bytes[start..<(start + 4)]) == magic else {
+            throw TraceError(.corruptFrame, "no frame magic where a frame should start", offset: fileOffset)
+        }
+        let storedCRC = bytes.getUInt32(at: start + 60)
+        let actualCRC = CRC32.checksum(bytes[start..<(start + 60)])
+        guard storedCRC == actualCRC else {
+            throw TraceError(.corruptFrame, "frame header CRC mismatch (stored \(hex(storedCRC)), computed \(hex(actualCRC)))", offset: fileOffset)
+        }
+        let headerLength = Int(bytes.getUInt16(at: start + 4))
+        guard headerLength == length else {
+            throw TraceError(.corruptFrame, "frame header length \(headerLength) is not \(length) (format 1.0 frames)", offset: fileOffset)
+        }
+        let compression = bytes[start + 7]
+        guard compression == compressionStored || compression == compressionDeflate else {
+            throw TraceError(.corruptFrame, "unknown payload compression \(compression)", offset: fileOffset)
+        }
+        let info = FrameInfo(
+            offset: fileOffset,
+            kind: FrameKind(rawValue: bytes[start + 6]),
+            sequence: bytes.getUInt64(at: start + 8),
+            firstOrdinal: bytes.getUInt64(at: start + 16),
+            eventCount: bytes.getUInt32(at: start + 40),
+            firstTimestamp: bytes.getUInt64(at: start + 24),
+            lastTimestamp: bytes.getUInt64(at: start + 32),
+            rawLength: bytes.getUInt32(at: start + 44),
+            compressedLength: bytes.getUInt32(at: start + 48)
+        )
+        guard info.rawLength <= maximumPayload, info.compressedLength <= maximumPayload else {
+            throw TraceError(.corruptFrame, "frame payload length \(max(info.rawLength, info.compressedLength)) exceeds the 1 GiB limit", offset: fileOffset)
+        }
+        guard compression == compressionDeflate || info.rawLength == info.compressedLength else {
+            throw TraceError(.corruptFrame, "stored payload with raw length \(info.rawLength) ≠ stored length \(info.compressedLength)", offset: fileOffset)
+        }
+        guard info.firstTimestamp <= info.lastTimestamp else {
+            throw TraceError(.corruptFrame, "frame's first timestamp \(info.firstTimestamp) is after its last \(info.lastTimestamp)", offset: fileOffset)
+        }
+        return FrameHeader(info: info, compression: compression, payloadCRC: bytes.getUInt32(at: start + 52))
+    }
+}

@@ -1,1 +1,0 @@
-// zlib wrapper and the trace file format; see docs/FORMAT.md.

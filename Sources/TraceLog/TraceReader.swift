@@ -1,0 +1,304 @@
+import Synchronization
+import TraceModel
+
+/// Reads a `.lifetrace` file: the header, the frame list, events frame by frame, checkpoint payloads.
+///
+/// Opening reads the header and, when the file was closed cleanly, the index written before the footer; the
+/// index is checked for consistency (contiguous frames, ordinals, sequence numbers) but frame payloads are not
+/// read until asked for. Without a valid footer and index, the reader walks every frame header and checks every
+/// payload CRC, stopping at the first damage: `frames` then lists the valid prefix and `problems` says where and
+/// why it ends. `verify()` checks everything regardless of the index.
+///
+/// Thread safety: all stored state is immutable except the zlib stream, which a mutex guards; one reader may be
+/// shared between threads (`pread` does not move a shared file position).
+public final class TraceReader: Sendable {
+    /// The file's path as given.
+    public let path: String
+    public let header: TraceHeader
+    /// Length of the file header in bytes (the first frame starts here).
+    public let headerLength: UInt64
+    /// Events frames of the valid prefix, in order.
+    public let frames: [FrameInfo]
+    /// Checkpoint frames of the valid prefix, in order.
+    public let checkpoints: [FrameInfo]
+    /// Every frame of the valid prefix except the index: events, checkpoints and kinds this version does not know.
+    public let allFrames: [FrameInfo]
+    /// Whether the file ends with a valid footer and an index that agrees with the frames.
+    public let isCleanlyClosed: Bool
+    /// What is wrong with the file, found while opening: an invalid index (rebuilt), damage that ends the valid
+    /// prefix (with its offset), sequence or time-order problems between frames. Empty for a healthy file.
+    public let problems: [TraceError]
+    /// Events in the valid prefix.
+    public let eventCount: UInt64
+    /// The file's size in bytes when it was opened.
+    public let fileSize: UInt64
+    /// Where the valid prefix of frames ends (after the footer for a cleanly closed file).
+    public let validEnd: UInt64
+    /// Where the last frame other than the index ends: where a writer appending to this file continues.
+    let dataEnd: UInt64
+    /// Whether the damage that ends the valid prefix (if any) has nothing valid after it.
+    let damageIsTail: Bool
+
+    let file: FileDescriptor
+    private let inflater: Mutex<Inflater>
+
+    /// Opens the trace at `path`.
+    ///
+    /// - Throws: `TraceError` with the path set: `.emptyFile`, `.notATrace`, `.corruptHeader` (cut short or CRC
+    ///   mismatch, with the offset), `.unsupportedVersion` (a newer format major), `.io` (cannot open or read).
+    ///   Damaged frames do not throw: they end the valid prefix and are listed in `problems`.
+    public init(path: String) throws {
+        self.path = path
+        let file = try FileDescriptor.open(path, .readOnly)
+        var ownsFile = true
+        defer { if ownsFile { file.close() } }
+        do {
+            let size = try file.size()
+            var prefix = try file.read(count: Int(min(size, 4096)), at: 0)
+            if let declared = TraceHeader.declaredLength(prefix: prefix), declared > prefix.count,
+               declared <= TraceHeader.maximumLength, UInt64(declared) <= size
+            {
+                prefix = try file.read(count: declared, at: 0)
+            }
+            let (header, headerLength) = try TraceHeader.decode(prefix)
+            self.header = header
+            self.headerLength = UInt64(headerLength)
+            self.fileSize = size
+            self.inflater = Mutex(try Inflater())
+            self.file = file
+
+            var problems: [TraceError] = []
+            var indexed: [FrameInfo]?
+            do {
+                indexed = try Self.readIndex(file, headerLength: UInt64(headerLength), fileSize: size)
+            } catch let error as TraceError {
+                problems.append(error)
+            }
+            if let indexed {
+                allFrames = indexed
+                isCleanlyClosed = true
+                validEnd = size
+                dataEnd = indexed.last?.endOffset ?? UInt64(headerLength)
+                damageIsTail = false
+            } else {
+                let scan = try FrameScan.walk(file, start: UInt64(headerLength), fileSize: size, verifyPayloads: true)
+                allFrames = scan.frames
+                isCleanlyClosed = false
+                validEnd = scan.validEnd
+                dataEnd = scan.dataEnd
+                damageIsTail = scan.failureIsTail
+                problems += scan.orderProblems
+                if let failure = scan.failure { problems.append(failure) }
+            }
+            self.problems = problems.map { $0.in(file: path) }
+            frames = allFrames.filter { $0.kind == .events }
+            checkpoints = allFrames.filter { $0.kind == .checkpoint }
+            eventCount = frames.reduce(0) { $0 + UInt64($1.eventCount) }
+            ownsFile = false
+        } catch let error as TraceError {
+            throw error.in(file: path)
+        } catch let error as ZlibError {
+            throw TraceError(.io, "cannot set up zlib: \(error)", file: path)
+        }
+    }
+
+    deinit {
+        file.close()
+    }
+
+    /// The index frame's entries when the file ends with a valid footer whose index agrees with itself; `nil`
+    /// when there is no footer; throws `.corruptIndex` when a footer is there but something does not hold.
+    static func readIndex(_ file: FileDescriptor, headerLength: UInt64, fileSize: UInt64) throws -> [FrameInfo]? {
+        let footerLength = UInt64(TraceFooter.length)
+        guard fileSize >= headerLength + UInt64(FrameHeader.length) + footerLength else { return nil }
+        let footerOffset = fileSize - footerLength
+        guard let footer = TraceFooter.decode(try file.read(count: TraceFooter.length, at: footerOffset)) else { return nil }
+        func bad(_ why: String) -> TraceError {
+            TraceError(.corruptIndex, "footer present but the index is not usable (\(why)); rebuilt it by walking the frames", offset: footer.indexOffset)
+        }
+        guard footer.indexOffset >= headerLength, footer.indexOffset + UInt64(FrameHeader.length) <= footerOffset else {
+            throw bad("footer points outside the file")
+        }
+        let headerBytes = try file.read(count: FrameHeader.length, at: footer.indexOffset)
+        let indexHeader: FrameHeader
+        do {
+            indexHeader = try FrameHeader.decode(headerBytes, at: 0, fileOffset: footer.indexOffset)
+        } catch let error as TraceError {
+            throw bad(error.message)
+        }
+        guard indexHeader.info.kind == .index, indexHeader.info.endOffset == footerOffset else {
+            throw bad("the frame at the footer's offset is not an index frame ending at the footer")
+        }
+        let stored = try file.read(count: Int(indexHeader.info.compressedLength), at: footer.indexOffset + UInt64(FrameHeader.length))
+        guard CRC32.checksum(stored) == indexHeader.payloadCRC else { throw bad("index payload CRC mismatch") }
+        let payload: [UInt8]
+        do {
+            payload = try inflate(stored[...], header: indexHeader)
+        } catch {
+            throw bad("index payload does not inflate: \(error)")
+        }
+        guard let entries = FrameIndexCodec.decode(payload) else { throw bad("index payload is malformed") }
+        guard entries.count == Int(footer.frameCount) else { throw bad("footer counts \(footer.frameCount) frames, the index \(entries.count)") }
+        var expectedOffset = headerLength
+        var expectedOrdinal: UInt64 = 0
+        var lastTimestamp: UInt64 = 0
+        for (position, entry) in entries.enumerated() {
+            guard entry.offset == expectedOffset else { throw bad("entry \(position) at offset \(entry.offset), expected \(expectedOffset)") }
+            guard entry.sequence == UInt64(position) else { throw bad("entry \(position) has sequence \(entry.sequence)") }
+            guard entry.kind != .index else { throw bad("entry \(position) is an index frame") }
+            if entry.kind == .events || entry.kind == .checkpoint {
+                guard entry.firstOrdinal == expectedOrdinal else { throw bad("entry \(position) starts at event \(entry.firstOrdinal), expected \(expectedOrdinal)") }
+            }
+            if entry.kind == .events {
+                guard entry.firstTimestamp >= lastTimestamp, entry.firstTimestamp <= entry.lastTimestamp else {
+                    throw bad("entry \(position) goes back in time")
+                }
+                lastTimestamp = entry.lastTimestamp
+                expectedOrdinal += UInt64(entry.eventCount)
+            }
+            expectedOffset = entry.endOffset
+        }
+        guard expectedOffset == footer.indexOffset else { throw bad("entries end at \(expectedOffset), the index frame is at \(footer.indexOffset)") }
+        guard indexHeader.info.sequence == UInt64(entries.count) else { throw bad("index frame sequence \(indexHeader.info.sequence)") }
+        guard footer.eventCount == expectedOrdinal else { throw bad("footer counts \(footer.eventCount) events, the index \(expectedOrdinal)") }
+        return entries
+    }
+
+    /// Decompresses a stored payload with a throwaway inflater (only used for the index while opening).
+    private static func inflate(_ stored: ArraySlice<UInt8>, header: FrameHeader) throws -> [UInt8] {
+        if header.compression == FrameHeader.compressionStored { return Array(stored) }
+        return try Inflater().decompress(stored, expectedLength: Int(header.info.rawLength))
+    }
+
+    /// Reads a frame's header and payload, checks both CRCs and that the header matches `frame`, and returns the
+    /// raw (decompressed) payload.
+    ///
+    /// - Throws: `TraceError` `.corruptFrame` (or `.tornTail`) at the frame's offset.
+    func rawPayload(of frame: FrameInfo) throws -> [UInt8] {
+        do {
+            let bytes = try file.read(count: FrameHeader.length + Int(frame.compressedLength), at: frame.offset)
+            let header = try FrameHeader.decode(bytes, at: 0, fileOffset: frame.offset)
+            guard header.info == frame else {
+                throw TraceError(.corruptFrame, "frame header does not match the index entry for this offset", offset: frame.offset)
+            }
+            guard bytes.count == FrameHeader.length + Int(frame.compressedLength) else {
+                throw TraceError(.tornTail, "file ends inside the frame payload", offset: frame.offset)
+            }
+            let stored = bytes[FrameHeader.length...]
+            let actual = CRC32.checksum(stored)
+            guard actual == header.payloadCRC else {
+                throw TraceError(
+                    .corruptFrame,
+                    "\(frame.kind) frame \(frame.sequence): payload CRC mismatch (stored \(hex(header.payloadCRC)), computed \(hex(actual)))",
+                    offset: frame.offset
+                )
+            }
+            if header.compression == FrameHeader.compressionStored { return Array(stored) }
+            do {
+                return try inflater.withLock { try $0.decompress(stored, expectedLength: Int(frame.rawLength)) }
+            } catch let error as ZlibError {
+                throw TraceError(.corruptFrame, "\(frame.kind) frame \(frame.sequence): payload does not inflate: \(error.message)", offset: frame.offset)
+            }
+        } catch let error as TraceError {
+            throw error.in(file: path)
+        }
+    }
+
+    /// Decodes the events of an events frame.
+    ///
+    /// - Returns: `frame.eventCount` events with ordinals from `frame.firstOrdinal`.
+    /// - Throws: `TraceError` `.corruptFrame` with the frame's offset (and the event ordinal when one event is
+    ///   bad) when a CRC fails or the payload does not decode; `.invalidArgument` for a frame of another kind.
+    public func decodeFrame(_ frame: FrameInfo) throws -> [Event] {
+        guard frame.kind == .events else {
+            throw TraceError(.invalidArgument, "\(frame.kind) frame \(frame.sequence) holds no events", file: path, offset: frame.offset)
+        }
+        let payload = try rawPayload(of: frame)
+        do {
+            return try EventDecoder.decode(
+                payload: payload, firstTimestamp: frame.firstTimestamp, lastTimestamp: frame.lastTimestamp,
+                firstOrdinal: frame.firstOrdinal, expectedCount: Int(frame.eventCount)
+            )
+        } catch var error as TraceError {
+            error.message = "events frame \(frame.sequence): \(error.message)"
+            error.offset = frame.offset
+            throw error.in(file: path)
+        }
+    }
+
+    /// The opaque payload of a checkpoint frame, as given to `TraceWriter.writeCheckpoint(_:)`.
+    ///
+    /// - Throws: `TraceError` `.corruptFrame` with the frame's offset when a CRC fails, so the replayer can fall
+    ///   back to an earlier checkpoint; `.invalidArgument` for a frame of another kind.
+    public func checkpointPayload(_ frame: FrameInfo) throws -> [UInt8] {
+        guard frame.kind == .checkpoint else {
+            throw TraceError(.invalidArgument, "\(frame.kind) frame \(frame.sequence) is not a checkpoint", file: path, offset: frame.offset)
+        }
+        return try rawPayload(of: frame)
+    }
+
+    /// The events of the valid prefix from events frame `index` on, decoded one frame at a time.
+    public func events(fromFrame index: Int = 0) -> EventIterator {
+        EventIterator(reader: self, frameIndex: index)
+    }
+
+    /// Calls `body` with every event of the valid prefix from events frame `index` on, in order.
+    ///
+    /// - Throws: The `TraceError` of the first frame that fails to decode (after the events before it were
+    ///   passed to `body`), or whatever `body` throws.
+    public func forEachEvent(fromFrame index: Int = 0, _ body: (_ ordinal: UInt64, _ event: Event) throws -> Void) throws {
+        for position in max(0, index)..<frames.count {
+            let frame = frames[position]
+            var ordinal = frame.firstOrdinal
+            for event in try decodeFrame(frame) {
+                try body(ordinal, event)
+                ordinal += 1
+            }
+        }
+    }
+
+    /// The position in `frames` of the first events frame whose last timestamp is ≥ `timestamp`: the frame that
+    /// holds the first event at or after `timestamp`. `nil` when every event is earlier.
+    ///
+    /// - Parameter timestamp: Nanoseconds on the trace's monotonic clock.
+    public func frameIndex(containing timestamp: UInt64) -> Int? {
+        var low = 0
+        var high = frames.count
+        while low < high {
+            let middle = (low + high) / 2
+            if frames[middle].lastTimestamp < timestamp {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low < frames.count ? low : nil
+    }
+
+    /// The position in `checkpoints` of the last checkpoint covering only events with ordinal ≤ `ordinal`
+    /// (its `firstOrdinal ≤ ordinal`), or `nil` when there is none.
+    public func checkpointIndex(atOrBefore ordinal: UInt64) -> Int? {
+        var low = 0
+        var high = checkpoints.count
+        while low < high {
+            let middle = (low + high) / 2
+            if checkpoints[middle].firstOrdinal <= ordinal {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low > 0 ? low - 1 : nil
+    }
+
+    /// The first and last event timestamps of the valid prefix, or `nil` when there are no events.
+    public var timeSpan: ClosedRange<UInt64>? {
+        guard let first = frames.first, let last = frames.last else { return nil }
+        return first.firstTimestamp...last.lastTimestamp
+    }
+
+    /// Bytes of the valid prefix's events frames before compression and as stored (payloads only).
+    public var payloadBytes: (raw: UInt64, compressed: UInt64) {
+        frames.reduce((0, 0)) { ($0.0 + UInt64($1.rawLength), $0.1 + UInt64($1.compressedLength)) }
+    }
+}

@@ -1,0 +1,201 @@
+// The benchmarks `lifetrace-bench` knows, in the order it runs them. Each produces one or more figures: a ratio
+// of a candidate (Lifetrace) to its baseline or peer, measured in the same run.
+
+import Foundation
+import TraceModel
+
+/// One selectable benchmark.
+struct Benchmark: Sendable {
+    /// The name given on the command line (`lifetrace-bench replay`).
+    var name: String
+    /// What the ratio divides, for `--list`.
+    var summary: String
+    /// The goal as issue 8 states it, for `--list`.
+    var goal: String
+    var run: @Sendable (Harness, Workload) throws -> [Figure]
+}
+
+enum Catalog {
+    static let all: [Benchmark] = [
+        Benchmark(
+            name: "record", summary: "record one event on the calling thread ÷ monotonic clock read + 32-byte store into a preallocated buffer",
+            goal: "≤ 2", run: recordHotPath),
+        Benchmark(
+            name: "record-load", summary: "p99 ÷ p50 record latency while the background compressor runs, 1 and 2 recording threads",
+            goal: "≤ 3", run: recordUnderLoad),
+        Benchmark(
+            name: "logger", summary: "record one event ÷ a hand-written logger (JSON lines through JSONEncoder + FileHandle)",
+            goal: "≤ 0.02", run: handWrittenLogger),
+        Benchmark(
+            name: "size", summary: "trace bytes/event ÷ gzip -6 of the same events as JSON lines",
+            goal: "≤ 0.25", run: size),
+        Benchmark(
+            name: "replay", summary: "replay events/s ÷ raw zlib inflate events/s of the same frames",
+            goal: "≥ 0.5", run: replay),
+        Benchmark(
+            name: "seek", summary: "state at a mid-trace instant ÷ full replay to that instant (goal stated for 10^7 events)",
+            goal: "≤ 0.01", run: seek),
+        Benchmark(
+            name: "audit", summary: "audit with all rules ÷ replay alone",
+            goal: "≤ 2", run: audit),
+        Benchmark(
+            name: "query", summary: "lifetrace events --controller X --from A --to B ÷ the same query in SQLite (indexed) and DuckDB; load time separate",
+            goal: "≤ 1", run: query),
+        Benchmark(
+            name: "memory", summary: "peak RSS replaying and auditing the trace (streaming: bounded by live controllers)",
+            goal: "stated", run: memory),
+    ]
+
+    static func named(_ name: String) -> Benchmark? {
+        all.first { $0.name == name }
+    }
+
+    // MARK: record
+
+    /// Events recorded per timed round of the recording benchmarks.
+    static func recordCount(_ workload: Workload, _ harness: Harness) -> Int {
+        harness.isSmoke ? 2_000 : max(100_000, min(workload.eventCount, 1_000_000))
+    }
+
+    static func recordHotPath(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        let count = recordCount(workload, harness)
+        let baseline = ClockStoreBaseline()
+        // Until the recorder's benchmark function is wired in, measure the baseline alone so the harness runs.
+        let times = try harness.compare([{ baseline.record(count: count) }])
+        let perEvent = Spread(times[0].map { Double($0) / Double(count) }).median
+        var figure = Figure.skipped(
+            "record", "record ÷ clock read + 32-byte store", events: count, goal: .atMost(2),
+            because: "Recorder not available yet")
+        figure.baseline = Quantity(value: perEvent, unit: "ns/event")
+        return [figure]
+    }
+
+    static func recordUnderLoad(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        [1, 2].map { threads in
+            Figure.skipped(
+                "record-load", "p99 ÷ p50 record latency, \(threads) thread\(threads == 1 ? "" : "s")",
+                events: recordCount(workload, harness), goal: .atMost(3), because: "Recorder not available yet")
+        }
+    }
+
+    static func handWrittenLogger(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        // The logger writes a syscall per event: fewer events per round keep the round short.
+        let count = harness.isSmoke ? 500 : 20_000
+        let sample = workload.sample(4096)
+        let lines = sample.map { LoggedEvent($0) }
+        let logger = try HandWrittenLogger(path: workload.directory + "/handwritten.log")
+        let times = try harness.compare([{
+            try logger.reset()
+            for index in 0..<count {
+                let line = lines[index % lines.count]
+                try logger.log(event: line.event, phase: line.phase, controller: line.controller)
+            }
+            return UInt64(count)
+        }])
+        let perEvent = Spread(times[0].map { Double($0) / Double(count) }).median
+        var figure = Figure.skipped(
+            "logger", "record ÷ hand-written JSONEncoder + FileHandle logger", events: count, goal: .atMost(0.02),
+            because: "Recorder not available yet")
+        figure.baseline = Quantity(value: perEvent, unit: "ns/event")
+        return [figure]
+    }
+
+    /// The strings a hand-written logger would log for an event.
+    struct LoggedEvent {
+        var event: String
+        var phase: String
+        var controller: String?
+
+        init(_ event: Event) {
+            switch event.payload {
+            case .callback(let callback): self.event = callback.callback.name
+            case .container(let container): self.event = container.operation.description
+            case .app(let app): self.event = app.transition.name
+            case .mark(let mark): self.event = mark.name
+            case .swiftUI(let swiftUI): self.event = swiftUI.action.description
+            case .recorder: self.event = "recorder"
+            case .unknown: self.event = "unknown"
+            }
+            phase = event.phase.description
+            controller = event.controller.map { String($0.typeName) }
+        }
+    }
+
+    // MARK: size
+
+    static func size(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        let gzip = try workload.gzipBytes()
+        var figure = Figure.skipped(
+            "size", "trace bytes ÷ gzip -6 JSONL bytes", events: workload.eventCount, goal: .atMost(0.25),
+            because: "TraceLog writer not available yet")
+        figure.baseline = Quantity(value: Double(gzip) / Double(workload.eventCount), unit: "B/event")
+        figure.notes.append("JSONL \(Format.bytes(try workload.jsonl().bytes)), gzip -6 \(Format.bytes(gzip))")
+        return [figure]
+    }
+
+    // MARK: replay, seek, audit, memory
+
+    static func replay(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        [Figure.skipped("replay", "replay events/s ÷ raw inflate events/s", events: workload.eventCount, goal: .atLeast(0.5), because: "Replay not available yet")]
+    }
+
+    static func seek(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        [Figure.skipped("seek", "state(at: middle) ÷ replay to middle", events: workload.eventCount, goal: .atMost(0.01), because: "Replay not available yet")]
+    }
+
+    static func audit(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        [Figure.skipped("audit", "audit (all rules) ÷ replay", events: workload.eventCount, goal: .atMost(2), because: "Audit not available yet")]
+    }
+
+    static func memory(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        [Figure.skipped("memory", "peak RSS replaying + auditing", events: workload.eventCount, goal: .stated("bounded by live controllers"), because: "Replay not available yet")]
+    }
+
+    // MARK: query
+
+    static func query(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        var figures: [Figure] = []
+        let query = try workload.query()
+        let maxRepetitions = harness.isSmoke ? 64 : 1 << 16
+        if let sqlite = try workload.sqlite() {
+            let rows = try sqlite.count(query)
+            let times = try harness.compare([.selfTimed { UInt64(try sqlite.nanosecondsPerQuery(query, maxRepetitions: maxRepetitions)) }])
+            var figure = Figure.skipped(
+                "query", "lifetrace events ÷ sqlite3 (indexed)", events: workload.eventCount, goal: .atMost(1),
+                because: "lifetrace events not available yet")
+            figure.baseline = Quantity(value: Spread(times[0]).median / 1000, unit: "µs/query")
+            figure.notes.append("\(rows) rows for \(query.controller); SQLite load \(Format.number(Double(sqlite.loadNanoseconds) / 1e9)) s for \(sqlite.rowCount) rows")
+            figures.append(figure)
+            figures.append(Figure(
+                benchmark: "query", name: "sqlite3 load (JSONL → indexed table)", events: workload.eventCount,
+                ratio: nil, goal: .stated("load time, shown separately"), verdict: .stated,
+                baseline: Quantity(value: Double(sqlite.loadNanoseconds) / 1e9, unit: "s")))
+        } else {
+            figures.append(.skipped("query", "lifetrace events ÷ sqlite3 (indexed)", events: workload.eventCount, goal: .atMost(1), because: "sqlite3 not installed (tools/install-deps installs it)"))
+        }
+        let (duckdb, reason) = DuckDBPeer.make(scratchDirectory: workload.directory)
+        if let duckdb {
+            let summary = try workload.jsonl()
+            let limit = harness.isSmoke ? 2 : 64
+            var timings: [DuckDBPeer.Timing] = []
+            _ = try harness.compare([.selfTimed {
+                let timing = try duckdb.measure(jsonl: summary.path, query: query, maxRepetitions: limit)
+                timings.append(timing)
+                return UInt64(timing.table_query_ns)
+            }])
+            let tableQuery = Spread(timings.map(\.table_query_ns)).median
+            let fileQuery = Spread(timings.map(\.file_query_ns)).median
+            let load = Spread(timings.map(\.load_ns)).median
+            var table = Figure.skipped("query", "lifetrace events ÷ DuckDB (loaded table)", events: workload.eventCount, goal: .atMost(1), because: "lifetrace events not available yet")
+            table.baseline = Quantity(value: tableQuery / 1000, unit: "µs/query")
+            table.notes.append("DuckDB load \(Format.number(load / 1e9)) s; \(timings.last?.rows ?? 0) rows")
+            var file = Figure.skipped("query", "lifetrace events ÷ DuckDB (over the JSONL file)", events: workload.eventCount, goal: .atMost(1), because: "lifetrace events not available yet")
+            file.baseline = Quantity(value: fileQuery / 1000, unit: "µs/query")
+            figures.append(table)
+            figures.append(file)
+        } else {
+            figures.append(.skipped("query", "lifetrace events ÷ DuckDB", events: workload.eventCount, goal: .atMost(1), because: "DuckDB peer skipped: \(reason ?? "unavailable")"))
+        }
+        return figures
+    }
+}
