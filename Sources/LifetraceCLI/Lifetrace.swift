@@ -10,6 +10,8 @@ public enum Lifetrace {
 
     /// Every subcommand, in the order `lifetrace --help` lists them.
     static let commands: [any Command.Type] = [
+        AuditCommand.self,
+        RulesCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).

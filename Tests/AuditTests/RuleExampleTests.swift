@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TraceModel
 @testable import Audit
@@ -43,5 +44,15 @@ struct RuleExampleTests {
             }
         }
         #expect(ids == ["critical_save_placement", "unsaved_edit_at_exit", "appearance_balance", "view_did_load_once", "leaked_controller", "orphan_child", "view_loaded_in_init", "geometry_before_appearing"])
+    }
+}
+
+@Suite("docs/RULES.md")
+struct RulesDocumentTests {
+    @Test("is the output of `lifetrace rules --markdown` (regenerate it when a rule changes)")
+    func inSync() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = try String(contentsOf: root.appendingPathComponent("docs/RULES.md"), encoding: .utf8)
+        #expect(file == RulesDocumentation.markdown(BuiltinRules.all.map(\.descriptor)))
     }
 }

@@ -1,3 +1,4 @@
+import Replay
 import TraceModel
 
 /// One audit of one trace: feed it every event in order, then `finish()`.
@@ -13,6 +14,8 @@ public final class AuditSession {
     private let monitors: [any RuleMonitor]
     /// The callbacks executing after the last event observed.
     public let attribution = CallbackAttribution()
+    /// The replayed state (the `Replay` fold) after the last event observed.
+    let replay = ReplayBox()
     private var findings: [Finding] = []
     private var eventCount: UInt64 = 0
     private var firstTimestamp: UInt64 = 0
@@ -32,6 +35,7 @@ public final class AuditSession {
         if eventCount == 0 { firstTimestamp = event.timestamp }
         eventCount += 1
         lastTimestamp = event.timestamp
+        replay.state.apply(event, ordinal: ordinal)
         attribution.apply(event, ordinal: ordinal)
         let interested: [any RuleMonitor]
         switch event.payload {
@@ -43,11 +47,14 @@ public final class AuditSession {
         case .recorder, .unknown: return
         }
         if interested.isEmpty { return }
-        let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, attribution: attribution)
+        let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, attribution: attribution, replay: replay)
         for monitor in interested {
             monitor.observe(event, context, &findings)
         }
     }
+
+    /// The replayed state after the last event observed.
+    public var state: ReplayState { replay.state }
 
     /// Ends the trace: lets monitors report what is still pending and returns every finding, in event order
     /// (then by rule id).
@@ -58,4 +65,9 @@ public final class AuditSession {
         }
         return findings.sorted { ($0.ordinal, $0.ruleID) < ($1.ordinal, $1.ruleID) }
     }
+}
+
+/// Holds the session's `ReplayState` so contexts can reach it without copying it per event.
+final class ReplayBox {
+    var state = ReplayState()
 }

@@ -1,7 +1,8 @@
+import Replay
 import TraceModel
 
-/// What a monitor knows about an event besides the event itself: its ordinal, where the trace started, and
-/// which callbacks are executing (`CallbackAttribution`).
+/// What a monitor knows about an event besides the event itself: its ordinal, where the trace started, which
+/// callbacks are executing (`CallbackAttribution`), and the replayed state (`ReplayState`, after the event).
 public struct EventContext {
     /// The event's ordinal in the trace (0-based).
     public let ordinal: UInt64
@@ -10,11 +11,17 @@ public struct EventContext {
     /// The callbacks executing, after the event was applied.
     public let attribution: CallbackAttribution
 
-    public init(ordinal: UInt64, traceStart: UInt64, attribution: CallbackAttribution) {
+    private let replay: ReplayBox
+
+    init(ordinal: UInt64, traceStart: UInt64, attribution: CallbackAttribution, replay: ReplayBox) {
         self.ordinal = ordinal
         self.traceStart = traceStart
         self.attribution = attribution
+        self.replay = replay
     }
+
+    /// The replayed state of the whole trace after this event (`Replay`'s fold).
+    public var state: ReplayState { replay.state }
 
     /// `timestamp` as seconds since the first event of the trace, e.g. `5.904 s`.
     public func time(_ timestamp: UInt64) -> String {
