@@ -10,6 +10,8 @@ public enum Lifetrace {
 
     /// Every subcommand, in the order `lifetrace --help` lists them.
     static let commands: [any Command.Type] = [
+        InfoCommand.self,
+        VerifyCommand.self,
         AuditCommand.self,
         RulesCommand.self,
     ]

@@ -148,6 +148,16 @@ struct Figure: Sendable, Encodable {
     var baseline: Quantity?
     var notes: [String] = []
 
+    /// Sets `verdict` from the median ratio and the goal.
+    mutating func judge() {
+        guard let ratio else { return }
+        switch goal.isMet(by: ratio.median) {
+        case true?: verdict = .met
+        case false?: verdict = .missed
+        case nil: verdict = .stated
+        }
+    }
+
     static func skipped(_ benchmark: String, _ name: String, events: Int, goal: Goal, because reason: String) -> Figure {
         Figure(benchmark: benchmark, name: name, events: events, ratio: nil, goal: goal, verdict: .skipped, notes: [reason])
     }

@@ -2,6 +2,7 @@
 // per event count and shared by every benchmark of the run.
 
 import Foundation
+import TraceLog
 import TraceModel
 
 /// One workload: `eventCount` events of a deterministic session, plus derived files in `directory`.
@@ -43,7 +44,8 @@ final class Workload {
 
     private var cachedJSONL: Summary?
 
-    /// The events as JSON lines (the export's schema), written once.
+    /// The events as JSON lines, encoded by TraceLog's `JSONLWriter` (what `lifetrace export --format jsonl`
+    /// writes, without its header line), written once.
     func jsonl() throws -> Summary {
         if let cachedJSONL { return cachedJSONL }
         harness.progress("writing \(eventCount) events as JSON lines")
@@ -70,7 +72,7 @@ final class Workload {
                     summary.controllers[name] = (1, event.timestamp, event.timestamp)
                 }
             }
-            JSONLines.append(event, to: &buffer)
+            JSONLWriter.appendLine(for: event, to: &buffer)
             if buffer.count >= 1 << 20 {
                 summary.bytes += buffer.count
                 try handle.write(contentsOf: buffer)
@@ -96,6 +98,25 @@ final class Workload {
         return EventQuery(
             controller: busiest.key, from: from, to: to,
             relativeFrom: from - summary.firstTimestamp, relativeTo: to - summary.firstTimestamp)
+    }
+
+    // MARK: trace file
+
+    private var cachedTrace: (path: String, bytes: Int)?
+
+    /// The events written as a `.lifetrace` file by `TraceWriter` with its default options, written once.
+    func trace() throws -> (path: String, bytes: Int) {
+        if let cachedTrace { return cachedTrace }
+        harness.progress("writing \(eventCount) events as a trace")
+        let path = directory + "/events.lifetrace"
+        let header = TraceHeader(
+            clockDomain: .synthetic, wallClockAnchor: .none, producer: "lifetrace-bench", hasSyntheticTimes: true,
+            traceID: Array(repeating: 8, count: 16))
+        let writer = try TraceWriter(creating: path, header: header)
+        for event in events() { try writer.append(event) }
+        try writer.close()
+        cachedTrace = (path, External.fileSize(path))
+        return cachedTrace!
     }
 
     // MARK: gzip -6

@@ -1,0 +1,152 @@
+// The storage and replay benchmarks: size against gzip -6 of JSON lines, replay against raw inflate of the same
+// frames, peak memory of a streaming replay.
+
+import Foundation
+import Replay
+import TraceLog
+import TraceModel
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The replay baseline: reads every events frame of a trace (one `pread` each, as the reader does) and inflates
+/// its payload with raw zlib inflate, nothing else: no CRC, no decoding, no fold.
+final class FrameInflateBaseline {
+    private let path: String
+    private let frames: [FrameInfo]
+    private let inflater: RawInflater
+    private var buffer: [UInt8]
+    /// Frames stored uncompressed (not inflated, only read).
+    private(set) var storedFrames = 0
+
+    init(reader: TraceReader) throws {
+        path = reader.path
+        frames = reader.frames
+        inflater = try RawInflater(outputCapacity: max(1 << 16, Int(frames.map(\.rawLength).max() ?? 0)))
+        buffer = [UInt8](repeating: 0, count: Int(frames.map(\.totalLength).max() ?? 0))
+    }
+
+    /// Reads and inflates every frame; returns the bytes produced (plus the last byte, so nothing is skipped).
+    func run() throws -> UInt64 {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw BenchError("cannot open \(path)") }
+        defer { close(descriptor) }
+        var total: UInt64 = 0
+        storedFrames = 0
+        for frame in frames {
+            let length = Int(frame.totalLength)
+            let headerLength = length - Int(frame.compressedLength)
+            let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(frame.offset)) }
+            guard read == length else { throw BenchError("short read at offset \(frame.offset) of \(path)") }
+            // Byte 7 of the frame header is the payload's compression: 1 deflate, 0 stored (docs/FORMAT.md).
+            guard buffer[7] == 1 else {
+                storedFrames += 1
+                total &+= UInt64(frame.compressedLength)
+                continue
+            }
+            let (count, last) = try buffer.withUnsafeBytes {
+                try inflater.inflate(UnsafeRawBufferPointer(rebasing: $0[headerLength..<length]))
+            }
+            total &+= UInt64(count) &+ UInt64(last)
+        }
+        return total
+    }
+}
+
+extension Catalog {
+    // MARK: size
+
+    static func size(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        let gzip = try workload.gzipBytes()
+        let trace = try workload.trace()
+        let reader = try TraceReader(path: trace.path)
+        let events = Double(workload.eventCount)
+        var figure = Figure(
+            benchmark: "size", name: "trace bytes ÷ gzip -6 JSONL bytes", events: workload.eventCount,
+            ratio: Spread(exactly: Double(trace.bytes) / Double(gzip)), goal: .atMost(0.25), verdict: .met,
+            candidate: Quantity(value: Double(trace.bytes) / events, unit: "B/event"),
+            baseline: Quantity(value: Double(gzip) / events, unit: "B/event"))
+        figure.judge()
+        let payload = reader.payloadBytes
+        figure.notes.append(
+            "trace \(Format.bytes(trace.bytes)) in \(reader.frames.count) frames (payloads \(Format.bytes(Int(payload.compressed))) compressed, \(Format.bytes(Int(payload.raw))) raw); "
+                + "JSONL \(Format.bytes(try workload.jsonl().bytes)), gzip -6 \(Format.bytes(gzip))")
+        return [figure]
+    }
+
+    // MARK: replay
+
+    /// Replays the whole trace from the file: reads and decodes every frame, folds every event.
+    static func replayAll(_ path: String) throws -> ReplayState {
+        let reader = try TraceReader(path: path)
+        var state = ReplayState()
+        try reader.forEachEvent { ordinal, event in state.apply(event, ordinal: ordinal) }
+        return state
+    }
+
+    /// Reads and decodes every event without folding.
+    static func decodeAll(_ path: String) throws -> UInt64 {
+        let reader = try TraceReader(path: path)
+        var folded: UInt64 = 0
+        try reader.forEachEvent { ordinal, event in folded &+= event.timestamp &+ ordinal }
+        return folded
+    }
+
+    static func replay(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        let trace = try workload.trace()
+        let baseline = try FrameInflateBaseline(reader: try TraceReader(path: trace.path))
+        let times = try harness.compare([
+            { UInt64(try replayAll(trace.path).eventCount) },
+            { try decodeAll(trace.path) },
+            { try baseline.run() },
+        ] as [Work])
+        let events = Double(workload.eventCount)
+        func rate(_ nanoseconds: Double) -> Quantity {
+            Quantity(value: events / nanoseconds * 1e3, unit: "M events/s")
+        }
+        var replay = Figure(
+            benchmark: "replay", name: "replay events/s ÷ raw inflate events/s", events: workload.eventCount,
+            ratio: Spread(zip(times[0], times[2]).map { Double($1) / Double(max($0, 1)) }), goal: .atLeast(0.5),
+            verdict: .met, candidate: rate(Spread(times[0]).median), baseline: rate(Spread(times[2]).median))
+        replay.judge()
+        replay.notes.append("TraceReader.forEachEvent + ReplayState.apply from the file; baseline: pread + raw inflate of every events frame\(baseline.storedFrames > 0 ? " (\(baseline.storedFrames) stored frames only read)" : "")")
+        var decode = Figure(
+            benchmark: "replay", name: "decode only (no fold) events/s ÷ raw inflate events/s", events: workload.eventCount,
+            ratio: Spread(zip(times[1], times[2]).map { Double($1) / Double(max($0, 1)) }), goal: .stated("part of replay"),
+            verdict: .stated, candidate: rate(Spread(times[1]).median), baseline: rate(Spread(times[2]).median))
+        decode.judge()
+        return [replay, decode]
+    }
+
+    // MARK: memory
+
+    static func memory(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        let trace = try workload.trace()
+        let before = PeakMemory.currentBytes()
+        let isReset = PeakMemory.reset()
+        let state = try replayAll(trace.path)
+        let peak = PeakMemory.peakBytes()
+        keep(UInt64(state.eventCount), in: harness)
+        let live = state.controllers.values.filter(\.isAlive).count
+        var figure = Figure(
+            benchmark: "memory", name: "peak RSS replaying", events: workload.eventCount, ratio: nil,
+            goal: .stated("bounded by live controllers"), verdict: .stated,
+            candidate: Quantity(value: Double(peak) / 1_048_576, unit: "MiB peak"),
+            baseline: Quantity(value: Double(before) / 1_048_576, unit: "MiB before"))
+        figure.notes.append(
+            "\(state.controllers.count) controllers seen, \(live) alive at the end; \(state.diagnostics.count) diagnostics"
+                + (isReset ? "; peak since a VmHWM reset" : "; VmHWM reset refused: lifetime peak"))
+        return [figure]
+    }
+}
+
+extension Catalog {
+    static func seek(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        [Figure.skipped("seek", "state(at: middle) ÷ replay to middle", events: workload.eventCount, goal: .atMost(0.01), because: "Replay's state(at:) not available yet")]
+    }
+
+    static func audit(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
+        [Figure.skipped("audit", "audit (all rules) ÷ replay", events: workload.eventCount, goal: .atMost(2), because: "Audit not available yet")]
+    }
+}
