@@ -10,8 +10,10 @@ public enum Lifetrace {
 
     /// Every subcommand, in the order `lifetrace --help` lists them.
     static let commands: [any Command.Type] = [
+        ImportCommand.self,
         InfoCommand.self,
         VerifyCommand.self,
+        SimulateCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
