@@ -12,6 +12,8 @@ public enum Lifetrace {
     static let commands: [any Command.Type] = [
         InfoCommand.self,
         VerifyCommand.self,
+        EventsCommand.self,
+        ExportCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
