@@ -14,6 +14,7 @@ public enum Lifetrace {
         VerifyCommand.self,
         EventsCommand.self,
         ExportCommand.self,
+        SimulateCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).

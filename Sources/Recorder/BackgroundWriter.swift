@@ -17,11 +17,15 @@ final class BackgroundWriter: @unchecked Sendable {
     private var unflushed = 0
     private var oldestUnflushedAt: UInt64 = 0
     private var failed = false
+    /// Added to every timestamp of this run (non-zero only when appending after a reboot; see `Recorder.init`).
+    private let timestampOffset: UInt64
 
     init(
         sink: SinkBox, ring: RecordRing, strings: StringTable, boxes: BoxTable, registry: ControllerRegistry,
-        control: WriterControl, options: RecorderOptions
+        control: WriterControl, options: RecorderOptions, timestampOffset: UInt64, timestampFloor: UInt64
     ) {
+        self.timestampOffset = timestampOffset
+        lastTimestamp = timestampFloor
         self.sink = sink.sink
         self.ring = ring
         self.control = control
@@ -68,7 +72,7 @@ final class BackgroundWriter: @unchecked Sendable {
             head &+= 1
             count += 1
             if let payload = decoder.payload(of: record) {
-                deliver(Event(timestamp: max(record.timestamp, lastTimestamp), payload))
+                deliver(Event(timestamp: max(record.timestamp &+ timestampOffset, lastTimestamp), payload))
             }
         }
         let dropped = ring.dropped.load(ordering: .relaxed)

@@ -50,11 +50,21 @@ public final class Recorder: Sendable {
     ///   - options: Buffering and flushing.
     ///   - clock: Timestamps in nanoseconds; `MonotonicClock` by default, a `ManualClock` in tests.
     ///   - registry: Serials for controllers; pass one that already reserved the serials of an existing trace.
-    public init(
+    public convenience init(
         sink: sending any EventSink,
         options: RecorderOptions = RecorderOptions(),
         clock: any TraceClock = MonotonicClock(),
         registry: ControllerRegistry = ControllerRegistry()
+    ) {
+        self.init(sink: sink, options: options, clock: clock, registry: registry, timestampFloor: 0)
+    }
+
+    /// - Parameter timestampFloor: The last timestamp already in the trace (appending): if the clock is behind
+    ///   it (the machine rebooted since), the run's timestamps are shifted to start there, so the trace stays
+    ///   non-decreasing.
+    init(
+        sink: sending any EventSink, options: RecorderOptions, clock: any TraceClock, registry: ControllerRegistry,
+        timestampFloor: UInt64
     ) {
         self.registry = registry
         self.options = options
@@ -62,11 +72,13 @@ public final class Recorder: Sendable {
         monotonicClock = clock as? MonotonicClock
         ring = RecordRing(capacity: options.capacity)
         control = WriterControl()
+        let start = clock.now()
+        let offset = timestampFloor > start ? timestampFloor - start : 0
         let process = options.processDescription ?? Self.defaultProcessDescription()
         _ = ring.push(Record(kind: .boxed, first: boxes.put(.recorder(.runStarted(process: process)))), anyClock: clock)
         let writer = BackgroundWriter(
             sink: SinkBox(sink), ring: ring, strings: strings, boxes: boxes, registry: registry,
-            control: control, options: options)
+            control: control, options: options, timestampOffset: offset, timestampFloor: timestampFloor)
         let thread = Thread { writer.run() }
         thread.name = "lifetrace.recorder"
         thread.start()

@@ -1,0 +1,130 @@
+// Apple-only adapters. Compiled only where UIKit and the Objective-C runtime exist; on Linux this module is
+// empty. NOT COMPILED IN CI (Linux): a thin layer over the Recorder's instrumentation entry points
+// (`Recorder+UIKit.swift`), which the simulator and the Linux tests exercise.
+#if canImport(UIKit) && canImport(ObjectiveC)
+import ObjectiveC
+import Recorder
+import Synchronization
+import TraceModel
+import UIKit
+
+/// One-line install of Lifetrace in an app: `LifetraceInstrumentation.install(recorder)` early in
+/// `application(_:didFinishLaunchingWithOptions:)`.
+///
+/// What it does:
+/// - Replaces the implementations of UIViewController's lifecycle methods (`loadView`, `viewDidLoad`,
+///   `viewWillAppear(_:)`, `viewIsAppearing(_:)`, `viewWillLayoutSubviews`, `viewDidLayoutSubviews`,
+///   `viewDidAppear(_:)`, `viewWillDisappear(_:)`, `viewDidDisappear(_:)`, `didReceiveMemoryWarning`,
+///   `viewWillTransition(to:with:)`, `willMove(toParent:)`, `didMove(toParent:)`) with wrappers that record
+///   `begin`, **always call the original implementation**, and record `end`. The base class is swizzled at
+///   install; each subclass's own overrides are swizzled the first time an instance of it is initialized, so
+///   the recorded interval encloses the app's override (and the marks it records) rather than only the
+///   `super` call. A per-controller guard records only the outermost level when an override calls `super`.
+/// - Swizzles the initializers `init(nibName:bundle:)` and `init(coder:)` to register the instance (serial)
+///   and record its `init` interval, and attaches an associated-object sentinel whose deinit records the
+///   controller's `deinit` and releases its serial (associated objects are released when their owner is
+///   deallocated: Apple, "objc_setAssociatedObject").
+/// - Records interactive transition outcomes: when an appearance callback runs under an interactive
+///   `transitionCoordinator`, it records `interactiveTransitionBegin` and registers
+///   `notifyWhenInteractionChanges(_:)`, which reports `isCancelled` when the finger lifts (Apple:
+///   "UIViewControllerTransitionCoordinator"), so a cancelled swipe-back is recorded, not inferred.
+/// - Records container operations from UINavigationController push/pop/setViewControllers, present/dismiss,
+///   addChild/removeFromParent and UITabBarController selection.
+/// - Observes UIApplication and UIScene life-cycle notifications (posted around the delegate callbacks; Apple:
+///   "Managing your app's life cycle"), which also drive the recorder's flush policy (fsync on background).
+public enum LifetraceInstrumentation {
+    static let shared = AtomicLazyReference<InstrumentationState>()
+
+    /// Installs the instrumentation, once; later calls with another recorder are ignored.
+    ///
+    /// - Returns: `true` if this call installed it.
+    @MainActor
+    @discardableResult
+    public static func install(_ recorder: Recorder) -> Bool {
+        let state = InstrumentationState(recorder: recorder)
+        guard shared.storeIfNil(state) === state else { return false }
+        Swizzler.instrumentBaseClasses()
+        AppObserver.start(recorder: recorder)
+        return true
+    }
+
+    /// The installed recorder, if any.
+    public static var recorder: Recorder? { shared.load()?.recorder }
+
+    /// The reference of `controller` (registering it if the adapters have not seen it yet).
+    public static func ref(for controller: UIViewController) -> ControllerRef? {
+        shared.load()?.ref(for: controller)
+    }
+}
+
+/// Recorder plus the per-controller guard against recording nested `super` calls twice.
+final class InstrumentationState: Sendable {
+    let recorder: Recorder
+    /// Active callbacks per controller: bit `Callback.rawValue` set while its outermost wrapper runs.
+    private let active = Mutex<[ObjectIdentifier: UInt32]>([:])
+
+    init(recorder: Recorder) {
+        self.recorder = recorder
+    }
+
+    /// The controller's reference; on first sight registers it, instruments its class and attaches the sentinel.
+    func ref(for controller: UIViewController) -> ControllerRef {
+        let key = ObjectIdentifier(controller)
+        if let ref = recorder.registry.ref(for: key) { return ref }
+        let ref = recorder.registry.register(key: key, typeName: String(describing: type(of: controller)))
+        DeinitSentinel.attach(to: controller, ref: ref, key: key, recorder: recorder)
+        Swizzler.instrumentSubclass(type(of: controller))
+        return ref
+    }
+
+    /// Runs `original` inside a recorded `callback` interval unless one is already open for this controller.
+    func wrap(
+        _ controller: UIViewController, _ callback: Callback, animated: Bool? = nil, parent: ParentArgument? = nil,
+        size: Size? = nil, original: () -> Void
+    ) {
+        let key = ObjectIdentifier(controller)
+        let bit = UInt32(1) << UInt32(callback.rawValue)
+        let isOutermost = active.withLock { active in
+            let current = active[key] ?? 0
+            if current & bit != 0 { return false }
+            active[key] = current | bit
+            return true
+        }
+        guard isOutermost else {
+            original()
+            return
+        }
+        defer {
+            active.withLock { active in
+                let remaining = (active[key] ?? 0) & ~bit
+                active[key] = remaining == 0 ? nil : remaining
+            }
+        }
+        let ref = ref(for: controller)
+        recorder.withCallback(callback, ref, animated: animated, parent: parent, size: size, body: original)
+    }
+}
+
+/// Records `deinit` when the controller it is attached to is deallocated.
+final class DeinitSentinel: NSObject {
+    private nonisolated(unsafe) static var associationKey: UInt8 = 0
+    let ref: ControllerRef
+    let key: ObjectIdentifier
+    let recorder: Recorder
+
+    init(ref: ControllerRef, key: ObjectIdentifier, recorder: Recorder) {
+        self.ref = ref
+        self.key = key
+        self.recorder = recorder
+    }
+
+    static func attach(to controller: UIViewController, ref: ControllerRef, key: ObjectIdentifier, recorder: Recorder) {
+        let sentinel = DeinitSentinel(ref: ref, key: key, recorder: recorder)
+        objc_setAssociatedObject(controller, &associationKey, sentinel, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+    }
+
+    deinit {
+        recorder.controllerDeinit(ref, key: key)
+    }
+}
+#endif

@@ -1,0 +1,179 @@
+// NOT COMPILED IN CI (Linux has no UIKit); see LifetraceInstrumentation.swift.
+#if canImport(UIKit) && canImport(ObjectiveC)
+import ObjectiveC
+import Recorder
+import TraceModel
+import UIKit
+
+/// Replaces method implementations with recording wrappers that always call the implementation they replace.
+///
+/// Each replacement captures the original `IMP` of the very class it replaces, so an override that calls
+/// `super` still reaches the superclass's (possibly also wrapped) implementation, and a class that does not
+/// override a method is never given one (only methods in the class's own method list are replaced).
+@MainActor
+enum Swizzler {
+    private static var instrumentedClasses: Set<ObjectIdentifier> = []
+
+    typealias Plain = @convention(c) (UIViewController, Selector) -> Void
+    typealias WithBool = @convention(c) (UIViewController, Selector, Bool) -> Void
+    typealias WithParent = @convention(c) (UIViewController, Selector, UIViewController?) -> Void
+    typealias WithSize = @convention(c) (UIViewController, Selector, CGSize, UIViewControllerTransitionCoordinator) -> Void
+
+    static let plainCallbacks: [(String, Callback)] = [
+        ("loadView", .loadView), ("viewDidLoad", .viewDidLoad), ("viewWillLayoutSubviews", .viewWillLayoutSubviews),
+        ("viewDidLayoutSubviews", .viewDidLayoutSubviews), ("didReceiveMemoryWarning", .didReceiveMemoryWarning),
+    ]
+    static let animatedCallbacks: [(String, Callback)] = [
+        ("viewWillAppear:", .viewWillAppear), ("viewIsAppearing:", .viewIsAppearing),
+        ("viewDidAppear:", .viewDidAppear), ("viewWillDisappear:", .viewWillDisappear),
+        ("viewDidDisappear:", .viewDidDisappear),
+    ]
+    static let parentCallbacks: [(String, Callback)] = [
+        ("willMoveToParentViewController:", .willMoveToParent), ("didMoveToParentViewController:", .didMoveToParent),
+    ]
+
+    /// Swizzles UIViewController itself (lifecycle, initializers, presentation, containment) and the containers.
+    static func instrumentBaseClasses() {
+        instrumentLifecycle(of: UIViewController.self)
+        instrumentInitializers()
+        ContainerSwizzler.instrument()
+    }
+
+    /// Swizzles the lifecycle overrides of `controllerClass` and of its superclasses up to UIViewController,
+    /// once per class.
+    static func instrumentSubclass(_ controllerClass: AnyClass) {
+        var current: AnyClass? = controllerClass
+        while let cls = current, cls != UIViewController.self {
+            instrumentLifecycle(of: cls)
+            current = class_getSuperclass(cls)
+        }
+    }
+
+    private static func instrumentLifecycle(of cls: AnyClass) {
+        guard instrumentedClasses.insert(ObjectIdentifier(cls)).inserted else { return }
+        for (name, callback) in plainCallbacks {
+            replace(cls, name) { (original: Plain, selector: Selector) -> Any in
+                let block: @convention(block) (UIViewController) -> Void = { controller in
+                    guard let state = LifetraceInstrumentation.shared.load() else { return original(controller, selector) }
+                    state.wrap(controller, callback) { original(controller, selector) }
+                }
+                return block
+            }
+        }
+        for (name, callback) in animatedCallbacks {
+            replace(cls, name) { (original: WithBool, selector: Selector) -> Any in
+                let block: @convention(block) (UIViewController, Bool) -> Void = { controller, animated in
+                    guard let state = LifetraceInstrumentation.shared.load() else {
+                        return original(controller, selector, animated)
+                    }
+                    if callback == .viewWillAppear || callback == .viewWillDisappear {
+                        TransitionObserver.observe(controller, state: state)
+                    }
+                    state.wrap(controller, callback, animated: animated) { original(controller, selector, animated) }
+                }
+                return block
+            }
+        }
+        for (name, callback) in parentCallbacks {
+            replace(cls, name) { (original: WithParent, selector: Selector) -> Any in
+                let block: @convention(block) (UIViewController, UIViewController?) -> Void = { controller, parent in
+                    guard let state = LifetraceInstrumentation.shared.load() else {
+                        return original(controller, selector, parent)
+                    }
+                    let argument: ParentArgument = parent.map { .controller(state.ref(for: $0)) } ?? .none
+                    state.wrap(controller, callback, parent: argument) { original(controller, selector, parent) }
+                }
+                return block
+            }
+        }
+        replace(cls, "viewWillTransitionToSize:withTransitionCoordinator:") { (original: WithSize, selector: Selector) -> Any in
+            let block: @convention(block) (UIViewController, CGSize, UIViewControllerTransitionCoordinator) -> Void = {
+                controller, size, coordinator in
+                guard let state = LifetraceInstrumentation.shared.load() else {
+                    return original(controller, selector, size, coordinator)
+                }
+                let points = Size(width: Double(size.width), height: Double(size.height))
+                state.wrap(controller, .viewWillTransition, size: points) {
+                    original(controller, selector, size, coordinator)
+                }
+            }
+            return block
+        }
+    }
+
+    typealias InitWithNib = @convention(c) (UIViewController, Selector, String?, Bundle?) -> UIViewController
+    typealias InitWithCoder = @convention(c) (UIViewController, Selector, NSCoder) -> UIViewController?
+
+    /// `init(nibName:bundle:)` and `init(coder:)`: the `init` interval; registering the instance also swizzles
+    /// its class's overrides before any lifecycle method can run.
+    private static func instrumentInitializers() {
+        replace(UIViewController.self, "initWithNibName:bundle:") { (original: InitWithNib, selector: Selector) -> Any in
+            let block: @convention(block) (UIViewController, String?, Bundle?) -> UIViewController = { controller, nib, bundle in
+                guard let state = LifetraceInstrumentation.shared.load() else { return original(controller, selector, nib, bundle) }
+                var result: UIViewController?
+                state.wrap(controller, .initialize) { result = original(controller, selector, nib, bundle) }
+                return result ?? controller
+            }
+            return block
+        }
+        replace(UIViewController.self, "initWithCoder:") { (original: InitWithCoder, selector: Selector) -> Any in
+            let block: @convention(block) (UIViewController, NSCoder) -> UIViewController? = { controller, coder in
+                guard let state = LifetraceInstrumentation.shared.load() else { return original(controller, selector, coder) }
+                var result: UIViewController?
+                state.wrap(controller, .initialize) { result = original(controller, selector, coder) }
+                return result
+            }
+            return block
+        }
+    }
+
+    /// Replaces `cls`'s own implementation of `selectorName` (if it has one) with the block `make` builds around
+    /// the original implementation.
+    static func replace<Function>(_ cls: AnyClass, _ selectorName: String, _ make: (Function, Selector) -> Any) {
+        let selector = NSSelectorFromString(selectorName)
+        guard let method = ownMethod(of: cls, selector) else { return }
+        let original = unsafeBitCast(method_getImplementation(method), to: Function.self)
+        method_setImplementation(method, imp_implementationWithBlock(make(original, selector)))
+    }
+
+    private static func ownMethod(of cls: AnyClass, _ selector: Selector) -> Method? {
+        var count: UInt32 = 0
+        guard let list = class_copyMethodList(cls, &count) else { return nil }
+        defer { free(list) }
+        for index in 0..<Int(count) where method_getName(list[index]) == selector {
+            return list[index]
+        }
+        return nil
+    }
+}
+
+/// Records interactive transitions (swipe-back, interactive dismissal) and their outcome.
+@MainActor
+enum TransitionObserver {
+    private static var observedKey: UInt8 = 0
+
+    /// If `controller` is taking part in an interactive transition not yet seen, records its begin and asks the
+    /// coordinator to report the outcome (`notifyWhenInteractionChanges`, iOS 10+: called when the user's
+    /// interaction ends, with `isCancelled` telling whether the transition will be undone).
+    static func observe(_ controller: UIViewController, state: InstrumentationState) {
+        guard let coordinator = controller.transitionCoordinator, coordinator.isInteractive,
+            let from = coordinator.viewController(forKey: .from), let to = coordinator.viewController(forKey: .to)
+        else { return }
+        let token = coordinator as AnyObject
+        guard objc_getAssociatedObject(token, &observedKey) == nil else { return }
+        objc_setAssociatedObject(token, &observedKey, NSNumber(value: true), .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        let fromRef = state.ref(for: from)
+        let toRef = state.ref(for: to)
+        let container = (from.navigationController ?? to.navigationController ?? from.parent).map { state.ref(for: $0) }
+        let recorder = state.recorder
+        recorder.interactiveTransitionBegan(from: fromRef, to: toRef, in: container)
+        coordinator.notifyWhenInteractionChanges { context in
+            if context.isCancelled {
+                recorder.interactiveTransitionCancelled(from: fromRef, to: toRef, in: container)
+            } else {
+                recorder.interactiveTransitionFinished(from: fromRef, to: toRef, in: container)
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,74 @@
+import Foundation
+import TraceLog
+import TraceModel
+
+extension Recorder {
+    /// Records into the trace file at `path`: creates it, or, if it exists, appends a new run to it.
+    ///
+    /// Creating writes a header with the clock domain (`linuxBoottime` / `machContinuousTime` for
+    /// `MonotonicClock`, `synthetic` for a `ManualClock`, `unknown` otherwise) and a wall-clock anchor taken now.
+    /// Appending (`TraceWriter.openForAppend`) first cuts off a torn tail left by a killed process, then reads
+    /// the trace once to continue its controller serials (serials are unique per trace); if the clock is behind
+    /// the trace's last timestamp (a reboot since), the new run's timestamps are shifted to start at it. Every
+    /// run starts with `RecorderEvent.runStarted`.
+    ///
+    /// - Parameters:
+    ///   - path: The `.lifetrace` file.
+    ///   - options: Buffering and flushing.
+    ///   - clock: Timestamp source; `MonotonicClock` by default.
+    ///   - writerOptions: Frame size and compression of the `TraceWriter`.
+    /// - Throws: `RecorderError` (`.open`) with the path and the `TraceError` that caused it: the file is not a
+    ///   trace, is of a newer format, is damaged in the middle, or cannot be created.
+    public convenience init(
+        path: String, options: RecorderOptions = RecorderOptions(), clock: any TraceClock = MonotonicClock(),
+        writerOptions: TraceWriter.Options = TraceWriter.Options()
+    ) throws {
+        let registry = ControllerRegistry()
+        let writer: TraceWriter
+        var floor: UInt64 = 0
+        do {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+            if size > 0 {
+                writer = try TraceWriter.openForAppend(path: path, options: writerOptions)
+                floor = writer.lastTimestamp ?? 0
+                registry.reserveSerials(through: try Self.highestSerial(in: path))
+            } else {
+                let header = TraceHeader(
+                    clockDomain: Self.clockDomain(of: clock),
+                    wallClockAnchor: WallClockAnchor(
+                        unixNanoseconds: Int64(Date().timeIntervalSince1970 * 1e9), monotonicNanoseconds: clock.now()),
+                    producer: "lifetrace-recorder 0.1.0",
+                    hasSyntheticTimes: clock is ManualClock)
+                writer = try TraceWriter(creating: path, header: header, options: writerOptions)
+            }
+        } catch {
+            throw RecorderError(code: .open, message: "cannot open the trace for recording", path: path, cause: error)
+        }
+        self.init(
+            sink: TraceWriterSink(writer), options: options, clock: clock, registry: registry, timestampFloor: floor)
+    }
+
+    /// The trace header's clock domain for `clock`.
+    static func clockDomain(of clock: any TraceClock) -> ClockDomain {
+        if clock is MonotonicClock {
+            #if canImport(Darwin)
+            return .machContinuousTime
+            #else
+            return .linuxBoottime
+            #endif
+        }
+        return clock is ManualClock ? .synthetic : .unknown
+    }
+
+    /// The highest controller serial named by any readable event of the trace at `path` (0 if none).
+    static func highestSerial(in path: String) throws -> UInt32 {
+        let reader = try TraceReader(path: path)
+        var highest: UInt32 = 0
+        try reader.forEachEvent { _, event in
+            for controller in event.controllers where controller.serial > highest {
+                highest = controller.serial
+            }
+        }
+        return highest
+    }
+}
