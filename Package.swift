@@ -80,7 +80,9 @@ let package = Package(
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceCLI", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+            dependencies: [
+                "LifetraceCLI", "TraceLog", "TraceModel", "LifetraceTestSupport", "ConsoleImport", "Replay", "Audit",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

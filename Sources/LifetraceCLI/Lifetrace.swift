@@ -10,6 +10,7 @@ public enum Lifetrace {
 
     /// Every subcommand, in the order `lifetrace --help` lists them.
     static let commands: [any Command.Type] = [
+        ImportCommand.self,
         InfoCommand.self,
         VerifyCommand.self,
         EventsCommand.self,
