@@ -16,6 +16,8 @@ public enum Lifetrace {
         EventsCommand.self,
         ExportCommand.self,
         SimulateCommand.self,
+        AuditCommand.self,
+        RulesCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
