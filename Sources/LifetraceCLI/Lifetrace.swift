@@ -14,6 +14,8 @@ public enum Lifetrace {
         InfoCommand.self,
         VerifyCommand.self,
         SimulateCommand.self,
+        AuditCommand.self,
+        RulesCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
