@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "TraceLog", dependencies: ["TraceModel", "CZlib"]),
         .target(name: "Replay", dependencies: ["TraceModel", "TraceLog"]),
         .target(name: "Recorder", dependencies: ["TraceModel", "TraceLog", "Replay"]),
-        .target(name: "Simulator", dependencies: ["TraceModel", "Recorder"]),
+        .target(name: "Simulator", dependencies: ["TraceModel", "TraceLog", "Recorder"]),
         .target(name: "Audit", dependencies: ["TraceModel", "Replay"]),
         .target(name: "ConsoleImport", dependencies: ["TraceModel"]),
         .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder"]),
@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SimulatorTests",
-            dependencies: ["Simulator", "Recorder", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+            dependencies: ["Simulator", "Recorder", "Replay", "TraceLog", "TraceModel", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "AuditTests",
@@ -80,7 +80,9 @@ let package = Package(
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(
             name: "LifetraceCLITests",
-            dependencies: ["LifetraceCLI", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+            dependencies: [
+                "LifetraceCLI", "TraceLog", "TraceModel", "LifetraceTestSupport", "ConsoleImport", "Replay", "Audit",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

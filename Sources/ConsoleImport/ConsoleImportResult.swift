@@ -36,8 +36,9 @@ public enum ImportedClock: Sendable, Hashable {
     /// `start` (nanoseconds since 1970 UTC). `hasOffset` is false when the lines had no UTC offset and local
     /// time was read as UTC.
     case wallClock(start: Int64, hasOffset: Bool)
-    /// Times of day without a date (`12:40:01.102`): zero is the first timed line.
-    case timeOfDay
+    /// Times of day without a date (`12:40:01.102`): zero is the first timed line, printed `start`
+    /// nanoseconds after midnight.
+    case timeOfDay(start: Int64)
     /// Seconds printed by the app (`⏱ 3.120 | …`): the printed value is the timestamp, unchanged.
     case seconds
     /// No line had a time: every event-producing line gets the next step of a synthetic clock

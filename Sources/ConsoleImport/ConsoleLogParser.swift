@@ -195,7 +195,7 @@ extension ConsoleLogParser {
             case let first?:
                 switch first {
                 case .wall(let start, let hasOffset): clock = .wallClock(start: start, hasOffset: hasOffset)
-                case .timeOfDay: clock = .timeOfDay
+                case .timeOfDay(let start): clock = .timeOfDay(start: start)
                 case .seconds: clock = .seconds
                 }
                 // Lines before the first timed line take its time; later untimed lines the previous one's.

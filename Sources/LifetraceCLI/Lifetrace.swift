@@ -10,8 +10,14 @@ public enum Lifetrace {
 
     /// Every subcommand, in the order `lifetrace --help` lists them.
     static let commands: [any Command.Type] = [
+        ImportCommand.self,
         InfoCommand.self,
         VerifyCommand.self,
+        EventsCommand.self,
+        ExportCommand.self,
+        SimulateCommand.self,
+        AuditCommand.self,
+        RulesCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).

@@ -108,7 +108,7 @@ struct RealCaseParsingTests {
     @Test("06: time of day")
     func tabSwitch() throws {
         let result = try Fixtures.parse("06-tab-switch.log")
-        #expect(result.clock == .timeOfDay)
+        #expect(result.clock == .timeOfDay(start: (12 * 3600 + 40 * 60 + 1) * 1_000_000_000 + 102_000_000))
         #expect(result.lines == [
             "0.000 InboxViewController#1 viewDidLoad", "0.002 InboxViewController#1 viewWillAppear",
             "0.289 InboxViewController#1 viewDidAppear", "6.748 ContactsViewController#2 viewDidLoad",

@@ -1,0 +1,110 @@
+import ArgumentParsing
+import Foundation
+import Simulator
+import TraceModel
+
+/// `lifetrace simulate SCENARIO [-o TRACE] [--print]` and `lifetrace simulate --generate N [--seed S] -o TRACE`.
+struct SimulateCommand: Command {
+    static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Run a scenario through a model of UIKit's containers and record the callbacks it produces.",
+        usage: "SCENARIO [-o TRACE] [--print] | --generate N [--seed S] [-o TRACE] [--print]",
+        discussion: """
+            The scenario language is described in docs/SCENARIOS.md. Events go through the Recorder's
+            instrumentation entry points with a manual clock; the same scenario always gives the same bytes.
+            Without -o, --print is implied.
+
+            EXAMPLES:
+              lifetrace simulate traces/scenarios/cancelled-swipe-back-save.scenario --print
+              lifetrace simulate traces/scenarios/cancelled-swipe-back-save.scenario -o cancelled.lifetrace
+              lifetrace simulate --generate 100000 --seed 7 -o session.lifetrace
+
+            EXIT CODES: 0 success; 2 bad arguments, unreadable scenario or illegal step (the message names the
+            file and line; with -o, the events of the steps before it are still written).
+            """,
+        options: [
+            OptionSpec("output", short: "o", value: "TRACE", help: "Write the recorded trace to TRACE (*.lifetrace)."),
+            OptionSpec("print", help: "Print the callback order, one line per callback, indented by nesting."),
+            OptionSpec("generate", value: "N", help: "Generate a random legal session of at least N events instead of a scenario."),
+            OptionSpec("seed", value: "S", help: "Seed for --generate (default 1); the same seed gives the same session."),
+        ],
+        positionalCount: (0, 1)
+    )
+
+    /// What to simulate.
+    private enum Source {
+        case scenario(path: String, text: String)
+        case generated(count: Int, seed: UInt64)
+    }
+
+    static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
+        let source: Source
+        if let countText = arguments.value("generate") {
+            guard arguments.positionals.isEmpty else {
+                throw ValidationError("give either a SCENARIO or --generate N, not both")
+            }
+            guard let count = Int(countText), count > 0 else {
+                throw ValidationError("--generate needs a positive number of events; got '\(countText)'")
+            }
+            let seedText = arguments.value("seed") ?? "1"
+            guard let seed = UInt64(seedText) else {
+                throw ValidationError("--seed needs a non-negative integer; got '\(seedText)'")
+            }
+            source = .generated(count: count, seed: seed)
+        } else {
+            guard let path = arguments.positionals.first else {
+                throw ValidationError("missing SCENARIO (or --generate N)")
+            }
+            if arguments.value("seed") != nil { throw ValidationError("--seed only goes with --generate") }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                output.errorLine("lifetrace simulate: error: cannot read scenario '\(path)'")
+                return .usageOrInput
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                output.errorLine("lifetrace simulate: error: '\(path)' is not UTF-8 text")
+                return .usageOrInput
+            }
+            source = .scenario(path: path, text: text)
+        }
+
+        let outputPath = arguments.value("output")
+        let printing = arguments.flag("print") || outputPath == nil
+        let copy = EventCollector()
+        var markers: [StepMarker] = []
+        var failure: ScenarioError?
+        func simulate(into sink: any LifecycleSink) {
+            switch source {
+            case .scenario(let path, let text):
+                do {
+                    markers = try Simulator.run(text: text, file: path, into: sink)
+                } catch let error as ScenarioError {
+                    failure = error
+                } catch {
+                    failure = ScenarioError(.illegalStep, "\(error)", file: path)
+                }
+            case .generated(let count, let seed):
+                SessionGenerator(seed: seed).generate(count: count, into: sink)
+            }
+        }
+        if let outputPath {
+            let identity: [UInt8]
+            switch source {
+            case .scenario(_, let text): identity = Array(text.utf8)
+            case .generated(let count, let seed): identity = Array("generate \(count) seed \(seed)".utf8)
+            }
+            try TraceFileRecording.record(to: outputPath, identity: identity) { recorderSink in
+                simulate(into: printing ? TeeSink(primary: recorderSink, copy: copy) : recorderSink)
+            }
+        } else {
+            simulate(into: copy)
+        }
+        if printing {
+            for line in CallbackOrderPrinter.lines(copy.events, steps: markers) { output.line(line) }
+        }
+        if let failure {
+            output.errorLine(failure.description)
+            return .usageOrInput
+        }
+        return .success
+    }
+}

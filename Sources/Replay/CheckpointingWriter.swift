@@ -1,0 +1,110 @@
+import TraceLog
+import TraceModel
+
+/// Appends events to a trace through a `TraceWriter`, folds each one, and writes a checkpoint frame every
+/// `Policy.eventInterval` events or `Policy.timeInterval` nanoseconds of trace time, whichever comes first.
+///
+/// The recorder's writer thread, the simulator and the importers write through this so their traces seek fast.
+/// Not thread-safe (one owner, like `TraceWriter`).
+public final class CheckpointingWriter {
+    /// When to write checkpoints.
+    public struct Policy: Sendable, Equatable {
+        /// A checkpoint after this many events since the previous one (0 disables the event trigger).
+        public var eventInterval: UInt64
+        /// A checkpoint once the trace clock advanced this many nanoseconds since the previous one, at the next
+        /// event (0 disables the time trigger).
+        public var timeInterval: UInt64
+
+        /// - Parameters:
+        ///   - eventInterval: Default 65 536 events: measured with `lifetrace-bench replay` (docs/REPLAY.md), a
+        ///     seek then decodes at most one such interval (a few ms) while checkpoints stay well under 1 % of
+        ///     the file for typical apps (tens of live controllers).
+        ///   - timeInterval: Default 30 s of trace time, so that a slow trace (a few events per second, as an app
+        ///     in use produces) still gets a checkpoint for every screenful of history.
+        public init(eventInterval: UInt64 = 65_536, timeInterval: UInt64 = 30_000_000_000) {
+            self.eventInterval = eventInterval
+            self.timeInterval = timeInterval
+        }
+
+        /// Never write checkpoints (except on explicit `writeCheckpoint()`).
+        public static let never = Policy(eventInterval: 0, timeInterval: 0)
+    }
+
+    public let writer: TraceWriter
+    public let policy: Policy
+    /// The state after every event appended so far.
+    public private(set) var state: ReplayState
+    /// Checkpoints written by this writer.
+    public private(set) var checkpointCount = 0
+    private var eventsSinceCheckpoint: UInt64 = 0
+    private var lastCheckpointTime: UInt64?
+
+    /// Wraps `writer`, whose file must be new or end exactly where `state` ends.
+    ///
+    /// - Parameters:
+    ///   - initialState: The state of the events already in the file (empty for a new file); see
+    ///     `openForAppend(path:policy:options:)`.
+    public init(writer: TraceWriter, policy: Policy = .init(), initialState: ReplayState = ReplayState()) {
+        self.writer = writer
+        self.policy = policy
+        self.state = initialState
+        self.lastCheckpointTime = initialState.time
+    }
+
+    /// Opens an existing trace for append, rebuilding the state of its events from its last good checkpoint.
+    ///
+    /// - Throws: `TraceError` as `TraceWriter.openForAppend(path:options:)` and `Replayer.finalState()`.
+    public static func openForAppend(path: String, policy: Policy = .init(), options: TraceWriter.Options = .init()) throws -> CheckpointingWriter {
+        let writer = try TraceWriter.openForAppend(path: path, options: options)
+        do {
+            let state = try Replayer(path: path).finalState()
+            return CheckpointingWriter(writer: writer, policy: policy, initialState: state)
+        } catch {
+            try? writer.close()
+            throw error
+        }
+    }
+
+    /// Appends `event`, folds it, and writes a checkpoint when the policy says so.
+    ///
+    /// - Throws: `TraceError` from `TraceWriter.append(_:)` (the event is then neither written nor folded) or
+    ///   from writing the checkpoint.
+    public func append(_ event: Event) throws {
+        let ordinal = writer.eventCount
+        try writer.append(event)
+        state.apply(event, ordinal: ordinal)
+        eventsSinceCheckpoint += 1
+        if lastCheckpointTime == nil { lastCheckpointTime = event.timestamp }
+        let byCount = policy.eventInterval > 0 && eventsSinceCheckpoint >= policy.eventInterval
+        let byTime = policy.timeInterval > 0 && event.timestamp &- (lastCheckpointTime ?? event.timestamp) >= policy.timeInterval
+        if byCount || byTime {
+            try writeCheckpoint()
+        }
+    }
+
+    /// Appends every event of `events` in order; stops at the first that throws.
+    public func append<S: Sequence>(contentsOf events: S) throws where S.Element == Event {
+        for event in events { try append(event) }
+    }
+
+    /// Writes a checkpoint of the current state now (after flushing pending events).
+    public func writeCheckpoint() throws {
+        try writer.writeCheckpoint(state.checkpointPayload())
+        checkpointCount += 1
+        eventsSinceCheckpoint = 0
+        lastCheckpointTime = state.time
+    }
+
+    /// Flushes pending events (see `TraceWriter.flush()`).
+    public func flush() throws {
+        try writer.flush()
+    }
+
+    /// Closes the trace (index and footer). No checkpoint is added: the events since the last one replay fast.
+    public func close() throws {
+        try writer.close()
+    }
+}
+
+@available(*, unavailable)
+extension CheckpointingWriter: Sendable {}
