@@ -147,6 +147,6 @@ extension Catalog {
     }
 
     static func audit(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        [Figure.skipped("audit", "audit (all rules) ÷ replay", events: workload.eventCount, goal: .atMost(2), because: "Audit not available yet")]
+        try AuditBenchmarks.figures(harness, workload)
     }
 }
