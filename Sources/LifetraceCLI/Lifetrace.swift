@@ -13,6 +13,8 @@ public enum Lifetrace {
         ImportCommand.self,
         InfoCommand.self,
         VerifyCommand.self,
+        EventsCommand.self,
+        ExportCommand.self,
         SimulateCommand.self,
         AuditCommand.self,
         RulesCommand.self,
