@@ -14,6 +14,8 @@ public enum Lifetrace {
         InfoCommand.self,
         VerifyCommand.self,
         SimulateCommand.self,
+        StateCommand.self,
+        TimelineCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
