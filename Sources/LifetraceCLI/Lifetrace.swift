@@ -13,9 +13,13 @@ public enum Lifetrace {
         ImportCommand.self,
         InfoCommand.self,
         VerifyCommand.self,
+        EventsCommand.self,
+        ExportCommand.self,
         SimulateCommand.self,
         StateCommand.self,
         TimelineCommand.self,
+        AuditCommand.self,
+        RulesCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).

@@ -22,8 +22,10 @@ public struct JSONLError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let badField = Code("badField")
         /// The event's `t_ns` is earlier than the previous event's.
         public static let timeWentBackwards = Code("timeWentBackwards")
-        /// A header object (`{"lifetrace": …}`) anywhere but the first line, or a malformed one.
+        /// A header object (`{"lifetrace": …}`) anywhere but the first line.
         public static let misplacedHeader = Code("misplacedHeader")
+        /// A header whose members have the wrong types or values.
+        public static let badHeader = Code("badHeader")
         /// The header names a newer schema version than this reader knows.
         public static let unsupportedVersion = Code("unsupportedVersion")
         /// The file cannot be opened or read.

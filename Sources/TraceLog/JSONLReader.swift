@@ -21,8 +21,9 @@ public struct JSONLReader {
     public let file: String
     /// The 1-based number of the last line read (0 before the first).
     public private(set) var lineNumber = 0
-    /// The header object's contents (the value of `lifetrace` on the first line), or `nil` without a header.
-    private(set) var headerValue: JSONLValue?
+    /// The trace header carried by the first line (`{"lifetrace": {…}}`), or `nil` when the input has none.
+    /// Members absent from the header line take defaults (see docs/JSONL.md).
+    public private(set) var header: TraceHeader?
     /// Events returned so far.
     public private(set) var eventCount: UInt64 = 0
 
@@ -35,7 +36,8 @@ public struct JSONLReader {
     /// A reader over `bytes` held in memory.
     ///
     /// - Parameter file: A name used in error messages (for example the path the bytes came from).
-    /// - Throws: `JSONLError` if the first non-blank line is not JSON or is a malformed header.
+    /// - Throws: `JSONLError` if the first non-blank line is not JSON, or is a header with bad members
+    ///   (`.badHeader`) or a newer schema version (`.unsupportedVersion`).
     public init(bytes: [UInt8], file: String = "") throws(JSONLError) {
         self.file = file
         source = JSONLLineSource(bytes: bytes)
@@ -59,9 +61,6 @@ public struct JSONLReader {
         }
         try readFirstLine()
     }
-
-    /// Whether the input began with a header line.
-    public var hasHeader: Bool { headerValue != nil }
 
     /// Reads the next event.
     ///
@@ -131,11 +130,11 @@ public struct JSONLReader {
             return
         }
         guard case .object = header else {
-            throw JSONLError(.misplacedHeader, "the header's \"lifetrace\" member must be an object", file: file, line: line)
+            throw JSONLError(.badHeader, "the header's \"lifetrace\" member must be an object", file: file, line: line)
         }
         if let version = header["version"] {
             guard case .number(let text) = version, let number = Int(text) else {
-                throw JSONLError(.misplacedHeader, "header \"version\" must be an integer", file: file, line: line)
+                throw JSONLError(.badHeader, "header \"version\" must be an integer", file: file, line: line)
             }
             if number > JSONLSchema.version {
                 throw JSONLError(
@@ -146,7 +145,7 @@ public struct JSONLReader {
                 )
             }
         }
-        headerValue = header
+        self.header = try JSONLSchema.traceHeader(from: header, file: file, line: line)
     }
 
     // MARK: - Events

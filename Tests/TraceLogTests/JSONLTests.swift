@@ -292,3 +292,79 @@ struct JSONLBadInputTests {
         }
     }
 }
+
+@Suite("JSONL header")
+struct JSONLHeaderTests {
+    @Test("the header line carries clock domain, anchor, trace id, producer and the synthetic flag")
+    func headerRoundTrip() throws {
+        let header = TraceHeader(
+            clockDomain: .linuxBoottime,
+            wallClockAnchor: WallClockAnchor(unixNanoseconds: -5, monotonicNanoseconds: .max),
+            producer: "tests \"quoted\"",
+            hasSyntheticTimes: true
+        )
+        var bytes: [UInt8] = []
+        var writer = JSONLWriter { bytes.append(contentsOf: $0) }
+        try writer.writeHeader(header)
+        try writer.write(Event(timestamp: 3, .recorder(.note("x"))))
+        try writer.finish()
+        var reader = try JSONLReader(bytes: bytes, file: "h.jsonl")
+        #expect(reader.header == header)
+        #expect(try reader.readAll() == [Event(timestamp: 3, .recorder(.note("x")))])
+    }
+
+    @Test("a header after an event is refused by the writer")
+    func headerAfterEvent() throws {
+        var writer = JSONLWriter { _ in }
+        try writer.write(Event(timestamp: 3, .recorder(.note("x"))))
+        #expect(throws: JSONLError.self) {
+            try writer.writeHeader(TraceHeader(clockDomain: .unknown, wallClockAnchor: .none, producer: "p"))
+        }
+    }
+
+    @Test("absent header members take defaults", arguments: [#"{"lifetrace":{}}"#, #"{"lifetrace":{"version":1,"clock_domain":"unknown"}}"#])
+    func defaults(line: String) throws {
+        let reader = try JSONLReader(bytes: Array(line.utf8))
+        let header = try #require(reader.header)
+        #expect(header.clockDomain == .unknown)
+        #expect(header.wallClockAnchor == .none)
+        #expect(header.producer == JSONLSchema.defaultProducer)
+        #expect(header.hasSyntheticTimes == false)
+        #expect(header.traceID.count == 16)
+    }
+
+    @Test("bad header members are named, on line 1", arguments: [
+        (#"{"lifetrace":{"trace_id":"xyz"}}"#, "trace_id"),
+        (#"{"lifetrace":{"clock_domain":"sundial"}}"#, "sundial"),
+        (#"{"lifetrace":{"wall_clock_anchor":{"unix_ns":1.5}}}"#, "unix_ns"),
+        (#"{"lifetrace":{"synthetic_times":"yes"}}"#, "synthetic_times"),
+        (#"{"lifetrace":[]}"#, "object"),
+    ])
+    func badHeader(line: String, mentions: String) throws {
+        #expect {
+            _ = try JSONLReader(bytes: Array((line + "\n" + JSONLBadInputTests.good).utf8), file: "h.jsonl")
+        } throws: { error in
+            guard let error = error as? JSONLError else { return false }
+            return error.code == .badHeader && error.line == 1 && error.description.hasPrefix("h.jsonl:1: ")
+                && error.description.contains(mentions)
+        }
+    }
+
+    @Test("the example export in docs/JSONL.md reads back and re-writes byte for byte")
+    func documentedExample() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/JSONL.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "```jsonl\n"))
+        let end = try #require(doc.range(of: "\n```", range: start.upperBound..<doc.endIndex))
+        let example = String(doc[start.upperBound..<end.lowerBound]) + "\n"
+        var reader = try JSONLReader(bytes: Array(example.utf8), file: "JSONL.md")
+        let events = try reader.readAll()
+        #expect(events.count == 9)
+        var bytes: [UInt8] = []
+        var writer = JSONLWriter { bytes.append(contentsOf: $0) }
+        try writer.writeHeader(try #require(reader.header))
+        for event in events { try writer.write(event) }
+        try writer.finish()
+        #expect(String(decoding: bytes, as: UTF8.self) == example)
+    }
+}

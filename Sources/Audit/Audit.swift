@@ -1,1 +1,0 @@
-// The `Audit` module; see docs/ARCHITECTURE.md.

@@ -1,0 +1,178 @@
+import Foundation
+import TraceModel
+
+extension AuditConfiguration {
+    /// The file name looked up from the current directory upwards.
+    public static let fileName = ".lifetrace.json"
+
+    /// The top-level keys a configuration file may have.
+    static let topLevelKeys = ["disabled_rules", "opt_in_rules", "inconclusive_severity", "rules"]
+
+    /// Reads a configuration file:
+    ///
+    /// ```json
+    /// {
+    ///   "disabled_rules": ["view_did_load_once"],
+    ///   "opt_in_rules": [],
+    ///   "inconclusive_severity": "note",
+    ///   "rules": {
+    ///     "leaked_controller": { "severity": "warning", "grace": "10s" },
+    ///     "geometry_before_appearing": { "enabled": false }
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// Durations are strings with a unit (`"5s"`, `"1500ms"`) or numbers of seconds; severities are `error`,
+    /// `warning` or `note`.
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes (UTF-8 JSON).
+    ///   - origin: The file's path, used in error messages.
+    ///   - rules: The rules the file may name (normally `BuiltinRules.all`).
+    /// - Throws: `ConfigurationError` for malformed JSON, any unknown key (naming it and listing the known ones),
+    ///   an unknown rule id, or a value of the wrong type.
+    public init(json data: Data, origin: String?, rules: [Rule]) throws(ConfigurationError) {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON (\(Self.describe(error)))")
+        }
+        guard case .object(let members) = root else {
+            throw ConfigurationError(file: origin, keyPath: "", message: "expected a JSON object at the top level")
+        }
+        self.init(origin: origin)
+        let descriptors = Dictionary(rules.map { ($0.id, $0.descriptor) }, uniquingKeysWith: { first, _ in first })
+        for (key, value) in members {
+            switch key {
+            case "disabled_rules":
+                disabledRules = Set(try Self.ruleList(value, key: key, origin: origin, known: descriptors))
+            case "opt_in_rules":
+                optInRules = Set(try Self.ruleList(value, key: key, origin: origin, known: descriptors))
+            case "inconclusive_severity":
+                inconclusiveSeverity = try Self.severity(value, keyPath: key, origin: origin)
+            case "rules":
+                guard case .object(let ruleMembers) = value else {
+                    throw ConfigurationError(file: origin, keyPath: key, message: "expected an object of rule ids")
+                }
+                for (id, ruleValue) in ruleMembers {
+                    guard let descriptor = descriptors[id] else {
+                        throw ConfigurationError(file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(rules.map(\.id).joined(separator: ", ")))")
+                    }
+                    overrides[id] = try Self.ruleOverride(ruleValue, descriptor: descriptor, origin: origin)
+                }
+            default:
+                throw ConfigurationError(file: origin, keyPath: "", message: "unknown key '\(key)' (known: \(Self.topLevelKeys.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// Finds `.lifetrace.json` in `directory` or the nearest directory above it.
+    ///
+    /// - Returns: The file's URL, or `nil` when no directory up to the root has one.
+    public static func locate(from directory: URL) -> URL? {
+        var current = directory.standardizedFileURL
+        while true {
+            let candidate = current.appendingPathComponent(fileName)
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
+        }
+    }
+
+    /// Reads the configuration at `url`.
+    ///
+    /// - Throws: `ConfigurationError` when the file cannot be read or is invalid (see `init(json:origin:rules:)`).
+    public static func load(contentsOf url: URL, displayPath: String? = nil, rules: [Rule]) throws(ConfigurationError) -> AuditConfiguration {
+        let path = displayPath ?? url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file")
+        }
+        return try AuditConfiguration(json: data, origin: path, rules: rules)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            return context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
+        }
+        return String(describing: error)
+    }
+
+    private static func ruleList(_ value: JSONValue, key: String, origin: String?, known: [String: RuleDescriptor]) throws(ConfigurationError) -> [String] {
+        guard case .array(let items) = value else {
+            throw ConfigurationError(file: origin, keyPath: key, message: "expected an array of rule ids")
+        }
+        var ids: [String] = []
+        for item in items {
+            guard case .string(let id) = item else {
+                throw ConfigurationError(file: origin, keyPath: key, message: "expected rule ids as strings")
+            }
+            guard known[id] != nil else {
+                throw ConfigurationError(file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(known.keys.sorted().joined(separator: ", ")))")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    private static func severity(_ value: JSONValue, keyPath: String, origin: String?) throws(ConfigurationError) -> Severity {
+        guard case .string(let text) = value, let severity = Severity(rawValue: text) else {
+            throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected \"error\", \"warning\" or \"note\"")
+        }
+        return severity
+    }
+
+    private static func ruleOverride(_ value: JSONValue, descriptor: RuleDescriptor, origin: String?) throws(ConfigurationError) -> RuleOverride {
+        let path = "rules.\(descriptor.id)"
+        guard case .object(let members) = value else {
+            throw ConfigurationError(file: origin, keyPath: path, message: "expected an object (\(knownRuleKeys(descriptor)))")
+        }
+        var override = RuleOverride()
+        for (key, item) in members {
+            switch key {
+            case "enabled":
+                guard case .bool(let flag) = item else {
+                    throw ConfigurationError(file: origin, keyPath: "\(path).enabled", message: "expected true or false")
+                }
+                override.isEnabled = flag
+            case "severity":
+                override.severity = try severity(item, keyPath: "\(path).severity", origin: origin)
+            default:
+                guard let parameter = descriptor.parameters.first(where: { $0.name == key }) else {
+                    throw ConfigurationError(file: origin, keyPath: path, message: "unknown key '\(key)' (\(knownRuleKeys(descriptor)))")
+                }
+                override.parameters[key] = try parameterValue(item, parameter: parameter, keyPath: "\(path).\(key)", origin: origin)
+            }
+        }
+        return override
+    }
+
+    private static func parameterValue(_ value: JSONValue, parameter: RuleParameter, keyPath: String, origin: String?) throws(ConfigurationError) -> ParameterValue {
+        switch (parameter.kind, value) {
+        case (.duration, .string(let text)):
+            guard let nanoseconds = TimeText.parseDuration(text) else {
+                throw ConfigurationError(file: origin, keyPath: keyPath, message: "'\(text)' is not a duration (examples: \"5s\", \"1500ms\")")
+            }
+            return .duration(nanoseconds)
+        case (.duration, .int(let seconds)) where seconds >= 0:
+            return .duration(UInt64(seconds) * 1_000_000_000)
+        case (.duration, .double(let seconds)) where seconds >= 0 && seconds < 1e9:
+            return .duration(UInt64((seconds * 1e9).rounded()))
+        case (.count, .int(let count)) where count >= 0:
+            return .count(Int(count))
+        case (.flag, .bool(let flag)):
+            return .flag(flag)
+        default:
+            let expected = switch parameter.kind {
+            case .duration: "a duration such as \"5s\" or a number of seconds"
+            case .count: "a non-negative integer"
+            case .flag: "true or false"
+            }
+            throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected \(expected)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// Which rules run and how: the contents of a `.lifetrace.json` (see `AuditConfiguration+JSON.swift` and
+/// docs/RULES.md), in the spirit of `.swiftlint.yml`.
+public struct AuditConfiguration: Sendable, Hashable {
+    /// Rules that do not run.
+    public var disabledRules: Set<String>
+    /// Opt-in rules that run.
+    public var optInRules: Set<String>
+    /// Per-rule changes, by rule id.
+    public var overrides: [String: RuleOverride]
+    /// The severity of inconclusive findings (a monitor still waiting when the trace ended). Default `note`.
+    public var inconclusiveSeverity: Severity
+    /// The file the configuration came from, for messages; `nil` for the defaults.
+    public var origin: String?
+
+    public init(
+        disabledRules: Set<String> = [],
+        optInRules: Set<String> = [],
+        overrides: [String: RuleOverride] = [:],
+        inconclusiveSeverity: Severity = .note,
+        origin: String? = nil
+    ) {
+        self.disabledRules = disabledRules
+        self.optInRules = optInRules
+        self.overrides = overrides
+        self.inconclusiveSeverity = inconclusiveSeverity
+        self.origin = origin
+    }
+
+    /// Every rule enabled by default, default severities and parameters.
+    public static let `default` = AuditConfiguration()
+
+    /// Whether `rule` runs under this configuration.
+    public func isEnabled(_ rule: RuleDescriptor) -> Bool {
+        if let explicit = overrides[rule.id]?.isEnabled { return explicit }
+        if disabledRules.contains(rule.id) { return false }
+        return !rule.isOptIn || optInRules.contains(rule.id)
+    }
+
+    /// `rule`'s effective settings: defaults, then this configuration's overrides.
+    public func settings(for rule: RuleDescriptor) -> RuleSettings {
+        var settings = RuleSettings(defaultsOf: rule, inconclusiveSeverity: inconclusiveSeverity)
+        if let override = overrides[rule.id] {
+            if let severity = override.severity {
+                settings.severity = severity
+                settings.isSeverityConfigured = true
+            }
+            for (name, value) in override.parameters { settings.parameters[name] = value }
+        }
+        return settings
+    }
+
+    /// Checks every rule id and parameter against `rules`.
+    ///
+    /// - Throws: `ConfigurationError` naming the first unknown rule id or parameter, or a parameter of the wrong kind.
+    public func validate(against rules: [Rule]) throws(ConfigurationError) {
+        let known = Dictionary(rules.map { ($0.id, $0.descriptor) }, uniquingKeysWith: { first, _ in first })
+        let ids = rules.map(\.id).joined(separator: ", ")
+        for (key, list) in [("disabled_rules", disabledRules), ("opt_in_rules", optInRules)] {
+            for id in list.sorted() where known[id] == nil {
+                throw ConfigurationError(file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(ids))")
+            }
+        }
+        for (id, override) in overrides.sorted(by: { $0.key < $1.key }) {
+            guard let descriptor = known[id] else {
+                throw ConfigurationError(file: origin, keyPath: "rules", message: "unknown rule '\(id)' (rules: \(ids))")
+            }
+            for (name, value) in override.parameters.sorted(by: { $0.key < $1.key }) {
+                guard let parameter = descriptor.parameters.first(where: { $0.name == name }) else {
+                    throw ConfigurationError(file: origin, keyPath: "rules.\(id)", message: "unknown key '\(name)' (\(Self.knownRuleKeys(descriptor)))")
+                }
+                let matches: Bool = switch (parameter.kind, value) {
+                case (.duration, .duration), (.count, .count), (.flag, .flag): true
+                default: false
+                }
+                if !matches {
+                    throw ConfigurationError(file: origin, keyPath: "rules.\(id).\(name)", message: "expected a \(parameter.kind.rawValue)")
+                }
+            }
+        }
+    }
+
+    static func knownRuleKeys(_ descriptor: RuleDescriptor) -> String {
+        "known: " + (["enabled", "severity"] + descriptor.parameters.map(\.name)).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,73 @@
+import Replay
+import TraceModel
+
+/// One audit of one trace: feed it every event in order, then `finish()`.
+///
+/// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
+/// Not `Sendable`: use one session on one thread.
+public final class AuditSession {
+    private let callbackMonitors: [any RuleMonitor]
+    private let containerMonitors: [any RuleMonitor]
+    private let appMonitors: [any RuleMonitor]
+    private let markMonitors: [any RuleMonitor]
+    private let swiftUIMonitors: [any RuleMonitor]
+    private let monitors: [any RuleMonitor]
+    /// The callbacks executing after the last event observed.
+    public let attribution = CallbackAttribution()
+    /// The replayed state (the `Replay` fold) after the last event observed.
+    let replay = ReplayBox()
+    private var findings: [Finding] = []
+    private var eventCount: UInt64 = 0
+    private var firstTimestamp: UInt64 = 0
+    private var lastTimestamp: UInt64 = 0
+
+    init(monitors: [any RuleMonitor]) {
+        self.monitors = monitors
+        callbackMonitors = monitors.filter { $0.interests.contains(.callbacks) }
+        containerMonitors = monitors.filter { $0.interests.contains(.containers) }
+        appMonitors = monitors.filter { $0.interests.contains(.app) }
+        markMonitors = monitors.filter { $0.interests.contains(.marks) }
+        swiftUIMonitors = monitors.filter { $0.interests.contains(.swiftUI) }
+    }
+
+    /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.
+    public func observe(_ event: Event, ordinal: UInt64) {
+        if eventCount == 0 { firstTimestamp = event.timestamp }
+        eventCount += 1
+        lastTimestamp = event.timestamp
+        replay.state.apply(event, ordinal: ordinal)
+        attribution.apply(event, ordinal: ordinal)
+        let interested: [any RuleMonitor]
+        switch event.payload {
+        case .callback: interested = callbackMonitors
+        case .container: interested = containerMonitors
+        case .app: interested = appMonitors
+        case .mark: interested = markMonitors
+        case .swiftUI: interested = swiftUIMonitors
+        case .recorder, .unknown: return
+        }
+        if interested.isEmpty { return }
+        let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, attribution: attribution, replay: replay)
+        for monitor in interested {
+            monitor.observe(event, context, &findings)
+        }
+    }
+
+    /// The replayed state after the last event observed.
+    public var state: ReplayState { replay.state }
+
+    /// Ends the trace: lets monitors report what is still pending and returns every finding, in event order
+    /// (then by rule id).
+    public func finish() -> [Finding] {
+        let end = TraceEnd(eventCount: eventCount, firstTimestamp: firstTimestamp, lastTimestamp: lastTimestamp)
+        for monitor in monitors {
+            monitor.finish(end, &findings)
+        }
+        return findings.sorted { ($0.ordinal, $0.ruleID) < ($1.ordinal, $1.ruleID) }
+    }
+}
+
+/// Holds the session's `ReplayState` so contexts can reach it without copying it per event.
+final class ReplayBox {
+    var state = ReplayState()
+}

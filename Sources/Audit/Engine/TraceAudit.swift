@@ -1,0 +1,55 @@
+import TraceModel
+
+/// The audit of one trace file.
+public struct TraceAudit: Sendable, Hashable {
+    /// The trace's path as the user gave it (or as found under `traces/`).
+    public var path: String
+    /// The number of events read.
+    public var eventCount: UInt64
+    /// The first event's timestamp (nanoseconds, trace clock); human times are measured from it.
+    public var startTimestamp: UInt64
+    /// Findings in event order.
+    public var findings: [Finding]
+    /// The JSONL export written beside the trace, whose lines give findings a physical location (see
+    /// `location(ordinal:source:)`), or `nil` when none was written.
+    public var jsonlPath: String?
+    /// The 1-based line of the JSONL export that holds event ordinal 0 (2 when a header line comes first).
+    public var jsonlFirstEventLine: UInt64
+
+    public init(path: String, eventCount: UInt64, startTimestamp: UInt64 = 0, findings: [Finding], jsonlPath: String? = nil, jsonlFirstEventLine: UInt64 = 1) {
+        self.path = path
+        self.eventCount = eventCount
+        self.startTimestamp = startTimestamp
+        self.findings = findings
+        self.jsonlPath = jsonlPath
+        self.jsonlFirstEventLine = jsonlFirstEventLine
+    }
+}
+
+extension TraceAudit {
+    /// Where a finding (or a related event) points, for SARIF, GitHub annotations and the text report.
+    public struct Location: Sendable, Hashable {
+        /// A file path (relative to the report's base directory when it lies under it).
+        public var file: String
+        /// 1-based line, or `nil` when only the file is known.
+        public var line: UInt64?
+    }
+
+    /// The location of event `ordinal`: its recorded source (`file` and `line`: the instrumented call, or the console
+    /// log line it was imported from) when it has one; else line `ordinal + jsonlFirstEventLine` of the JSONL
+    /// export; else the trace file itself without a line.
+    public func location(ordinal: UInt64, source: EventSource?) -> Location {
+        if let file = source?.file, let line = source?.line, !file.isEmpty, line > 0 {
+            return Location(file: file, line: UInt64(line))
+        }
+        if let jsonlPath {
+            return Location(file: jsonlPath, line: ordinal + jsonlFirstEventLine)
+        }
+        return Location(file: path, line: nil)
+    }
+
+    /// `timestamp` as seconds since the trace's first event: `5.904 s`.
+    public func time(_ timestamp: UInt64) -> String {
+        TimeText.seconds(timestamp >= startTimestamp ? timestamp - startTimestamp : 0)
+    }
+}

@@ -1,0 +1,62 @@
+/// The machine report: `{"traces": [...], "findings": [...], "summary": {...}}`.
+///
+/// Each finding: `rule`, `severity`, `verdict`, `controller`, `t_ns` (trace clock), `time` (seconds since the
+/// trace's first event, as text), `event` (ordinal), `callback`, `message`, `related` (each with `event`,
+/// `t_ns`, `time`, `message`), and `trace` (the trace's path).
+public enum JSONReporter {
+    public static func render(_ report: AuditReport) -> String {
+        document(report).serialized(pretty: true) + "\n"
+    }
+
+    public static func document(_ report: AuditReport) -> JSONValue {
+        var traces: [JSONValue] = []
+        var findings: [JSONValue] = []
+        for trace in report.traces {
+            var entry: [(String, JSONValue)] = [
+                ("path", .string(trace.path)),
+                ("events", .int(Int64(trace.eventCount))),
+                ("findings", .int(Int64(trace.findings.count))),
+            ]
+            if let jsonl = trace.jsonlPath { entry.append(("jsonl", .string(jsonl))) }
+            traces.append(.object(entry))
+            for finding in trace.findings {
+                findings.append(.object([
+                    ("rule", .string(finding.ruleID)),
+                    ("severity", .string(finding.severity.rawValue)),
+                    ("verdict", .string(finding.verdict.rawValue)),
+                    ("controller", finding.controller.map(JSONValue.string) ?? .null),
+                    ("t_ns", .int(Int64(clamping: finding.timestamp))),
+                    ("time", .string(trace.time(finding.timestamp))),
+                    ("event", .int(Int64(clamping: finding.ordinal))),
+                    ("callback", finding.callback.map(JSONValue.string) ?? .null),
+                    ("message", .string(finding.message)),
+                    ("related", .array(finding.related.map { related in
+                        .object([
+                            ("event", .int(Int64(clamping: related.ordinal))),
+                            ("t_ns", .int(Int64(clamping: related.timestamp))),
+                            ("time", .string(trace.time(related.timestamp))),
+                            ("message", .string(related.message)),
+                        ])
+                    })),
+                    ("trace", .string(trace.path)),
+                ]))
+            }
+        }
+        let summary = report.summary
+        return .object([
+            ("traces", .array(traces)),
+            ("findings", .array(findings)),
+            ("summary", .object([
+                ("traces", .int(Int64(summary.traces))),
+                ("events", .int(Int64(clamping: summary.events))),
+                ("rules", .int(Int64(report.rules.count))),
+                ("findings", .int(Int64(summary.findings))),
+                ("errors", .int(Int64(summary.errors))),
+                ("warnings", .int(Int64(summary.warnings))),
+                ("notes", .int(Int64(summary.notes))),
+                ("inconclusive", .int(Int64(summary.inconclusive))),
+                ("failed", .bool(report.hasFailures)),
+            ])),
+        ])
+    }
+}

@@ -1,0 +1,181 @@
+import TraceModel
+
+/// `leaked_controller`: a removed controller not deinitialized within a grace period.
+enum LeakedControllerRule {
+    static let id = "leaked_controller"
+    static let defaultGrace: UInt64 = 5_000_000_000
+
+    static let rule = Rule(descriptor) { LeakedControllerMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "A controller removed (popped, dismissed, removed from its parent, didMove(toParent: nil)) is not deinitialized within the grace period.",
+            defaultSeverity: .error,
+            severityNote: "inconclusive (the configuration's `inconclusive_severity`, a note by default) when the trace ends before the grace period does",
+            parameters: [
+                RuleParameter(
+                    name: "grace", kind: .duration, defaultValue: .duration(LeakedControllerRule.defaultGrace),
+                    unit: "s (trace clock)",
+                    summary: "How long after its last removal signal a controller may stay alive, measured on the trace's monotonic clock."
+                ),
+            ],
+            explanation: """
+                Once a controller has left the controller tree — popped from a navigation stack, dismissed, \
+                removed from its parent (didMove(toParent: nil)) — nothing in UIKit keeps it, and it should be \
+                deinitialized soon after its disappearance animation ends (DESIGN.md §2, "pop": deinit only if \
+                nothing retains it). A controller that stays alive is retained by the app: a closure capturing \
+                self strongly, a delegate or data source declared strong, a Timer or CADisplayLink target, a \
+                notification observer block. The grace period starts at the last removal signal of the removal \
+                (a pop followed by didMove(toParent: nil) counts from the latter) and is measured on the trace \
+                clock, which is a monotonic clock (time asleep counts only if the trace's clock domain counts it). \
+                A controller added back (push, addChild, present, didMove(toParent:) a parent) is no longer \
+                removed; a cancelled interactive transition cancels the removal. A deinit that comes after the \
+                grace period is also reported.
+                """,
+            fix: """
+                Find what retains the controller: use [weak self] in escaping closures stored by others, declare \
+                delegates weak, invalidate timers and display links in viewDidDisappear or when removed, remove \
+                block-based observers. Xcode's memory graph debugger shows the retaining path.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let feed = ExampleTrace.controller(1, "FeedViewController")
+        let story = ExampleTrace.controller(2, "StoryViewController")
+        let navigation = ExampleTrace.controller(3, "UINavigationController")
+
+        var leaked = ExampleTrace()
+        leaked.appear(feed)
+        leaked.push(story, over: feed, navigation: navigation)
+        leaked.pop(story, revealing: feed, navigation: navigation)
+        leaked.wait(20)
+        leaked.callback(.viewWillDisappear, feed)
+        leaked.callback(.viewDidDisappear, feed)
+
+        var freed = ExampleTrace()
+        freed.appear(feed)
+        freed.push(story, over: feed, navigation: navigation)
+        freed.pop(story, revealing: feed, navigation: navigation)
+        freed.callback(.deinitialize, story)
+        freed.wait(20)
+        freed.callback(.viewWillDisappear, feed)
+
+        var tooShort = ExampleTrace()
+        tooShort.appear(feed)
+        tooShort.push(story, over: feed, navigation: navigation)
+        tooShort.pop(story, revealing: feed, navigation: navigation)
+        tooShort.wait(1)
+        tooShort.callback(.viewWillDisappear, feed)
+
+        return [
+            RuleExample(title: "popped, never deinitialized, trace goes on for 20 s", events: leaked.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "popped and deinitialized", events: freed.events, expectedFindings: 0),
+            RuleExample(title: "popped; the trace ends 1 s later, before the 5 s grace", events: tooShort.events, expectedFindings: 1, expectedVerdict: .inconclusive, expectedSeverity: .note),
+        ]
+    }
+}
+
+/// The monitor of `leaked_controller`.
+final class LeakedControllerMonitor: RuleMonitor {
+    struct Removal {
+        var controller: ControllerRef
+        var first: RelatedEvent
+        var last: RelatedEvent
+        var deadline: UInt64
+    }
+
+    let interests: EventInterests = [.callbacks, .containers]
+    private let settings: RuleSettings
+    private let grace: UInt64
+    private var removed: [UInt32: Removal] = [:]
+
+    init(settings: RuleSettings) {
+        self.settings = settings
+        grace = settings.duration("grace", default: LeakedControllerRule.defaultGrace)
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        switch event.payload {
+        case .callback(let callback):
+            switch callback.callback {
+            case .deinitialize:
+                guard callback.phase != .end, let removal = removed.removeValue(forKey: callback.controller.serial) else { return }
+                if event.timestamp > removal.deadline {
+                    let after = TimeText.duration(event.timestamp - removal.last.timestamp)
+                    findings.append(finding(
+                        removal, severity: settings.severity, verdict: .violation,
+                        message: "\(removal.controller.displayName) was removed at \(context.time(removal.last.timestamp)) but deinitialized only at \(context.time(event.timestamp)), \(after) later (grace \(TimeText.duration(grace))): something retained it after it left the screen.",
+                        extra: context.related(event, "deinit at \(context.time(event.timestamp))")
+                    ))
+                }
+            case .didMoveToParent where callback.parent == ParentArgument.none:
+                remove(callback.controller, event, context, what: "didMove(toParent: nil)")
+            case .didMoveToParent, .willMoveToParent:
+                if callback.parent?.controller != nil { removed[callback.controller.serial] = nil }
+            default:
+                break
+            }
+        case .container(let container):
+            switch container.operation {
+            case .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent:
+                for controller in container.controllers {
+                    remove(controller, event, context, what: container.operation.name)
+                }
+            case .push, .present, .addChild, .setRoot, .setViewControllers, .selectTab:
+                for controller in container.controllers { removed[controller.serial] = nil }
+            case .interactiveTransitionCancel:
+                if let from = container.controllers.first { removed[from.serial] = nil }
+            default:
+                break
+            }
+        default:
+            break
+        }
+    }
+
+    private func remove(_ controller: ControllerRef, _ event: Event, _ context: EventContext, what: String) {
+        let here = context.related(event, "removed: \(what) at \(context.time(event.timestamp))")
+        if var removal = removed[controller.serial] {
+            removal.last = here
+            removal.deadline = event.timestamp &+ grace
+            removed[controller.serial] = removal
+        } else {
+            removed[controller.serial] = Removal(controller: controller, first: here, last: here, deadline: event.timestamp &+ grace)
+        }
+    }
+
+    private func finding(_ removal: Removal, severity: Severity, verdict: Verdict, message: String, extra: RelatedEvent?) -> Finding {
+        var related = [removal.first]
+        if removal.last.ordinal != removal.first.ordinal { related.append(removal.last) }
+        if let extra { related.append(extra) }
+        return Finding(
+            ruleID: LeakedControllerRule.id, severity: severity, verdict: verdict,
+            controller: removal.controller.displayName, timestamp: removal.last.timestamp, ordinal: removal.last.ordinal,
+            callback: nil, message: message, related: related, source: nil
+        )
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
+        for removal in removed.values.sorted(by: { $0.last.ordinal < $1.last.ordinal }) {
+            let removedAt = end.time(removal.last.timestamp)
+            let endsAt = end.time(end.lastTimestamp)
+            let alive = TimeText.duration(end.lastTimestamp &- removal.last.timestamp)
+            if end.lastTimestamp > removal.deadline {
+                findings.append(finding(
+                    removal, severity: settings.severity, verdict: .violation,
+                    message: "\(removal.controller.displayName) was removed at \(removedAt) and never deinitialized: still alive when the trace ends at \(endsAt), \(alive) later (grace \(TimeText.duration(grace))). Something retains it.",
+                    extra: nil
+                ))
+            } else {
+                findings.append(finding(
+                    removal, severity: settings.inconclusiveSeverity, verdict: .inconclusive,
+                    message: "\(removal.controller.displayName) was removed at \(removedAt) and not deinitialized before the trace ends at \(endsAt), only \(alive) later; the \(TimeText.duration(grace)) grace had not run out, so whether it leaks is unknown.",
+                    extra: nil
+                ))
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import TraceModel
+
+/// `orphan_child`: containment done halfway.
+enum OrphanChildRule {
+    static let id = "orphan_child"
+
+    static let rule = Rule(descriptor) { OrphanChildMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "A controller's view attached under another controller's view, or its appearance callbacks run inside another's, without addChild; addChild without didMove(toParent:); removal that does not start with willMove(toParent: nil).",
+            defaultSeverity: .error,
+            severityNote: "inconclusive when the trace ends after addChild but before the child finished appearing without didMove(toParent:)",
+            explanation: """
+                UIKit keeps a controller tree beside the view tree. Embedding a child takes three steps: \
+                addChild(_:) (which calls willMove(toParent:)), adding the child's view, then \
+                didMove(toParent:); removing takes willMove(toParent: nil), removing the view, then \
+                removeFromParent() (which calls didMove(toParent: nil)) (Apple, "Creating a custom container \
+                view controller"; DESIGN.md §2). A child whose view is added without addChild draws, but is \
+                orphaned: it gets no trait, size or rotation updates and its appearance callbacks are missing or \
+                forwarded by hand (its appearance callbacks then run inside the host's); addChild without \
+                didMove leaves the child believing the transition is still under way; a removal without \
+                willMove(toParent: nil) skips the child's chance to stop its work. The rule needs container \
+                events or begin/end callbacks: a log with only callback lines never triggers it.
+                """,
+            fix: """
+                Embed with addChild(child); view.addSubview(child.view); child.didMove(toParent: self). Remove \
+                with child.willMove(toParent: nil); child.view.removeFromSuperview(); child.removeFromParent(). \
+                For SwiftUI, embed the UIHostingController the same way.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let panel = ExampleTrace.controller(1, "PanelViewController")
+        let host = ExampleTrace.controller(2, "UIHostingController<SummaryView>")
+
+        var orphan = ExampleTrace()
+        orphan.appear(panel)
+        orphan.callback(.initialize, host)
+        orphan.container(.attachView, panel, [host])
+
+        var forwarded = ExampleTrace()
+        forwarded.callback(.initialize, panel)
+        forwarded.callback(.viewDidLoad, panel)
+        forwarded.callback(.initialize, host)
+        forwarded.interval(.viewWillAppear, panel) { $0.interval(.viewWillAppear, host) { _ in } }
+
+        var proper = ExampleTrace()
+        proper.appear(panel)
+        proper.callback(.initialize, host)
+        proper.container(.addChild, panel, [host])
+        proper.callback(.willMoveToParent, host, parent: .controller(panel))
+        proper.container(.attachView, panel, [host])
+        proper.callback(.didMoveToParent, host, parent: .controller(panel))
+        proper.callback(.willMoveToParent, host, parent: ParentArgument.none)
+        proper.container(.removeFromParent, panel, [host])
+        proper.callback(.didMoveToParent, host, parent: ParentArgument.none)
+        proper.callback(.deinitialize, host)
+
+        var abrupt = ExampleTrace()
+        abrupt.appear(panel)
+        abrupt.callback(.initialize, host)
+        abrupt.container(.addChild, panel, [host])
+        abrupt.container(.attachView, panel, [host])
+        abrupt.callback(.didMoveToParent, host, parent: .controller(panel))
+        abrupt.container(.removeFromParent, panel, [host])
+        abrupt.callback(.didMoveToParent, host, parent: ParentArgument.none)
+        abrupt.callback(.deinitialize, host)
+
+        return [
+            RuleExample(title: "a hosting controller's view added without addChild", events: orphan.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "appearance forwarded by hand to a controller that was never added", events: forwarded.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "removeFromParent without willMove(toParent: nil)", events: abrupt.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "addChild, attach, didMove; willMove(nil), removeFromParent", events: proper.events, expectedFindings: 0),
+        ]
+    }
+}
+
+/// The monitor of `orphan_child`.
+final class OrphanChildMonitor: RuleMonitor {
+    struct PendingDidMove {
+        var child: ControllerRef
+        var parent: ControllerRef
+        var addChild: RelatedEvent
+        var appeared: RelatedEvent?
+    }
+
+    let interests: EventInterests = [.callbacks, .containers]
+    private let settings: RuleSettings
+    /// Child serial → parent, from addChild, push, setViewControllers, selectTab, willMove/didMove(toParent:).
+    private var parents: [UInt32: ControllerRef] = [:]
+    /// Presented serial → presenter.
+    private var presenters: [UInt32: UInt32] = [:]
+    /// Controllers set as a window's root.
+    private var roots: Set<UInt32> = []
+    /// Children that got willMove(toParent: nil) since they were added.
+    private var leaving: Set<UInt32> = []
+    private var pendingDidMove: [UInt32: PendingDidMove] = [:]
+    /// Controllers already reported as orphans (one finding per instance).
+    private var reported: Set<UInt32> = []
+
+    init(settings: RuleSettings) {
+        self.settings = settings
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        switch event.payload {
+        case .container(let container):
+            observe(container, event, context, &findings)
+        case .callback(let callback):
+            observe(callback, event, context, &findings)
+        default:
+            break
+        }
+    }
+
+    private func observe(_ container: ContainerEvent, _ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        guard container.phase != .end else { return }
+        switch container.operation {
+        case .addChild:
+            guard let parent = container.container else { return }
+            for child in container.controllers {
+                parents[child.serial] = parent
+                leaving.remove(child.serial)
+                pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChild: context.related(event, "addChild(\(child.displayName)) on \(parent.displayName) at \(context.time(event.timestamp))"))
+            }
+        case .push, .setViewControllers, .selectTab:
+            guard let parent = container.container else { return }
+            for child in container.controllers {
+                parents[child.serial] = parent
+                leaving.remove(child.serial)
+            }
+        case .setRoot:
+            for root in container.controllers { roots.insert(root.serial) }
+        case .present:
+            guard let presenter = container.container else { return }
+            for presented in container.controllers { presenters[presented.serial] = presenter.serial }
+        case .pop, .dismiss:
+            for child in container.controllers { forget(child.serial) }
+        case .removeFromParent:
+            for child in container.controllers { checkRemoval(of: child, event, context, &findings, what: "removeFromParent()") }
+        case .attachView:
+            guard let host = container.container else { return }
+            for child in container.controllers {
+                guard parents[child.serial]?.serial != host.serial, presenters[child.serial] != host.serial,
+                      !reported.contains(child.serial) else { continue }
+                reported.insert(child.serial)
+                let parentNote = parents[child.serial].map { " (its parent is \($0.displayName))" } ?? ""
+                findings.append(Finding(
+                    ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
+                    timestamp: event.timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: host)?.name,
+                    message: "the view of \(child.displayName) was added under \(host.displayName)'s view at \(context.time(event.timestamp)) without addChild\(parentNote): the child is orphaned from the controller tree and gets no appearance, trait or size updates from UIKit.",
+                    source: event.source
+                ))
+            }
+        default:
+            break
+        }
+    }
+
+    private func observe(_ callback: CallbackEvent, _ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        let child = callback.controller
+        let serial = child.serial
+        if var pending = pendingDidMove[serial], callback.phase != .begin || callback.callback != .viewDidAppear {
+            if callback.callback == .didMoveToParent, callback.parent?.controller != nil {
+                pendingDidMove[serial] = nil
+            } else if let appeared = pending.appeared, callback.callback != .viewDidAppear {
+                pendingDidMove[serial] = nil
+                findings.append(Finding(
+                    ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
+                    timestamp: pending.addChild.timestamp, ordinal: pending.addChild.ordinal, callback: nil,
+                    message: "\(pending.parent.displayName) added \(child.displayName) with addChild at \(context.time(pending.addChild.timestamp)) but never called didMove(toParent:) — the child appeared at \(context.time(appeared.timestamp)) and went on to \(callback.callback.name) at \(context.time(event.timestamp)) still waiting for it.",
+                    related: [pending.addChild, appeared, context.related(event, "\(callback.callback.name) at \(context.time(event.timestamp))")]
+                ))
+            } else if callback.callback == .viewDidAppear {
+                pending.appeared = context.related(event, "\(child.displayName) viewDidAppear at \(context.time(event.timestamp))")
+                pendingDidMove[serial] = pending
+            }
+        }
+        switch callback.callback {
+        case .willMoveToParent:
+            if let parent = callback.parent?.controller {
+                parents[serial] = parent
+                leaving.remove(serial)
+            } else if callback.parent != nil, callback.phase != .end {
+                leaving.insert(serial)
+            }
+        case .didMoveToParent:
+            if let parent = callback.parent?.controller {
+                parents[serial] = parent
+            } else if callback.parent != nil, callback.phase != .end {
+                checkRemoval(of: child, event, context, &findings, what: "didMove(toParent: nil)")
+            }
+        case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
+            guard callback.phase == .begin, parents[serial] == nil, presenters[serial] == nil, !roots.contains(serial),
+                  !reported.contains(serial),
+                  let host = context.attribution.innermostOpenAppearanceCallback(excluding: child) else { return }
+            reported.insert(serial)
+            findings.append(Finding(
+                ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
+                timestamp: event.timestamp, ordinal: context.ordinal, callback: callback.callback.name,
+                message: "\(child.displayName) gets \(callback.callback.name) inside \(host.controller?.displayName ?? "another controller")'s \(host.name) at \(context.time(event.timestamp)), but it was never added as a child (no addChild, push or presentation): appearance is being forwarded by hand to an orphan.",
+                related: [RelatedEvent(ordinal: host.ordinal, timestamp: host.timestamp, message: "\(host.controller?.displayName ?? "host") \(host.name) began at \(context.time(host.timestamp))")],
+                source: event.source
+            ))
+        case .deinitialize:
+            forget(serial)
+            presenters[serial] = nil
+            roots.remove(serial)
+            reported.remove(serial)
+        default:
+            break
+        }
+    }
+
+    private func checkRemoval(of child: ControllerRef, _ event: Event, _ context: EventContext, _ findings: inout [Finding], what: String) {
+        defer { forget(child.serial) }
+        guard let parent = parents[child.serial], !leaving.contains(child.serial) else { return }
+        findings.append(Finding(
+            ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
+            timestamp: event.timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: parent)?.name,
+            message: "\(child.displayName) was removed from \(parent.displayName) with \(what) at \(context.time(event.timestamp)) without willMove(toParent: nil) first: the child is not told it is leaving.",
+            source: event.source
+        ))
+    }
+
+    private func forget(_ serial: UInt32) {
+        parents[serial] = nil
+        leaving.remove(serial)
+        pendingDidMove[serial] = nil
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
+        for pending in pendingDidMove.values.sorted(by: { $0.addChild.ordinal < $1.addChild.ordinal }) {
+            let child = pending.child.displayName
+            findings.append(Finding(
+                ruleID: OrphanChildRule.id, severity: settings.inconclusiveSeverity, verdict: .inconclusive,
+                controller: child, timestamp: pending.addChild.timestamp, ordinal: pending.addChild.ordinal, callback: nil,
+                message: "\(pending.parent.displayName) added \(child) with addChild at \(end.time(pending.addChild.timestamp)) and the trace ends before didMove(toParent:) is called.",
+                related: [pending.addChild]
+            ))
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import TraceModel
+
+/// `unsaved_edit_at_exit`: an edit not saved before the screen or the app goes away.
+enum UnsavedEditAtExitRule {
+    static let id = "unsaved_edit_at_exit"
+
+    static let rule = Rule(descriptor) { UnsavedEditAtExitMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "An edit of a key is not followed by a critical save of that key before the controller disappears, is deinitialized, or the app/scene enters the background or terminates.",
+            defaultSeverity: .error,
+            explanation: """
+                An `edit` mark says the user changed `key` and the change exists only in memory. It must be \
+                persisted by a critical `save` of the same key before the controller's viewDidDisappear completes, \
+                before its deinit, and before the app or scene enters the background or terminates: a suspended \
+                app can be killed without further notice, and going to the background gives no \
+                viewWillDisappear/viewDidDisappear (Apple, "Managing your app's life cycle"; DESIGN.md §2). A save \
+                made inside the exit callback itself counts (between its begin and end, or in an instant-only log \
+                after the exit line and before the next line of the same controller or, for the app, the next app \
+                line). The finding points at the exit and lists the unsaved edits; a save by the same controller, or \
+                by no controller, clears the key.
+                """,
+            fix: """
+                Save critical data where it cannot be skipped: in viewDidDisappear for the screen leaving, and on \
+                didEnterBackground/sceneDidEnterBackground for the app leaving (apps get no disappearance \
+                callbacks then). Mark the save `critical=true` with the same key as the edit.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let chat = ExampleTrace.controller(1, "ConversationViewController")
+
+        var lost = ExampleTrace()
+        lost.appear(chat)
+        lost.mark(.edit(key: "draft", controller: chat))
+        lost.wait(4)
+        lost.mark(.edit(key: "draft", controller: chat))
+        lost.app(.willResignActive)
+        lost.app(.didEnterBackground)
+
+        var savedOnBackground = ExampleTrace()
+        savedOnBackground.appear(chat)
+        savedOnBackground.mark(.edit(key: "draft", controller: chat))
+        savedOnBackground.app(.willResignActive)
+        savedOnBackground.app(.didEnterBackground)
+        savedOnBackground.mark(.save(key: "draft", critical: true, controller: chat))
+
+        var disappearing = ExampleTrace()
+        disappearing.appear(chat)
+        disappearing.mark(.edit(key: "draft", controller: chat))
+        disappearing.callback(.viewWillDisappear, chat)
+        disappearing.callback(.viewDidDisappear, chat)
+        disappearing.callback(.deinitialize, chat)
+
+        var savedInDidDisappear = ExampleTrace()
+        savedInDidDisappear.appear(chat)
+        savedInDidDisappear.mark(.edit(key: "draft", controller: chat))
+        savedInDidDisappear.callback(.viewWillDisappear, chat)
+        savedInDidDisappear.interval(.viewDidDisappear, chat) { $0.mark(.save(key: "draft", critical: true, controller: chat)) }
+        savedInDidDisappear.callback(.deinitialize, chat)
+
+        return [
+            RuleExample(title: "draft typed, app sent to the background, saved nowhere", events: lost.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "draft typed, controller popped and deallocated without a save", events: disappearing.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "draft saved on didEnterBackground (instant-only log style)", events: savedOnBackground.events, expectedFindings: 0),
+            RuleExample(title: "draft saved inside viewDidDisappear", events: savedInDidDisappear.events, expectedFindings: 0),
+        ]
+    }
+}
+
+/// The monitor of `unsaved_edit_at_exit`.
+final class UnsavedEditAtExitMonitor: RuleMonitor {
+    struct Edits {
+        var controller: ControllerRef?
+        var key: String
+        var first: RelatedEvent
+        var last: RelatedEvent
+        var firstTime: String
+        var lastTime: String
+        var count: Int
+    }
+
+    /// An exit whose attribution window is still open: saves in it still count.
+    struct PendingExit {
+        enum Closer: Equatable {
+            /// Closed by `callback`'s end for the controller (interval exits).
+            case callbackEnd(UInt32, Callback)
+            /// Closed by the controller's next callback event (instant exits).
+            case nextCallback(UInt32)
+            /// Closed by the app's `end` of `transition` (interval exits).
+            case appEnd(AppTransition)
+            /// Closed by the next app event (instant exits).
+            case nextApp
+        }
+
+        var closer: Closer
+        var ordinal: UInt64
+        var timestamp: UInt64
+        var source: EventSource?
+        var callbackName: String
+        var what: String
+        var edits: [Edits]
+    }
+
+    let settings: RuleSettings
+    let interests: EventInterests = [.callbacks, .app, .marks]
+    /// Unsaved edits by controller serial (0 for marks without a controller), then key.
+    private var unsaved: [UInt32: [String: Edits]] = [:]
+    private var pending: [PendingExit] = []
+
+    init(settings: RuleSettings) {
+        self.settings = settings
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        switch event.payload {
+        case .mark(let mark):
+            guard let key = mark.key else { return }
+            let serial = mark.controller?.serial ?? 0
+            if mark.name == MarkName.edit {
+                let here = context.related(event, "edit of '\(key)' at \(context.time(event.timestamp))")
+                let time = context.time(event.timestamp)
+                if var edits = unsaved[serial]?[key] {
+                    edits.last = here
+                    edits.lastTime = time
+                    edits.count += 1
+                    unsaved[serial]?[key] = edits
+                } else {
+                    unsaved[serial, default: [:]][key] = Edits(controller: mark.controller, key: key, first: here, last: here, firstTime: time, lastTime: time, count: 1)
+                }
+            } else if mark.name == MarkName.save, mark.isCritical {
+                clear(key: key, serial: serial, anyController: mark.controller == nil)
+            }
+        case .callback(let callback):
+            let serial = callback.controller.serial
+            if !pending.isEmpty {
+                settle(findings: &findings) { closer in
+                    switch closer {
+                    case .callbackEnd(let owner, let which): owner == serial && which == callback.callback && callback.phase == .end
+                    case .nextCallback(let owner): owner == serial
+                    default: false
+                    }
+                }
+            }
+            guard callback.phase != .end, callback.callback == .viewDidDisappear || callback.callback == .deinitialize else { return }
+            guard let edits = unsaved.removeValue(forKey: serial), !edits.isEmpty else { return }
+            let what = callback.callback == .deinitialize
+                ? "\(callback.controller.displayName) was deinitialized at \(context.time(event.timestamp))"
+                : "\(callback.controller.displayName) disappeared (viewDidDisappear at \(context.time(event.timestamp)))"
+            pending.append(PendingExit(
+                closer: callback.phase == .begin ? .callbackEnd(serial, callback.callback) : .nextCallback(serial),
+                ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
+                callbackName: callback.callback.name, what: what,
+                edits: edits.values.sorted { $0.first.ordinal < $1.first.ordinal }
+            ))
+        case .app(let app):
+            if !pending.isEmpty {
+                settle(findings: &findings) { closer in
+                    switch closer {
+                    case .appEnd(let transition): transition == app.transition && app.phase == .end
+                    case .nextApp: true
+                    default: false
+                    }
+                }
+            }
+            guard app.phase != .end, app.transition == .didEnterBackground || app.transition == .willTerminate else { return }
+            guard !unsaved.isEmpty else { return }
+            let edits = unsaved.values.flatMap(\.values).sorted { $0.first.ordinal < $1.first.ordinal }
+            unsaved.removeAll()
+            let subject = app.scene.map { "scene \($0)" } ?? "the app"
+            let verb = app.transition == .didEnterBackground ? "entered the background" : "was about to terminate"
+            pending.append(PendingExit(
+                closer: app.phase == .begin ? .appEnd(app.transition) : .nextApp,
+                ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
+                callbackName: app.delegateMethodName, what: "\(subject) \(verb) at \(context.time(event.timestamp)) (\(app.delegateMethodName))",
+                edits: edits
+            ))
+        default:
+            break
+        }
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
+        settle(findings: &findings) { _ in true }
+    }
+
+    private func clear(key: String, serial: UInt32, anyController: Bool) {
+        if anyController {
+            for owner in Array(unsaved.keys) { unsaved[owner]?[key] = nil }
+        } else {
+            unsaved[serial]?[key] = nil
+        }
+        for index in pending.indices {
+            pending[index].edits.removeAll { $0.key == key && (anyController || ($0.controller?.serial ?? 0) == serial) }
+        }
+    }
+
+    private func settle(findings: inout [Finding], where closes: (PendingExit.Closer) -> Bool) {
+        var remaining: [PendingExit] = []
+        for exit in pending {
+            guard closes(exit.closer) else {
+                remaining.append(exit)
+                continue
+            }
+            for edits in exit.edits {
+                var message = "'\(edits.key)' edited "
+                var related = [edits.first]
+                if edits.count == 1 {
+                    message += "at \(edits.firstTime)"
+                } else {
+                    message += "\(edits.count) times (first at \(edits.firstTime), last at \(edits.lastTime))"
+                    related.append(edits.last)
+                }
+                message += " was not followed by a critical save of '\(edits.key)' before \(exit.what); the change is lost if the process ends there."
+                findings.append(Finding(
+                    ruleID: UnsavedEditAtExitRule.id, severity: settings.severity,
+                    controller: edits.controller?.displayName, timestamp: exit.timestamp, ordinal: exit.ordinal,
+                    callback: exit.callbackName, message: message, related: related, source: exit.source
+                ))
+            }
+        }
+        pending = remaining
+    }
+}
+

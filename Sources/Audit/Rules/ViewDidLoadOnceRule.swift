@@ -1,0 +1,86 @@
+import TraceModel
+
+/// `view_did_load_once`: viewDidLoad more than once for one instance.
+enum ViewDidLoadOnceRule {
+    static let id = "view_did_load_once"
+
+    static let rule = Rule(descriptor) { ViewDidLoadOnceMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "viewDidLoad runs more than once for one controller instance.",
+            defaultSeverity: .warning,
+            explanation: """
+                viewDidLoad runs once per view load, and since iOS 6 UIKit no longer unloads views under memory \
+                pressure, so one instance gets it once (Apple, "viewDidLoad()"; DESIGN.md §2). One-time setup \
+                placed there (adding subviews, observers, child controllers) runs again when it comes twice: \
+                duplicated subviews, observers registered twice, children added twice. A second viewDidLoad \
+                usually means code called loadView()/viewDidLoad() directly, or set `view` to nil and touched it \
+                again.
+                """,
+            fix: """
+                Never call viewDidLoad() or loadView() yourself; use loadViewIfNeeded() to force loading. Do not \
+                reset `view` to nil. If a screen must be rebuilt, create a new controller.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let settings = ExampleTrace.controller(1, "SettingsViewController")
+        var twice = ExampleTrace()
+        twice.callback(.initialize, settings)
+        twice.callback(.loadView, settings)
+        twice.callback(.viewDidLoad, settings)
+        twice.callback(.viewDidLoad, settings)
+        twice.callback(.viewWillAppear, settings)
+        twice.callback(.viewDidAppear, settings)
+
+        var once = ExampleTrace()
+        once.appear(settings)
+        once.callback(.viewWillDisappear, settings)
+        once.callback(.viewDidDisappear, settings)
+        once.callback(.viewWillAppear, settings)
+        once.callback(.viewDidAppear, settings)
+        return [
+            RuleExample(title: "viewDidLoad called again by hand", events: twice.events, expectedFindings: 1, expectedSeverity: .warning),
+            RuleExample(title: "one load, two appearances", events: once.events, expectedFindings: 0),
+        ]
+    }
+}
+
+/// The monitor of `view_did_load_once`.
+final class ViewDidLoadOnceMonitor: RuleMonitor {
+    let interests: EventInterests = .callbacks
+    private let severity: Severity
+    private var firstLoad: [UInt32: (ordinal: UInt64, timestamp: UInt64)] = [:]
+
+    init(settings: RuleSettings) {
+        severity = settings.severity
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        guard case .callback(let callback) = event.payload, callback.phase != .end else { return }
+        switch callback.callback {
+        case .viewDidLoad:
+            guard let first = firstLoad[callback.controller.serial] else {
+                firstLoad[callback.controller.serial] = (context.ordinal, event.timestamp)
+                return
+            }
+            findings.append(Finding(
+                ruleID: ViewDidLoadOnceRule.id, severity: severity, controller: callback.controller.displayName,
+                timestamp: event.timestamp, ordinal: context.ordinal, callback: callback.callback.name,
+                message: "viewDidLoad ran again for \(callback.controller.displayName) at \(context.time(event.timestamp)); it already ran at \(context.time(first.timestamp)), so one-time setup runs twice.",
+                related: [RelatedEvent(ordinal: first.ordinal, timestamp: first.timestamp, message: "first viewDidLoad at \(context.time(first.timestamp))")],
+                source: event.source
+            ))
+        case .deinitialize:
+            firstLoad[callback.controller.serial] = nil
+        default:
+            break
+        }
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {}
+}

@@ -1,0 +1,86 @@
+import TraceModel
+
+/// `view_loaded_in_init`: the view loaded while the initializer runs.
+enum ViewLoadedInInitRule {
+    static let id = "view_loaded_in_init"
+
+    static let rule = Rule(descriptor) { ViewLoadedInInitMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "loadView or viewDidLoad runs inside init.",
+            defaultSeverity: .warning,
+            explanation: """
+                A controller's view is loaded lazily, the first time something reads `view` (Apple, "view", \
+                "loadView()"). Touching `view` (or anything that reads it: a subview outlet, `view.backgroundColor`, \
+                `title` bindings that lay out) inside an initializer loads it while the object is half built: \
+                viewDidLoad runs before the initializer has set the controller's own properties and before the \
+                caller could configure it, so setup reads defaults, and the cost of building the view is paid even \
+                for controllers that are never shown (DESIGN.md §2 lists "loadView and viewDidLoad inside init" \
+                among real anomalies). The rule needs begin/end intervals: in an instant-only log a callback line \
+                cannot contain another.
+                """,
+            fix: """
+                Do not read `view` in init; configure views in viewDidLoad (or loadView), and pass data in through \
+                properties that viewDidLoad reads.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let profile = ExampleTrace.controller(1, "ProfileViewController")
+        var inside = ExampleTrace()
+        inside.interval(.initialize, profile) { trace in
+            trace.callback(.loadView, profile)
+            trace.callback(.viewDidLoad, profile)
+        }
+        inside.callback(.viewWillAppear, profile)
+        inside.callback(.viewDidAppear, profile)
+
+        var after = ExampleTrace()
+        after.interval(.initialize, profile) { _ in }
+        after.interval(.loadView, profile) { _ in }
+        after.interval(.viewDidLoad, profile) { _ in }
+        return [
+            RuleExample(title: "init reads `view`, so loadView and viewDidLoad run inside it", events: inside.events, expectedFindings: 1, expectedSeverity: .warning),
+            RuleExample(title: "the view loads after init returned", events: after.events, expectedFindings: 0),
+        ]
+    }
+}
+
+/// The monitor of `view_loaded_in_init`.
+final class ViewLoadedInInitMonitor: RuleMonitor {
+    let interests: EventInterests = .callbacks
+    private let severity: Severity
+    /// The init (by its begin ordinal) already reported per controller, so loadView + viewDidLoad give one finding.
+    private var reportedInit: [UInt32: UInt64] = [:]
+
+    init(settings: RuleSettings) {
+        severity = settings.severity
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        guard case .callback(let callback) = event.payload, callback.phase != .end else { return }
+        switch callback.callback {
+        case .loadView, .viewDidLoad:
+            guard let initFrame = context.attribution.openFrame(.initialize, of: callback.controller),
+                  reportedInit[callback.controller.serial] != initFrame.ordinal else { return }
+            reportedInit[callback.controller.serial] = initFrame.ordinal
+            findings.append(Finding(
+                ruleID: ViewLoadedInInitRule.id, severity: severity, controller: callback.controller.displayName,
+                timestamp: event.timestamp, ordinal: context.ordinal, callback: Callback.initialize.name,
+                message: "\(callback.callback.name) of \(callback.controller.displayName) runs inside its init (begun at \(context.time(initFrame.timestamp))): something in the initializer read `view`, loading it before the controller is fully configured.",
+                related: [RelatedEvent(ordinal: initFrame.ordinal, timestamp: initFrame.timestamp, message: "init began at \(context.time(initFrame.timestamp))")],
+                source: event.source
+            ))
+        case .deinitialize:
+            reportedInit[callback.controller.serial] = nil
+        default:
+            break
+        }
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {}
+}

@@ -1,0 +1,185 @@
+import ArgumentParsing
+import Audit
+import Foundation
+import TraceLog
+import TraceModel
+
+/// `lifetrace audit [TRACE…] [--config F] [--format text|json|sarif|junit|github] [--strict] [-o FILE]`
+struct AuditCommand: Command {
+    static let spec = CommandSpec(
+        name: "audit",
+        abstract: "Check traces against the lifecycle rules (see 'lifetrace rules').",
+        usage: "[TRACE…] [--config FILE] [--format text|json|sarif|junit|github] [--strict] [-o FILE]",
+        discussion: """
+            With no TRACE, audits every *.lifetrace under traces/ (recursively).
+            Configuration: --config FILE, else the nearest .lifetrace.json from the current directory up
+            (disabled_rules, opt_in_rules, inconclusive_severity, rules.<id>.{enabled,severity,<parameter>});
+            see docs/RULES.md.
+            For --format sarif and github, a JSONL export of each trace is written beside it (TRACE.jsonl) and
+            findings point at its lines (line N+1 = event N), unless the event has a recorded source location.
+
+            EXAMPLES:
+              lifetrace audit
+              lifetrace audit app.lifetrace --format sarif -o lifetrace.sarif
+              lifetrace audit traces/ui-tests.lifetrace --strict --format github
+
+            EXIT CODES: 0 no error-level finding; 1 error-level findings (or warnings with --strict);
+            2 usage error, bad configuration, or an unreadable trace.
+            """,
+        options: [
+            OptionSpec("config", value: "FILE", help: "Configuration file (default: nearest .lifetrace.json upwards)."),
+            OptionSpec("format", value: "FORMAT", help: "text (default), json, sarif, junit or github."),
+            OptionSpec("strict", help: "Warnings fail the run too (exit 1)."),
+            OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output."),
+        ],
+        positionalCount: (0, nil)
+    )
+
+    static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
+        let formatName = try arguments.choice("format", among: ReportFormat.allCases.map(\.rawValue), default: "text")
+        let format = ReportFormat(rawValue: formatName)!
+        let configuration = try loadConfiguration(arguments.value("config"))
+        let auditor = try Auditor(configuration: configuration)
+        let paths = arguments.positionals.isEmpty ? try defaultTraces() : arguments.positionals
+        let writesJSONL = format == .sarif || format == .github
+
+        var audits: [TraceAudit] = []
+        var unreadable = false
+        for path in paths {
+            do {
+                audits.append(try audit(path, auditor: auditor, writingJSONL: writesJSONL, output: output))
+            } catch let error as AuditInputError {
+                output.errorLine("lifetrace audit: error: \(error.message)")
+                unreadable = true
+                if let partial = error.partial { audits.append(partial) }
+            }
+        }
+        let report = AuditReport(traces: audits, rules: auditor.active.map(\.rule.descriptor), isStrict: arguments.flag("strict"))
+        let text = format.render(report)
+        if let file = arguments.value("output") {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            } catch {
+                output.errorLine("lifetrace audit: error: cannot write \(file): \(error.localizedDescription)")
+                return .usageOrInput
+            }
+            output.errorLine(TextReporter.summaryLine(report) + " → \(file)")
+        } else {
+            output.write(text)
+        }
+        if unreadable { return .usageOrInput }
+        return report.hasFailures ? .problemFound : .success
+    }
+
+    /// `--config FILE`, else the nearest `.lifetrace.json`, else the defaults.
+    static func loadConfiguration(_ explicit: String?) throws -> AuditConfiguration {
+        if let explicit {
+            guard FileManager.default.fileExists(atPath: explicit) else {
+                throw ValidationError("configuration file '\(explicit)' does not exist")
+            }
+            return try AuditConfiguration.load(contentsOf: URL(fileURLWithPath: explicit), displayPath: explicit, rules: BuiltinRules.all)
+        }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        guard let found = AuditConfiguration.locate(from: cwd) else { return .default }
+        return try AuditConfiguration.load(contentsOf: found, rules: BuiltinRules.all)
+    }
+
+    /// Every `*.lifetrace` under `traces/`, sorted.
+    static func defaultTraces() throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: "traces", isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("no TRACE given and there is no traces/ directory here")
+        }
+        let found = (FileManager.default.enumerator(atPath: "traces")?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".lifetrace") }
+            .map { "traces/" + $0 }
+            .sorted()
+        guard !found.isEmpty else {
+            throw ValidationError("no TRACE given and no *.lifetrace file under traces/")
+        }
+        return found
+    }
+
+    struct AuditInputError: Error {
+        var message: String
+        var partial: TraceAudit?
+    }
+
+    /// Audits one trace, streaming its events; writes `path.jsonl` beside it when asked.
+    static func audit(_ path: String, auditor: Auditor, writingJSONL: Bool, output: CommandOutput) throws -> TraceAudit {
+        let reader: TraceReader
+        do {
+            reader = try TraceReader(path: path)
+        } catch {
+            throw AuditInputError(message: "\(error)", partial: nil)
+        }
+        for problem in reader.problems {
+            output.errorLine("lifetrace audit: warning: \(problem); auditing the readable events")
+        }
+        var jsonl: JSONLExport?
+        if writingJSONL {
+            do {
+                jsonl = try JSONLExport(path: path + ".jsonl")
+            } catch {
+                output.errorLine("lifetrace audit: warning: cannot write \(path).jsonl (\(error)); findings will point at the trace file")
+            }
+        }
+        let session = auditor.makeSession()
+        var iterator = reader.events()
+        var count: UInt64 = 0
+        var start: UInt64?
+        while let (ordinal, event) = iterator.next() {
+            if start == nil { start = event.timestamp }
+            session.observe(event, ordinal: ordinal)
+            if jsonl != nil {
+                do {
+                    try jsonl!.write(event)
+                } catch {
+                    output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error)); findings will point at the trace file")
+                    jsonl = nil
+                }
+            }
+            count += 1
+        }
+        var jsonlPath: String?
+        if var export = jsonl {
+            do {
+                try export.finish()
+                jsonlPath = export.path
+            } catch {
+                output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error))")
+            }
+        }
+        let audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath, jsonlFirstEventLine: 1)
+        if let error = iterator.error {
+            throw AuditInputError(message: "\(error) (audited the \(count) events before it)", partial: audit)
+        }
+        return audit
+    }
+}
+
+/// A JSONL export written next to a trace (no header line: line N+1 holds event ordinal N).
+struct JSONLExport {
+    let path: String
+    private let handle: FileHandle
+    private var writer: JSONLWriter
+
+    init(path: String) throws {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission)
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        self.handle = handle
+        writer = JSONLWriter { bytes in try handle.write(contentsOf: bytes) }
+    }
+
+    mutating func write(_ event: Event) throws {
+        try writer.write(event)
+    }
+
+    mutating func finish() throws {
+        try writer.finish()
+        try handle.close()
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParsing
+import TraceLog
+import TraceModel
+
+/// `lifetrace events TRACE [--from T] [--to T] [--controller NAME] [--kind K] [--format text|jsonl]`: lists
+/// events, one per line.
+struct EventsCommand: Command {
+    static let spec = CommandSpec(
+        name: "events",
+        abstract: "List a trace's events, filtered by time, controller and kind.",
+        usage: "TRACE [--from T] [--to T] [--controller NAME] [--kind K] [--format text|jsonl]",
+        discussion: """
+            TRACE is a .lifetrace file or a JSON Lines export (.jsonl). Times are relative to the first event and
+            accept 1.5s, 1500ms, 250us, 1500000000ns, 2m, or a bare number of seconds; both ends are inclusive.
+            With --from, frames that end earlier are not decoded.
+
+            Text output: time since the first event (seconds, ms precision), the event's ordinal (0-based position
+            in the trace), and the event. JSONL output: the export schema (docs/JSONL.md), without a header line.
+
+            Examples:
+              lifetrace events app.lifetrace --from 5.5s --to 6.5s
+              lifetrace events app.lifetrace --controller NoteEditorViewController --kind callback
+              lifetrace events app.lifetrace --kind save --format jsonl
+
+            Exit codes: 0 success; 1 the trace is damaged (the events of its readable prefix were listed);
+            2 usage error or unreadable input.
+            """,
+        options: [
+            OptionSpec("from", value: "T", help: "First time to list, after the first event (e.g. 1.5s)."),
+            OptionSpec("to", value: "T", help: "Last time to list, after the first event (inclusive)."),
+            OptionSpec(
+                "controller", value: "NAME", repeatable: true,
+                help: "Only events naming this controller: display name (Editor#2, Page<0>) or type name (all instances)."
+            ),
+            OptionSpec(
+                "kind", value: "K", repeatable: true,
+                help: "callback|container|app|swiftui|mark|recorder|unknown, an event name, or a standard mark name."
+            ),
+            OptionSpec("format", value: "FORMAT", help: "text (default) or jsonl."),
+        ],
+        positionalCount: (1, 1)
+    )
+
+    static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
+        let format = try arguments.choice("format", among: ["text", "jsonl"], default: "text")
+        let from = try arguments.value("from").map { try duration($0, option: "from") }
+        let to = try arguments.value("to").map { try duration($0, option: "to") }
+        if let from, let to, from > to {
+            throw ValidationError("--from (\(TimeText.seconds(from))) is after --to (\(TimeText.seconds(to)))")
+        }
+        let filter = try EventFilter(controllers: arguments.allValues("controller"), kinds: arguments.allValues("kind"))
+
+        let input = try EventInput(path: arguments.positionals[0])
+        for problem in input.problems {
+            output.errorLine("lifetrace events: warning: \(problem)")
+        }
+        var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
+        try input.scan(fromOffset: from) { ordinal, event, start in
+            let offset = event.timestamp - start
+            if let to, offset > to { return false }
+            guard filter.matches(event) else { return true }
+            if format == "jsonl" {
+                try writer.write(event)
+            } else {
+                output.line(textLine(offset: offset, ordinal: ordinal, event: event))
+            }
+            return true
+        }
+        try writer.finish()
+        return input.problems.isEmpty ? .success : .problemFound
+    }
+
+    /// `   12.480 s  #41  NoteEditorViewController#2 viewWillDisappear begin animated=true`
+    static func textLine(offset: UInt64, ordinal: UInt64, event: Event) -> String {
+        let time = TimeText.seconds(offset)
+        let padding = String(repeating: " ", count: max(0, 11 - time.count))
+        return "\(padding)\(time)  #\(ordinal)  \(event.summary)"
+    }
+
+    static func duration(_ text: String, option: String) throws -> UInt64 {
+        guard let value = TimeText.parseDuration(text) else {
+            throw ValidationError("--\(option) '\(text)' is not a duration (examples: 1.5s, 1500ms, 1500000000ns)")
+        }
+        return value
+    }
+}
+
+/// The `--controller` and `--kind` selection of `lifetrace events`: an event passes when it matches one of the
+/// controllers (if any were given) and one of the kinds (if any were given).
+struct EventFilter {
+    var controllers: [String]
+    var kinds: [String]
+
+    /// - Throws: `ValidationError` for a `--kind` that is neither a kind, an event name nor a standard mark name.
+    init(controllers: [String], kinds: [String]) throws {
+        self.controllers = controllers
+        self.kinds = kinds
+        let known = Set(JSONLSchema.Kind.allCases.map(\.rawValue))
+            .union(JSONLSchema.eventNames.flatMap(\.names))
+            .union(MarkName.standard)
+        for kind in kinds where !known.contains(kind) {
+            throw ValidationError(
+                "unknown --kind '\(kind)': use one of \(JSONLSchema.Kind.allCases.map(\.rawValue).joined(separator: ", ")), an event name such as viewWillDisappear, or a mark name such as save"
+            )
+        }
+    }
+
+    func matches(_ event: Event) -> Bool {
+        if !controllers.isEmpty {
+            let named = event.controllers
+            guard named.contains(where: { ref in
+                controllers.contains { $0 == ref.displayName || $0 == ref.typeName }
+            }) else { return false }
+        }
+        if !kinds.isEmpty {
+            let kind = JSONLSchema.Kind(of: event.payload).rawValue
+            let name = JSONLSchema.eventName(of: event.payload)
+            var markName: String?
+            if case .mark(let mark) = event.payload { markName = mark.name }
+            guard kinds.contains(where: { $0 == kind || $0 == name || $0 == markName }) else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,140 @@
+import ArgumentParsing
+import Foundation
+import TraceLog
+import TraceModel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `lifetrace export TRACE --format jsonl [-o FILE]`: writes every event of a trace as JSON Lines.
+struct ExportCommand: Command {
+    static let spec = CommandSpec(
+        name: "export",
+        abstract: "Write a trace's header and every event as JSON Lines (lossless; see docs/JSONL.md).",
+        usage: "TRACE [--format jsonl] [-o FILE]",
+        discussion: """
+            The first line is the header ({"lifetrace": {...}}: clock domain, wall-clock anchor, trace id, producer,
+            synthetic flag); then one JSON object per event, in time order. 'lifetrace import FILE.jsonl -o TRACE'
+            reads it back into an equal trace.
+
+            With -o the file is written next to FILE under a temporary name and renamed when complete, so a failed
+            export never leaves a partial FILE.
+
+            Examples:
+              lifetrace export app.lifetrace > app.jsonl
+              lifetrace export app.lifetrace -o app.jsonl && gzip -6 -k app.jsonl
+
+            Exit codes: 0 success; 1 the trace is damaged (its readable prefix was exported, a warning says where it
+            ends); 2 usage error or unreadable input.
+            """,
+        options: [
+            OptionSpec("format", value: "FORMAT", help: "jsonl (the only format, and the default)."),
+            OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output."),
+        ],
+        positionalCount: (1, 1)
+    )
+
+    static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
+        _ = try arguments.choice("format", among: ["jsonl"], default: "jsonl")
+        let inputPath = arguments.positionals[0]
+        let outputPath = arguments.value("output")
+        if let outputPath, outputPath != "-", Self.samePath(outputPath, inputPath) {
+            throw ValidationError("-o '\(outputPath)' is the input trace; choose another file")
+        }
+        let input = try EventInput(path: inputPath)
+        for problem in input.problems {
+            output.errorLine("lifetrace export: warning: \(problem)")
+        }
+
+        guard let outputPath, outputPath != "-" else {
+            var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
+            try export(input, to: &writer)
+            return input.problems.isEmpty ? .success : .problemFound
+        }
+
+        let file = try OutputFile(path: outputPath)
+        do {
+            var writer = JSONLWriter { bytes in try file.write(bytes) }
+            try export(input, to: &writer)
+            try file.commit()
+            output.line("exported \(writer.eventCount) events (\(writer.byteCount) bytes) to \(outputPath)")
+        } catch {
+            file.discard()
+            throw error
+        }
+        return input.problems.isEmpty ? .success : .problemFound
+    }
+
+    static func export(_ input: EventInput, to writer: inout JSONLWriter) throws {
+        if let header = try input.header() {
+            try writer.writeHeader(header)
+        }
+        try input.scan(fromOffset: nil) { _, event, _ in
+            try writer.write(event)
+            return true
+        }
+        try writer.finish()
+    }
+
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
+            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}
+
+/// A file written under a temporary name in the destination's directory and renamed into place on `commit()`.
+final class OutputFile {
+    let path: String
+    let temporaryPath: String
+    private let handle: FileHandle
+
+    /// - Throws: `OutputFileError` when the temporary file cannot be created.
+    init(path: String) throws {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        temporaryPath = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
+        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
+              let handle = FileHandle(forWritingAtPath: temporaryPath)
+        else {
+            throw OutputFileError(message: "cannot create \(path)")
+        }
+        self.handle = handle
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        do {
+            try handle.write(contentsOf: bytes)
+        } catch {
+            throw OutputFileError(message: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Closes the file and renames it to `path` (replacing any file there).
+    func commit() throws {
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            throw OutputFileError(message: "cannot write \(path): \(error.localizedDescription)")
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            throw OutputFileError(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Closes and deletes the temporary file.
+    func discard() {
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+    }
+}
+
+/// An output file that cannot be created or written.
+struct OutputFileError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import TraceModel
+@testable import Audit
+
+@Suite("Reporters")
+struct ReporterTests {
+    /// Case 01's shape, audited, as the CLI would report it with a JSONL export beside the trace.
+    func report(strict: Bool = false, sources: Bool = false) throws -> AuditReport {
+        var events = InstantLog("""
+            0.0 NoteEditorViewController viewDidLoad
+            0.1 NoteEditorViewController viewWillAppear
+            0.2 NoteEditorViewController viewDidAppear
+            1.0 NoteEditorViewController edit key=draft
+            2.0 NoteEditorViewController viewWillDisappear
+            2.1 NoteEditorViewController save critical=true key=draft
+            2.5 NoteEditorViewController viewWillAppear
+            2.6 NoteEditorViewController viewDidAppear
+            3.0 NoteEditorViewController viewDidAppear
+            4.0 NoteEditorViewController edit key=draft
+            5.0 app didEnterBackground
+            """).events
+        if !sources { for index in events.indices { events[index].source = nil } }
+        let auditor = try Auditor()
+        let findings = auditor.audit(events)
+        let trace = TraceAudit(path: "traces/notes.lifetrace", eventCount: UInt64(events.count), findings: findings, jsonlPath: "traces/notes.lifetrace.jsonl", jsonlFirstEventLine: 2)
+        return AuditReport(traces: [trace], rules: auditor.active.map(\.rule.descriptor), isStrict: strict)
+    }
+
+    @Test("text: compiler-style lines with time, controller, callback, fix, then a summary")
+    func text() throws {
+        let output = TextReporter.render(try report())
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("traces/notes.lifetrace:event 5: error: critical save of 'draft'") && $0.hasSuffix("(critical_save_placement)") })
+        #expect(lines.contains { $0.hasPrefix("traces/notes.lifetrace:event 8: warning: ") && $0.hasSuffix("(appearance_balance)") })
+        #expect(lines.contains("    at 2.100 s (t=2100000000 ns) in NoteEditorViewController#1, callback viewWillDisappear"))
+        #expect(lines.contains { $0.hasPrefix("    fix: Move the critical save") })
+        #expect(lines.last == "audited 1 trace (11 events) with 8 rules: 2 errors, 1 warning, 0 notes")
+    }
+
+    @Test("JSON: traces, findings with the documented keys, summary")
+    func json() throws {
+        let document = JSONReporter.document(try report())
+        guard case .array(let findings)? = document["findings"] else {
+            Issue.record("no findings array")
+            return
+        }
+        #expect(findings.count == 3)
+        guard case .object(let first) = findings[0] else { return }
+        #expect(first.map(\.0).prefix(10) == ["rule", "severity", "verdict", "controller", "t_ns", "time", "event", "callback", "message", "related"])
+        #expect(findings[0]["rule"] == .string("critical_save_placement"))
+        #expect(findings[0]["t_ns"] == .int(2_100_000_000))
+        #expect(findings[0]["event"] == .int(5))
+        #expect(document["summary"]?["errors"] == .int(2))
+        #expect(document["summary"]?["failed"] == .bool(true))
+        let parsed = try JSONSerialization.jsonObject(with: Data(JSONReporter.render(try report()).utf8))
+        #expect(parsed is [String: Any])
+    }
+
+    @Test("JUnit: a test case per rule and trace; errors fail, warnings fail only with --strict")
+    func junit() throws {
+        let plain = JUnitReporter.render(try report())
+        #expect(plain.components(separatedBy: "<testcase ").count - 1 == 8)
+        #expect(plain.contains("<testsuite name=\"traces/notes.lifetrace\" tests=\"8\" failures=\"2\""))
+        #expect(plain.contains("<system-out>"))
+        let strict = JUnitReporter.render(try report(strict: true))
+        #expect(strict.contains("failures=\"3\""))
+        _ = try XMLDocument(data: Data(strict.utf8))
+    }
+
+    @Test("GitHub: one workflow command per finding, pointing at the JSONL line, escaped")
+    func github() throws {
+        let lines = GitHubAnnotationReporter.render(try report()).split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("::error file=traces/notes.lifetrace.jsonl,line=7,title=critical_save_placement::critical save"))
+        #expect(lines[1].hasPrefix("::warning file=traces/notes.lifetrace.jsonl,line=10,title=appearance_balance::"))
+        #expect(GitHubAnnotationReporter.escapeData("50% a\nb") == "50%25 a%0Ab")
+        #expect(GitHubAnnotationReporter.escapeProperty("a:b,c") == "a%3Ab%2Cc")
+    }
+
+    @Test("locations prefer the event's recorded source file and line")
+    func sourceLocations() throws {
+        let trace = try report(sources: true).traces[0]
+        let finding = try #require(trace.findings.first)
+        #expect(trace.location(ordinal: finding.ordinal, source: finding.source) == TraceAudit.Location(file: "case.log", line: 6))
+    }
+}
