@@ -7,36 +7,6 @@ import Synchronization
 import TraceLog
 import TraceModel
 
-/// A sink that drops events: isolates the calling thread's cost from any writing.
-final class NullSink: EventSink {
-    private(set) var count = 0
-    func append(_ event: Event) throws { count += 1 }
-    func flush() throws {}
-    func sync() throws {}
-    func close() throws {}
-}
-
-/// A sink that does what a trace writer does on the background thread: encodes each event and deflates
-/// every batch at level 6 (the compressor the `record-load` benchmark wants running).
-final class CompressingSink: EventSink {
-    private var batch: [UInt8] = []
-    private let deflater: Deflater
-    private(set) var compressedBytes = 0
-
-    init() throws { deflater = try Deflater(level: 6, windowBits: -15) }
-
-    func append(_ event: Event) throws { JSONLWriter.appendLine(for: event, to: &batch) }
-
-    func flush() throws {
-        guard !batch.isEmpty else { return }
-        compressedBytes += try batch.withUnsafeBytes { try deflater.compressedSize(of: $0) }
-        batch.removeAll(keepingCapacity: true)
-    }
-
-    func sync() throws {}
-    func close() throws { try flush() }
-}
-
 extension Catalog {
     /// Events recorded per timed round of the recording benchmarks.
     static func recordCount(_ workload: Workload, _ harness: Harness) -> Int {
@@ -105,12 +75,17 @@ extension Catalog {
         }
     }
 
-    /// A recorder over `sink` and the workload's first events as prepared calls (app transitions left out:
-    /// background and terminate flush synchronously by design and are not the hot path).
-    static func makeRecorder(_ workload: Workload, sink: sending any EventSink) -> (Recorder, [Call]) {
+    /// A recorder writing a real trace file (`Recorder(path:)`: TraceWriter encodes, deflates and writes on the
+    /// background thread, as in an app) in the workload's directory, and the workload's first events as
+    /// prepared calls (app transitions left out: background and terminate flush synchronously by design and are
+    /// not the hot path).
+    static func makeRecorder(_ workload: Workload, name: String) throws -> (Recorder, [Call]) {
         var options = RecorderOptions()
         options.syncFlushOnBackground = false
-        let recorder = Recorder(sink: sink, options: options)
+        options.processDescription = "lifetrace-bench"
+        let path = workload.directory + "/\(name).lifetrace"
+        try? FileManager.default.removeItem(atPath: path)
+        let recorder = try Recorder(path: path, options: options)
         var names: [UInt32: ControllerRef] = [:]
         let calls = workload.sample(4096)
             .filter { if case .app = $0.payload { return false } else { return true } }
@@ -210,15 +185,35 @@ extension Catalog {
 
     static func recordHotPath(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
         let count = recordCount(workload, harness)
-        let (recorder, calls) = makeRecorder(workload, sink: NullSink())
+        let (recorder, calls) = try makeRecorder(workload, name: "record")
         defer { try? recorder.close() }
         let (callbacks, refs) = callbackCalls(workload, registry: recorder.registry)
         let baseline = ClockStoreBaseline()
-        let times = try harness.compare([
-            .selfTimed { try timeCallbacks(recorder, callbacks, refs, count: count) },
-            .selfTimed { try timeRecording(recorder, calls, count: count) },
-            .selfTimed { timeBaseline(baseline, count: count, in: harness) },
-        ])
+        // The three sides alternate burst by burst (8192 events, rotating which goes first) rather than round by
+        // round, so that a neighbour's load on this shared machine lands on all of them alike; a round is
+        // `count` events of each side. The waits for the background thread between bursts are not timed.
+        var times: [[UInt64]] = [[], [], []]
+        for round in 0...harness.rounds {
+            var sums: [UInt64] = [0, 0, 0]
+            var done = 0
+            var burstIndex = 0
+            while done < count {
+                let n = min(burst, count - done)
+                for offset in 0..<3 {
+                    let side = (burstIndex + offset) % 3
+                    switch side {
+                    case 0: sums[0] += try timeCallbacks(recorder, callbacks, refs, count: n)
+                    case 1: sums[1] += try timeRecording(recorder, calls, count: n)
+                    default: sums[2] += timeBaseline(baseline, count: n, in: harness)
+                    }
+                }
+                done += n
+                burstIndex += 1
+            }
+            if round > 0 {  // round 0 is the warm-up
+                for side in 0..<3 { times[side].append(sums[side]) }
+            }
+        }
         func figure(_ name: String, _ side: Int, _ note: String) -> Figure {
             var figure = Figure(
                 benchmark: "record", name: name, events: count,
@@ -232,10 +227,10 @@ extension Catalog {
         return [
             figure(
                 "record callback ÷ clock read + 32-byte store", 0,
-                "Recorder.record(callback, phase, controller, animated:), the workload's callbacks; null sink; \(recorder.droppedCount) dropped"),
+                "Recorder.record(callback, phase, controller, animated:) over the workload's callbacks, recording to a trace file; \(recorder.droppedCount) dropped; sides interleaved per 8192-event burst"),
             figure(
                 "record mixed kinds ÷ clock read + 32-byte store", 1,
-                "the workload's events (callbacks, marks, containers) through the typed entry points, dispatched from a prepared list"),
+                "the workload's events (callbacks, marks, containers) through the typed entry points, dispatched from a prepared list (the dispatch is in the figure)"),
         ]
     }
 
@@ -245,7 +240,7 @@ extension Catalog {
         let count = recordCount(workload, harness)
         let lines = workload.sample(4096).map { LoggedEvent($0) }
         let logger = try HandWrittenLogger(path: workload.directory + "/handwritten.log")
-        let (recorder, calls) = makeRecorder(workload, sink: try CompressingSink())
+        let (recorder, calls) = try makeRecorder(workload, name: "logger")
         defer { try? recorder.close() }
         let times = try harness.compare([
             .selfTimed { try timeRecording(recorder, calls, count: count) },
@@ -265,7 +260,7 @@ extension Catalog {
             candidate: Quantity(value: Spread(perEvent.map(\.0)).median, unit: "ns/event"),
             baseline: Quantity(value: Spread(perEvent.map(\.1)).median, unit: "ns/event"))
         figure.judge()
-        figure.notes.append("per-event times; recorder with a compressing sink; logger \(loggerCount) events per round")
+        figure.notes.append("per-event times; the workload's mixed events recorded to a trace file; logger \(loggerCount) events per round")
         return [figure]
     }
 
@@ -295,7 +290,9 @@ extension Catalog {
     /// Per-call latencies of `count` events recorded by one thread while the background thread compresses:
     /// after each burst of 2048 the thread asks for a flush without waiting, so the compressor works while the
     /// next burst is recorded; every 8 bursts it waits, so the ring never fills.
-    static func recordLatencies(_ recorder: Recorder, _ calls: [Call], count: Int, offset: Int) throws -> [UInt64] {
+    static func recordLatencies(
+        _ recorder: Recorder, _ calls: [CallbackCall], _ refs: [ControllerRef], count: Int, offset: Int
+    ) throws -> [UInt64] {
         var latencies = [UInt64](repeating: 0, count: count)
         let burst = 2_048
         var done = 0
@@ -305,10 +302,11 @@ extension Catalog {
             let n = min(burst, count - done)
             for index in done..<(done + n) {
                 let call = calls[next]
+                let controller = refs[call.controller]
                 next += 1
                 if next == calls.count { next = 0 }
                 let start = monotonicNanoseconds()
-                call.record(on: recorder)
+                recorder.record(call.callback, call.phase, controller, animated: call.animated)
                 latencies[index] = monotonicNanoseconds() - start
             }
             done += n
@@ -338,8 +336,9 @@ extension Catalog {
         let overhead = timingOverhead()
         var figures: [Figure] = []
         for threads in [1, 2] {
-            let (recorder, calls) = makeRecorder(workload, sink: try CompressingSink())
+            let (recorder, _) = try makeRecorder(workload, name: "record-load-\(threads)")
             defer { try? recorder.close() }
+            let (calls, refs) = callbackCalls(workload, registry: recorder.registry)
             var ratios: [Double] = []
             var idleMedians: [Double] = []
             var loadP50s: [Double] = []
@@ -350,8 +349,9 @@ extension Catalog {
                 for _ in 0..<(count / 512) {
                     for index in 0..<512 {
                         let call = calls[index]
+                        let controller = refs[call.controller]
                         let start = monotonicNanoseconds()
-                        call.record(on: recorder)
+                        recorder.record(call.callback, call.phase, controller, animated: call.animated)
                         idle.append(monotonicNanoseconds() - start)
                     }
                     try recorder.flush()
@@ -365,7 +365,7 @@ extension Catalog {
                     done.enter()
                     Thread {
                         do {
-                            let latencies = try recordLatencies(recorder, calls, count: perThread, offset: thread * 977)
+                            let latencies = try recordLatencies(recorder, calls, refs, count: perThread, offset: thread * 977)
                             results.withLock { $0.append(latencies) }
                         } catch {
                             failure.withLock { $0 = "\(error)" }

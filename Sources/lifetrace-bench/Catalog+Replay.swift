@@ -58,21 +58,24 @@ extension Catalog {
     // MARK: size
 
     static func size(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
-        let gzip = try workload.gzipBytes()
-        let trace = try workload.trace()
-        let reader = try TraceReader(path: trace.path)
-        let events = Double(workload.eventCount)
-        var figure = Figure(
-            benchmark: "size", name: "trace bytes ÷ gzip -6 JSONL bytes", events: workload.eventCount,
-            ratio: Spread(exactly: Double(trace.bytes) / Double(gzip)), goal: .atMost(0.25), verdict: .met,
-            candidate: Quantity(value: Double(trace.bytes) / events, unit: "B/event"),
-            baseline: Quantity(value: Double(gzip) / events, unit: "B/event"))
-        figure.judge()
-        let payload = reader.payloadBytes
-        figure.notes.append(
-            "trace \(Format.bytes(trace.bytes)) in \(reader.frames.count) frames (payloads \(Format.bytes(Int(payload.compressed))) compressed, \(Format.bytes(Int(payload.raw))) raw); "
-                + "JSONL \(Format.bytes(try workload.jsonl().bytes)), gzip -6 \(Format.bytes(gzip))")
-        return [figure]
+        try [Timing.simulated, .jittered].map { timing in
+            let gzip = try workload.gzipBytes(timing: timing)
+            let trace = try workload.trace(timing: timing)
+            let reader = try TraceReader(path: trace.path)
+            let events = Double(workload.eventCount)
+            var figure = Figure(
+                benchmark: "size", name: "trace bytes ÷ gzip -6 JSONL bytes, \(timing.rawValue) times", events: workload.eventCount,
+                ratio: Spread(exactly: Double(trace.bytes) / Double(gzip)), goal: .atMost(0.25), verdict: .met,
+                candidate: Quantity(value: Double(trace.bytes) / events, unit: "B/event"),
+                baseline: Quantity(value: Double(gzip) / events, unit: "B/event"))
+            figure.judge()
+            let payload = reader.payloadBytes
+            figure.notes.append(
+                "trace \(Format.bytes(trace.bytes)) in \(reader.frames.count) frames (payloads \(Format.bytes(Int(payload.compressed))) compressed, \(Format.bytes(Int(payload.raw))) raw); "
+                    + "JSONL \(Format.bytes(try workload.jsonl(timing: timing).bytes)), gzip -6 \(Format.bytes(gzip))"
+                    + (timing == .jittered ? "; times = simulator's + up to 50 µs of deterministic nanosecond jitter" : "; simulator times (100 µs ticks)"))
+            return figure
+        }
     }
 
     // MARK: replay

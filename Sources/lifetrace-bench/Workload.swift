@@ -2,10 +2,57 @@
 // per event count and shared by every benchmark of the run.
 
 import Foundation
+import Simulator
 import TraceLog
 import TraceModel
 
-/// One workload: `eventCount` events of a deterministic session, plus derived files in `directory`.
+/// Which timestamps a workload's events carry.
+enum Timing: String {
+    /// The simulator's: every event takes one tick (100 µs), so time deltas repeat exactly.
+    case simulated
+    /// The simulator's plus a deterministic sub-tick jitter in nanoseconds, as a real clock gives (for size:
+    /// nanosecond noise is what a recorded trace's time deltas carry, and what compresses least).
+    case jittered
+}
+
+/// Forwards the first `limit` events of a generated session to a closure.
+private final class ForwardingSink: LifecycleSink {
+    private var controllers = 0
+    private var forwarded = 0
+    private let limit: Int
+    private let body: (Event) throws -> Void
+    private var jitter: SplitMix64?
+    private let jitterRange: UInt64
+    private var lastTimestamp: UInt64 = 0
+    var error: (any Error)?
+
+    init(limit: Int, timing: Timing, seed: UInt64, tick: UInt64, body: @escaping (Event) throws -> Void) {
+        self.limit = limit
+        self.body = body
+        jitter = timing == .jittered ? SplitMix64(seed: seed ^ 0x6a09_e667_f3bc_c909) : nil
+        jitterRange = max(tick / 2, 1)
+    }
+
+    func registerController(typeName: String, at timestamp: UInt64) -> ControllerRef {
+        controllers += 1
+        return ControllerRef(serial: UInt32(controllers), typeName: typeName)
+    }
+
+    func record(_ event: Event) {
+        guard forwarded < limit, error == nil else { return }
+        forwarded += 1
+        var event = event
+        if jitter != nil {
+            // Less than half a tick of noise keeps distinct timestamps increasing; equal ones stay ordered by max.
+            event.timestamp = max(lastTimestamp, event.timestamp &+ jitter!.next() % jitterRange)
+            lastTimestamp = event.timestamp
+        }
+        do { try body(event) } catch { self.error = error }
+    }
+}
+
+/// One workload: `eventCount` events of a deterministic session from the Simulator's `SessionGenerator`, plus
+/// derived files in `directory`.
 final class Workload {
     let eventCount: Int
     let seed: UInt64
@@ -20,14 +67,23 @@ final class Workload {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    /// The workload's events, generated on the fly (never held in memory all at once).
-    func events() -> some Sequence<Event> {
-        SyntheticSession(seed: seed).prefix(eventCount)
+    /// Generates the workload's events and hands each to `body`, streaming (never all in memory).
+    func forEachEvent(timing: Timing = .simulated, _ body: @escaping (Event) throws -> Void) throws {
+        try forEach(count: eventCount, timing: timing, body)
+    }
+
+    private func forEach(count: Int, timing: Timing, _ body: @escaping (Event) throws -> Void) throws {
+        let generator = SessionGenerator(seed: seed)
+        let sink = ForwardingSink(limit: count, timing: timing, seed: seed, tick: generator.options.tick, body: body)
+        generator.generate(count: count, into: sink)
+        if let error = sink.error { throw error }
     }
 
     /// The first `count` events in memory, for benchmarks that cycle through a small set (recording).
     func sample(_ count: Int) -> [Event] {
-        Array(SyntheticSession(seed: seed).prefix(min(count, eventCount)))
+        var events: [Event] = []
+        try? forEach(count: min(count, eventCount), timing: .simulated) { events.append($0) }
+        return events
     }
 
     // MARK: JSON lines
@@ -42,14 +98,14 @@ final class Workload {
         var controllers: [String: (count: Int, first: UInt64, last: UInt64)]
     }
 
-    private var cachedJSONL: Summary?
+    private var cachedJSONL: [Timing: Summary] = [:]
 
     /// The events as JSON lines, encoded by TraceLog's `JSONLWriter` (what `lifetrace export --format jsonl`
     /// writes, without its header line), written once.
-    func jsonl() throws -> Summary {
-        if let cachedJSONL { return cachedJSONL }
-        harness.progress("writing \(eventCount) events as JSON lines")
-        let path = directory + "/events.jsonl"
+    func jsonl(timing: Timing = .simulated) throws -> Summary {
+        if let cached = cachedJSONL[timing] { return cached }
+        harness.progress("writing \(eventCount) events as JSON lines (\(timing.rawValue) times)")
+        let path = directory + "/events-\(timing.rawValue).jsonl"
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw BenchError("cannot create \(path)")
         }
@@ -58,7 +114,7 @@ final class Workload {
         buffer.reserveCapacity(1 << 20)
         var summary = Summary(path: path, bytes: 0, firstTimestamp: 0, lastTimestamp: 0, controllers: [:])
         var isFirst = true
-        for event in events() {
+        try forEachEvent(timing: timing) { event in
             if isFirst {
                 summary.firstTimestamp = event.timestamp
                 isFirst = false
@@ -81,7 +137,7 @@ final class Workload {
         }
         summary.bytes += buffer.count
         try handle.write(contentsOf: buffer)
-        cachedJSONL = summary
+        cachedJSONL[timing] = summary
         return summary
     }
 
@@ -102,36 +158,37 @@ final class Workload {
 
     // MARK: trace file
 
-    private var cachedTrace: (path: String, bytes: Int)?
+    private var cachedTrace: [Timing: (path: String, bytes: Int)] = [:]
 
     /// The events written as a `.lifetrace` file by `TraceWriter` with its default options, written once.
-    func trace() throws -> (path: String, bytes: Int) {
-        if let cachedTrace { return cachedTrace }
-        harness.progress("writing \(eventCount) events as a trace")
-        let path = directory + "/events.lifetrace"
+    func trace(timing: Timing = .simulated) throws -> (path: String, bytes: Int) {
+        if let cached = cachedTrace[timing] { return cached }
+        harness.progress("writing \(eventCount) events as a trace (\(timing.rawValue) times)")
+        let path = directory + "/events-\(timing.rawValue).lifetrace"
         let header = TraceHeader(
             clockDomain: .synthetic, wallClockAnchor: .none, producer: "lifetrace-bench", hasSyntheticTimes: true,
             traceID: Array(repeating: 8, count: 16))
         let writer = try TraceWriter(creating: path, header: header)
-        for event in events() { try writer.append(event) }
+        try forEachEvent(timing: timing) { try writer.append($0) }
         try writer.close()
-        cachedTrace = (path, External.fileSize(path))
-        return cachedTrace!
+        let result = (path, External.fileSize(path))
+        cachedTrace[timing] = result
+        return result
     }
 
     // MARK: gzip -6
 
-    private var cachedGzipBytes: Int?
+    private var cachedGzipBytes: [Timing: Int] = [:]
 
     /// The size of the JSON lines compressed as `gzip -6` does (zlib level 6, gzip framing), in bytes.
-    func gzipBytes() throws -> Int {
-        if let cachedGzipBytes { return cachedGzipBytes }
-        let summary = try jsonl()
+    func gzipBytes(timing: Timing = .simulated) throws -> Int {
+        if let cached = cachedGzipBytes[timing] { return cached }
+        let summary = try jsonl(timing: timing)
         harness.progress("compressing the JSON lines with zlib level 6 (gzip framing)")
         let deflater = try Deflater(level: 6, windowBits: 15 + 16)
         let data = try Data(contentsOf: URL(fileURLWithPath: summary.path), options: .alwaysMapped)
         let size = try data.withUnsafeBytes { try deflater.compressedSize(of: $0) }
-        cachedGzipBytes = size
+        cachedGzipBytes[timing] = size
         return size
     }
 

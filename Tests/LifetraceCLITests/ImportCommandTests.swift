@@ -115,3 +115,15 @@ struct ImportCommandTests {
         #expect(try Self.events(in: trace).map(\.summary) == events.map(\.summary))
     }
 }
+
+@Suite("import command: formatting")
+struct ImportFormattingTests {
+    @Test("UTC text of an anchor", arguments: [
+        (Int64(1_741_939_920_000_114_000), "2025-03-14T08:12:00.000114Z"),
+        (Int64(0), "1970-01-01T00:00:00.000000Z"),
+        (Int64(951_782_400_500_000_000), "2000-02-29T00:00:00.500000Z"),
+    ])
+    func utc(nanoseconds: Int64, text: String) {
+        #expect(ImportCommand.utcText(nanoseconds) == text)
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import ConsoleImport
 import Foundation
+import Replay
 import TraceLog
 import TraceModel
 
@@ -147,14 +148,36 @@ struct ImportCommand: Command {
     static func describe(_ clock: ImportedClock) -> String {
         switch clock {
         case .wallClock(let start, let hasOffset):
-            let date = Date(timeIntervalSince1970: Double(start) / 1e9)
-            let text = ISO8601DateFormatter.string(
-                from: date, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+            let text = utcText(start)
             return "dates, 0 s = \(text)" + (hasOffset ? "" : " (local time, no UTC offset in the log)")
         case .timeOfDay: return "times of day, 0 s = the first timed line (rolls over at midnight)"
         case .seconds: return "seconds as printed"
         case .synthetic: return "none in the log: synthetic, \(TimeText.duration(ConsoleLogParser.syntheticStep)) apart"
         }
+    }
+
+    /// `2025-03-14T08:12:00.000114Z` for nanoseconds since 1970 (microsecond precision, as NSLog prints).
+    static func utcText(_ nanoseconds: Int64) -> String {
+        let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
+        let micros = (nanoseconds - seconds * 1_000_000_000) / 1_000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Howard Hinnant's civil-from-days.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2))"
+            + ":\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
     }
 
     static func importJSONL(bytes: [UInt8], path: String) throws -> ImportedTrace {
@@ -169,12 +192,14 @@ struct ImportCommand: Command {
         return imported
     }
 
-    /// Writes `events` to a temporary file next to `path`, then renames it over `path`.
+    /// Writes `events` (with Replay's checkpoint frames) to a temporary file next to `path`, then renames it over
+    /// `path`.
     static func write(_ events: [Event], header: TraceHeader, to path: String) throws {
         let temporary = path + ".importing"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
-            let writer = try TraceWriter(creating: temporary, header: header)
+            // Checkpoint frames let `state --at` seek in long imported traces (Replay's default policy).
+            let writer = CheckpointingWriter(writer: try TraceWriter(creating: temporary, header: header))
             try writer.append(contentsOf: events)
             try writer.close()
             // rename(2) replaces `path` atomically.
