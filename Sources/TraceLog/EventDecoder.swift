@@ -5,16 +5,89 @@ import TraceModel
 /// Errors are `TraceError` `.corruptFrame` with the ordinal of the event that failed; the caller adds the
 /// file and the frame's offset.
 struct EventDecoder {
-    private var input: ByteReader
+    private var ops: ByteReader
+    /// The timestamp deltas, from the times stream's byte planes.
+    private var deltas: [UInt64] = []
+    private var deltaPosition = 0
+    private var refs: ByteReader
+    private var values: ByteReader
+    private var literals: ByteReader
     private var strings: [String] = []
     private var controllers: [ControllerRef] = []
     private var previousTimestamp: UInt64
     private var ordinal: UInt64
 
-    init(payload: [UInt8], firstTimestamp: UInt64, firstOrdinal: UInt64) {
-        self.input = ByteReader(payload)
+    /// Splits `payload` into its streams (`varint count, count × varint length, streams`).
+    ///
+    /// - Throws: `.corruptFrame` when the stream table is malformed or the lengths do not add up to the payload.
+    init(payload: [UInt8], firstTimestamp: UInt64, firstOrdinal: UInt64, eventCount: Int) throws {
         self.previousTimestamp = firstTimestamp
         self.ordinal = firstOrdinal
+        var table = ByteReader(payload)
+        guard let count = table.readVarint(), count == 5 else {
+            throw TraceError(.corruptFrame, "events payload does not start with its 5 stream lengths", eventOrdinal: firstOrdinal)
+        }
+        var lengths: [Int] = []
+        for _ in 0..<count {
+            guard let length = table.readVarint(), length <= UInt64(payload.count) else {
+                throw TraceError(.corruptFrame, "events payload stream table is malformed", eventOrdinal: firstOrdinal)
+            }
+            lengths.append(Int(length))
+        }
+        guard lengths.reduce(0, +) == table.remaining else {
+            throw TraceError(
+                .corruptFrame, "events payload streams add up to \(lengths.reduce(0, +)) bytes, the payload has \(table.remaining)",
+                eventOrdinal: firstOrdinal
+            )
+        }
+        var start = table.position
+        var readers: [ByteReader] = []
+        for length in lengths {
+            readers.append(ByteReader(payload, from: start, to: start + length))
+            start += length
+        }
+        ops = readers[0]
+        deltas = try Self.readDeltas(readers[1], count: eventCount, firstOrdinal: firstOrdinal)
+        refs = readers[2]
+        values = readers[3]
+        literals = readers[4]
+    }
+
+    /// Reads `u8 W` and W byte planes (one byte per event each) back into deltas.
+    private static func readDeltas(_ stream: ByteReader, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
+        var stream = stream
+        guard let width = stream.readUInt8(), width <= 8, let divisor = stream.readVarint(), divisor >= 1 else {
+            throw TraceError(.corruptFrame, "times stream has no valid plane count and divisor", eventOrdinal: firstOrdinal)
+        }
+        guard stream.remaining == Int(width) * count else {
+            throw TraceError(
+                .corruptFrame, "times stream holds \(stream.remaining) bytes, \(width) planes of \(count) events need \(Int(width) * count)",
+                eventOrdinal: firstOrdinal
+            )
+        }
+        var deltas = [UInt64](repeating: 0, count: count)
+        let base = stream.position
+        for plane in 0..<Int(width) {
+            let start = base + plane * count
+            let shift = UInt64(plane * 8)
+            for index in 0..<count {
+                deltas[index] |= UInt64(stream.bytes[start + index]) << shift
+            }
+        }
+        if divisor > 1 {
+            for index in 0..<count {
+                let (scaled, overflow) = deltas[index].multipliedReportingOverflow(by: divisor)
+                guard !overflow else {
+                    throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+                }
+                deltas[index] = scaled
+            }
+        }
+        return deltas
+    }
+
+    private var isAtEnd: Bool {
+        ops.isAtEnd && deltaPosition == deltas.count && refs.isAtEnd && values.isAtEnd && literals.isAtEnd
     }
 
     /// Decodes every event of the payload.
@@ -25,14 +98,19 @@ struct EventDecoder {
     static func decode(
         payload: [UInt8], firstTimestamp: UInt64, lastTimestamp: UInt64, firstOrdinal: UInt64, expectedCount: Int
     ) throws -> [Event] {
-        var decoder = EventDecoder(payload: payload, firstTimestamp: firstTimestamp, firstOrdinal: firstOrdinal)
+        var decoder = try EventDecoder(
+            payload: payload, firstTimestamp: firstTimestamp, firstOrdinal: firstOrdinal, eventCount: expectedCount
+        )
         var events: [Event] = []
         events.reserveCapacity(expectedCount)
-        while !decoder.input.isAtEnd {
+        while !decoder.ops.isAtEnd {
             guard events.count < expectedCount else {
                 throw decoder.failure("payload holds more events than the frame header's \(expectedCount)")
             }
             events.append(try decoder.next())
+        }
+        guard decoder.isAtEnd else {
+            throw decoder.failure("payload streams hold bytes after the last event")
         }
         guard events.count == expectedCount else {
             throw decoder.failure("payload holds \(events.count) events, the frame header says \(expectedCount)")
@@ -44,12 +122,14 @@ struct EventDecoder {
     }
 
     private func failure(_ message: String) -> TraceError {
-        TraceError(.corruptFrame, "event \(ordinal) (payload byte \(input.position)): \(message)", eventOrdinal: ordinal)
+        TraceError(.corruptFrame, "event \(ordinal): \(message)", eventOrdinal: ordinal)
     }
 
     private mutating func next() throws -> Event {
-        let tagByte = try require(input.readUInt8(), "event tag")
-        let delta = try require(input.readVarint(), "timestamp delta")
+        let tagByte = try require(ops.readUInt8(), "event tag")
+        guard deltaPosition < deltas.count else { throw failure("payload ends inside the timestamp deltas") }
+        let delta = deltas[deltaPosition]
+        deltaPosition += 1
         let (timestamp, overflow) = previousTimestamp.addingReportingOverflow(delta)
         guard !overflow else { throw failure("timestamp overflows 64 bits") }
         let payload: EventPayload
@@ -66,29 +146,29 @@ struct EventDecoder {
             payload = .swiftUI(SwiftUIEvent(action, view: view, host: try readController()))
         case EventTag.mark: payload = .mark(try readMark())
         case EventTag.recorder:
-            switch try require(input.readUInt8(), "recorder event kind") {
+            switch try require(ops.readUInt8(), "recorder event kind") {
             case 0: payload = .recorder(.runStarted(process: try readRequiredString("process")))
-            case 1: payload = .recorder(.eventsDropped(count: try require(input.readVarint(), "dropped count")))
+            case 1: payload = .recorder(.eventsDropped(count: try require(values.readVarint(), "dropped count")))
             case 2: payload = .recorder(.note(try readRequiredString("note")))
             case let other: throw failure("unknown recorder event kind \(other)")
             }
         case EventTag.escape:
-            let tag = try require(input.readUInt8(), "escaped kind")
-            let length = try require(input.readVarint(), "escaped body length")
-            guard length <= UInt64(input.remaining) else { throw failure("escaped body of \(length) bytes runs past the payload") }
-            payload = .unknown(UnknownEvent(tag: tag, body: try require(input.readBytes(Int(length)), "escaped body")))
+            let tag = try require(ops.readUInt8(), "escaped kind")
+            let length = try require(values.readVarint(), "escaped body length")
+            guard length <= UInt64(literals.remaining) else { throw failure("escaped body of \(length) bytes runs past the payload") }
+            payload = .unknown(UnknownEvent(tag: tag, body: try require(literals.readBytes(Int(length)), "escaped body")))
         case let other:
             throw failure("unknown event tag \(other) (a writer must escape kinds unknown to format 1.0)")
         }
         var source: EventSource?
         if tagByte & EventTag.hasSource != 0 {
-            let presence = try require(input.readUInt8(), "source presence bits")
+            let presence = try require(ops.readUInt8(), "source presence bits")
             guard presence & ~7 == 0 else { throw failure("reserved source presence bits set: \(presence)") }
             var value = EventSource()
             if presence & 1 != 0 { value.text = try readRequiredString("source text") }
             if presence & 2 != 0 { value.file = try readRequiredString("source file") }
             if presence & 4 != 0 {
-                let line = try require(input.readVarint(), "source line")
+                let line = try require(values.readVarint(), "source line")
                 guard line <= UInt64(UInt32.max) else { throw failure("source line \(line) exceeds 32 bits") }
                 value.line = UInt32(line)
             }
@@ -101,7 +181,7 @@ struct EventDecoder {
 
     private mutating func readCallback() throws -> CallbackEvent {
         let callback = try readEnum(Callback.self, "callback")
-        let bits = try require(input.readUInt8(), "callback flags")
+        let bits = try require(ops.readUInt8(), "callback flags")
         guard bits & 0x80 == 0 else { throw failure("reserved callback flag bit set: \(bits)") }
         let phase = try phase(bits & 3)
         let animated = try optionalBool((bits >> 2) & 3)
@@ -115,8 +195,8 @@ struct EventDecoder {
         }
         var size: Size?
         if bits & (1 << 6) != 0 {
-            let width = try require(input.readUInt64(), "size width")
-            let height = try require(input.readUInt64(), "size height")
+            let width = try require(literals.readUInt64(), "size width")
+            let height = try require(literals.readUInt64(), "size height")
             size = Size(width: Double(bitPattern: width), height: Double(bitPattern: height))
         }
         return CallbackEvent(callback, phase, controller: controller, animated: animated, parent: parent, size: size)
@@ -124,13 +204,13 @@ struct EventDecoder {
 
     private mutating func readContainer() throws -> ContainerEvent {
         let operation = try readEnum(ContainerOperation.self, "container operation")
-        let bits = try require(input.readUInt8(), "container flags")
+        let bits = try require(ops.readUInt8(), "container flags")
         guard bits & 0xC0 == 0 else { throw failure("reserved container flag bits set: \(bits)") }
         let phase = try phase(bits & 3)
         let animated = try optionalBool((bits >> 2) & 3)
         let container = try readController()
-        let count = try require(input.readVarint(), "controller count")
-        guard count <= UInt64(input.remaining) else { throw failure("controller count \(count) exceeds the payload") }
+        let count = try require(values.readVarint(), "controller count")
+        guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
         var list: [ControllerRef] = []
         list.reserveCapacity(Int(count))
         for _ in 0..<count { list.append(try readRequiredController("container subject")) }
@@ -138,7 +218,7 @@ struct EventDecoder {
         if bits & (1 << 4) != 0 { style = try readEnum(ModalPresentationStyle.self, "presentation style") }
         var index: Int?
         if bits & (1 << 5) != 0 {
-            let value = try require(input.readSignedVarint(), "tab index")
+            let value = try require(values.readSignedVarint(), "tab index")
             guard let narrowed = Int(exactly: value) else { throw failure("tab index \(value) out of range") }
             index = narrowed
         }
@@ -151,19 +231,19 @@ struct EventDecoder {
         let name = try readRequiredString("mark name")
         let phase = try readEnum(Phase.self, "phase")
         let controller = try readController()
-        let count = try require(input.readVarint(), "field count")
-        guard count <= UInt64(input.remaining) else { throw failure("field count \(count) exceeds the payload") }
+        let count = try require(values.readVarint(), "field count")
+        guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
         var fields: [MarkField] = []
         fields.reserveCapacity(Int(count))
         for _ in 0..<count {
             let fieldName = try readRequiredString("field name")
             let value: FieldValue
-            switch try require(input.readUInt8(), "field type") {
+            switch try require(ops.readUInt8(), "field type") {
             case 0: value = .string(try readRequiredString("field value"))
-            case 1: value = .int(try require(input.readSignedVarint(), "integer field"))
+            case 1: value = .int(try require(values.readSignedVarint(), "integer field"))
             case 2: value = .bool(false)
             case 3: value = .bool(true)
-            case 4: value = .double(Double(bitPattern: try require(input.readUInt64(), "double field")))
+            case 4: value = .double(Double(bitPattern: try require(literals.readUInt64(), "double field")))
             case let other: throw failure("unknown field type \(other)")
             }
             fields.append(MarkField(fieldName, value))
@@ -186,20 +266,20 @@ struct EventDecoder {
     }
 
     private mutating func readEnum<E: RawRepresentable>(_ type: E.Type, _ what: String) throws -> E where E.RawValue == UInt8 {
-        let raw = try require(input.readUInt8(), what)
+        let raw = try require(ops.readUInt8(), what)
         guard let value = E(rawValue: raw) else { throw failure("unknown \(what) value \(raw)") }
         return value
     }
 
     private mutating func readString() throws -> String? {
-        let reference = try require(input.readVarint(), "string reference")
+        let reference = try require(values.readVarint(), "string reference")
         switch reference {
         case 0:
             return nil
         case 1:
-            let length = try require(input.readVarint(), "string length")
-            guard length <= UInt64(input.remaining),
-                  let value = input.readString(byteCount: Int(length))
+            let length = try require(values.readVarint(), "string length")
+            guard length <= UInt64(literals.remaining),
+                  let value = literals.readString(byteCount: Int(length))
             else { throw failure("string of \(length) bytes runs past the payload") }
             strings.append(value)
             return value
@@ -218,12 +298,12 @@ struct EventDecoder {
     }
 
     private mutating func readController() throws -> ControllerRef? {
-        let reference = try require(input.readVarint(), "controller reference")
+        let reference = try require(refs.readVarint(), "controller reference")
         switch reference {
         case 0:
             return nil
         case 1:
-            let serial = try require(input.readVarint(), "controller serial")
+            let serial = try require(values.readVarint(), "controller serial")
             guard serial <= UInt64(UInt32.max) else { throw failure("controller serial \(serial) exceeds 32 bits") }
             let typeName = try readRequiredString("controller type name")
             let label = try readString()

@@ -4,19 +4,79 @@ import TraceModel
 ///
 /// The first use of a string or controller in a frame writes it in full and gives it the next table index;
 /// later uses write the index. Tables start empty in every frame, so each frame decodes alone.
+///
+/// Fields go to five streams by type (docs/FORMAT.md §5) — kinds and flags, timestamp deltas, controller
+/// references, other integers, literal bytes — so that deflate sees long runs of alike data: the repetitive
+/// kinds and references compress far better when the noisy low bits of timestamps are not interleaved.
 struct EventEncoder {
-    private(set) var output = ByteWriter(capacity: 64 * 1024)
+    /// Tags, enum values, flag bytes.
+    private var ops = ByteWriter(capacity: 8 * 1024)
+    /// One timestamp delta per event, turned into byte planes by `payload()`.
+    private var deltas: [UInt64] = []
+    /// The largest delta, for the plane count.
+    private var largestDelta: UInt64 = 0
+    /// Controller references (varints).
+    private var refs = ByteWriter(capacity: 8 * 1024)
+    /// Every other integer: string references and lengths, counts, serials, integer values, lines.
+    private var values = ByteWriter(capacity: 8 * 1024)
+    /// String UTF-8 bytes, doubles, escaped bodies.
+    private var literals = ByteWriter(capacity: 16 * 1024)
     private(set) var eventCount = 0
     private(set) var firstTimestamp: UInt64 = 0
     private(set) var lastTimestamp: UInt64 = 0
     private var strings: [String: UInt64] = [:]
     private var controllers: [ControllerRef: UInt64] = [:]
 
-    var byteCount: Int { output.count }
+    /// Raw bytes so far (the stream lengths' varints not counted).
+    var byteCount: Int { ops.count + deltas.count * planeCount + 1 + refs.count + values.count + literals.count }
+
+    /// Bytes needed for `value` (0 for 0).
+    private static func byteWidth(_ value: UInt64) -> Int { (64 - value.leadingZeroBitCount + 7) / 8 }
+
+    private var planeCount: Int { Self.byteWidth(largestDelta) }
+
+    /// The times stream: `u8 W, varint D`, then W planes of one byte per event, plane k holding byte k
+    /// (little-endian) of every `delta / D`. D is the greatest common divisor of the frame's deltas (1 when
+    /// all are 0), so clocks with microsecond or millisecond resolution cost no bits for their zero digits.
+    /// Low bytes are noisy and high bytes mostly zero; kept apart, deflate codes each near its entropy.
+    private func timesStream() -> ByteWriter {
+        var divisor: UInt64 = 0
+        for delta in deltas where delta != 0 {
+            var (a, b) = (divisor, delta)
+            while b != 0 { (a, b) = (b, a % b) }
+            divisor = a
+            if divisor == 1 { break }
+        }
+        if divisor == 0 { divisor = 1 }
+        let width = Self.byteWidth(largestDelta / divisor)
+        var times = ByteWriter(capacity: 11 + width * deltas.count)
+        times.writeUInt8(UInt8(width))
+        times.writeVarint(divisor)
+        for plane in 0..<width {
+            let shift = UInt64(plane * 8)
+            for delta in deltas { times.writeUInt8(UInt8(truncatingIfNeeded: (delta / divisor) >> shift)) }
+        }
+        return times
+    }
+
+    /// The frame's raw payload: `varint 5`, the five stream lengths as varints, then the streams in order.
+    func payload() -> [UInt8] {
+        var output = ByteWriter(capacity: byteCount + 32)
+        let streams = [ops, timesStream(), refs, values, literals]
+        output.writeVarint(UInt64(streams.count))
+        for stream in streams { output.writeVarint(UInt64(stream.count)) }
+        for stream in streams { output.writeBytes(stream.bytes) }
+        return output.bytes
+    }
 
     /// Starts a new frame: forgets the tables and the bytes.
     mutating func reset() {
-        output.removeAll()
+        ops.removeAll()
+        deltas.removeAll(keepingCapacity: true)
+        largestDelta = 0
+        refs.removeAll()
+        values.removeAll()
+        literals.removeAll()
         eventCount = 0
         firstTimestamp = 0
         lastTimestamp = 0
@@ -34,68 +94,63 @@ struct EventEncoder {
             delta = event.timestamp - lastTimestamp
         }
         lastTimestamp = event.timestamp
+        deltas.append(delta)
+        largestDelta = max(largestDelta, delta)
         eventCount += 1
         let sourceBit: UInt8 = event.source == nil ? 0 : EventTag.hasSource
         switch event.payload {
         case .callback(let callback):
-            output.writeUInt8(EventTag.callback | sourceBit)
-            output.writeVarint(delta)
+            ops.writeUInt8(EventTag.callback | sourceBit)
             writeCallback(callback)
         case .container(let container):
-            output.writeUInt8(EventTag.container | sourceBit)
-            output.writeVarint(delta)
+            ops.writeUInt8(EventTag.container | sourceBit)
             writeContainer(container)
         case .app(let app):
-            output.writeUInt8(EventTag.app | sourceBit)
-            output.writeVarint(delta)
-            output.writeUInt8(app.transition.rawValue)
-            output.writeUInt8(app.phase.rawValue)
+            ops.writeUInt8(EventTag.app | sourceBit)
+            ops.writeUInt8(app.transition.rawValue)
+            ops.writeUInt8(app.phase.rawValue)
             writeString(app.scene)
         case .swiftUI(let swiftUI):
-            output.writeUInt8(EventTag.swiftUI | sourceBit)
-            output.writeVarint(delta)
-            output.writeUInt8(swiftUI.action.rawValue)
+            ops.writeUInt8(EventTag.swiftUI | sourceBit)
+            ops.writeUInt8(swiftUI.action.rawValue)
             writeString(swiftUI.view)
             writeController(swiftUI.host)
         case .mark(let mark):
-            output.writeUInt8(EventTag.mark | sourceBit)
-            output.writeVarint(delta)
+            ops.writeUInt8(EventTag.mark | sourceBit)
             writeMark(mark)
         case .recorder(let recorder):
-            output.writeUInt8(EventTag.recorder | sourceBit)
-            output.writeVarint(delta)
+            ops.writeUInt8(EventTag.recorder | sourceBit)
             switch recorder {
             case .runStarted(let process):
-                output.writeUInt8(0)
+                ops.writeUInt8(0)
                 writeString(process)
             case .eventsDropped(let count):
-                output.writeUInt8(1)
-                output.writeVarint(count)
+                ops.writeUInt8(1)
+                values.writeVarint(count)
             case .note(let text):
-                output.writeUInt8(2)
+                ops.writeUInt8(2)
                 writeString(text)
             }
         case .unknown(let unknown):
-            output.writeUInt8(EventTag.escape | sourceBit)
-            output.writeVarint(delta)
-            output.writeUInt8(unknown.tag)
-            output.writeVarint(UInt64(unknown.body.count))
-            output.writeBytes(unknown.body)
+            ops.writeUInt8(EventTag.escape | sourceBit)
+            ops.writeUInt8(unknown.tag)
+            values.writeVarint(UInt64(unknown.body.count))
+            literals.writeBytes(unknown.body)
         }
         if let source = event.source {
             var presence: UInt8 = 0
             if source.text != nil { presence |= 1 }
             if source.file != nil { presence |= 2 }
             if source.line != nil { presence |= 4 }
-            output.writeUInt8(presence)
+            ops.writeUInt8(presence)
             if let text = source.text { writeString(text) }
             if let file = source.file { writeString(file) }
-            if let line = source.line { output.writeVarint(UInt64(line)) }
+            if let line = source.line { values.writeVarint(UInt64(line)) }
         }
     }
 
     private mutating func writeCallback(_ event: CallbackEvent) {
-        output.writeUInt8(event.callback.rawValue)
+        ops.writeUInt8(event.callback.rawValue)
         var bits = event.phase.rawValue
         bits |= Self.optionalBool(event.animated) << 2
         switch event.parent {
@@ -104,48 +159,48 @@ struct EventEncoder {
         case .controller?: bits |= 2 << 4
         }
         if event.size != nil { bits |= 1 << 6 }
-        output.writeUInt8(bits)
+        ops.writeUInt8(bits)
         writeController(event.controller)
         if case .controller(let parent)? = event.parent { writeController(parent) }
         if let size = event.size {
-            output.writeUInt64(size.width.bitPattern)
-            output.writeUInt64(size.height.bitPattern)
+            literals.writeUInt64(size.width.bitPattern)
+            literals.writeUInt64(size.height.bitPattern)
         }
     }
 
     private mutating func writeContainer(_ event: ContainerEvent) {
-        output.writeUInt8(event.operation.rawValue)
+        ops.writeUInt8(event.operation.rawValue)
         var bits = event.phase.rawValue
         bits |= Self.optionalBool(event.animated) << 2
         if event.style != nil { bits |= 1 << 4 }
         if event.index != nil { bits |= 1 << 5 }
-        output.writeUInt8(bits)
+        ops.writeUInt8(bits)
         writeController(event.container)
-        output.writeVarint(UInt64(event.controllers.count))
+        values.writeVarint(UInt64(event.controllers.count))
         for controller in event.controllers { writeController(controller) }
-        if let style = event.style { output.writeUInt8(style.rawValue) }
-        if let index = event.index { output.writeSignedVarint(Int64(index)) }
+        if let style = event.style { ops.writeUInt8(style.rawValue) }
+        if let index = event.index { values.writeSignedVarint(Int64(index)) }
     }
 
     private mutating func writeMark(_ event: MarkEvent) {
         writeString(event.name)
-        output.writeUInt8(event.phase.rawValue)
+        ops.writeUInt8(event.phase.rawValue)
         writeController(event.controller)
-        output.writeVarint(UInt64(event.fields.count))
+        values.writeVarint(UInt64(event.fields.count))
         for field in event.fields {
             writeString(field.name)
             switch field.value {
             case .string(let value):
-                output.writeUInt8(0)
+                ops.writeUInt8(0)
                 writeString(value)
             case .int(let value):
-                output.writeUInt8(1)
-                output.writeSignedVarint(value)
+                ops.writeUInt8(1)
+                values.writeSignedVarint(value)
             case .bool(let value):
-                output.writeUInt8(value ? 3 : 2)
+                ops.writeUInt8(value ? 3 : 2)
             case .double(let value):
-                output.writeUInt8(4)
-                output.writeUInt64(value.bitPattern)
+                ops.writeUInt8(4)
+                literals.writeUInt64(value.bitPattern)
             }
         }
     }
@@ -159,38 +214,39 @@ struct EventEncoder {
         }
     }
 
-    /// `varint 0` = nil; `varint 1, varint length, UTF-8` = a new string (gets the next index);
-    /// `varint n ≥ 2` = string number `n - 2` of this frame.
+    /// In the values stream: `varint 0` = nil; `varint 1, varint length` = a new string whose UTF-8 bytes go to
+    /// the literals stream (it gets the next index); `varint n ≥ 2` = string number `n - 2` of this frame.
     private mutating func writeString(_ value: String?) {
         guard let value else {
-            output.writeUInt8(0)
+            values.writeVarint(0)
             return
         }
         if let index = strings[value] {
-            output.writeVarint(index + 2)
+            values.writeVarint(index + 2)
             return
         }
         strings[value] = UInt64(strings.count)
-        output.writeUInt8(1)
+        values.writeVarint(1)
         let utf8 = value.utf8
-        output.writeVarint(UInt64(utf8.count))
-        output.writeBytes(utf8)
+        values.writeVarint(UInt64(utf8.count))
+        literals.writeBytes(utf8)
     }
 
-    /// `varint 0` = nil; `varint 1, varint serial, string typeName, string label` = a new controller (gets the
-    /// next index); `varint n ≥ 2` = controller number `n - 2` of this frame.
+    /// In the refs stream: `varint 0` = nil; `varint 1` = a new controller (gets the next index), whose serial
+    /// follows in the values stream, then its type name and label as strings; `varint n ≥ 2` = controller
+    /// number `n - 2` of this frame.
     private mutating func writeController(_ value: ControllerRef?) {
         guard let value else {
-            output.writeUInt8(0)
+            refs.writeVarint(0)
             return
         }
         if let index = controllers[value] {
-            output.writeVarint(index + 2)
+            refs.writeVarint(index + 2)
             return
         }
         controllers[value] = UInt64(controllers.count)
-        output.writeUInt8(1)
-        output.writeVarint(UInt64(value.serial))
+        refs.writeVarint(1)
+        values.writeVarint(UInt64(value.serial))
         writeString(value.typeName)
         writeString(value.label)
     }

@@ -238,7 +238,7 @@ public final class TraceWriter {
         guard encoder.eventCount > 0 else { return }
         try writeFrame(
             kind: .events, firstOrdinal: writtenEvents, eventCount: UInt32(encoder.eventCount),
-            firstTimestamp: encoder.firstTimestamp, lastTimestamp: encoder.lastTimestamp, raw: encoder.output.bytes
+            firstTimestamp: encoder.firstTimestamp, lastTimestamp: encoder.lastTimestamp, raw: encoder.payload()
         )
         writtenEvents += UInt64(encoder.eventCount)
         encoder.reset()

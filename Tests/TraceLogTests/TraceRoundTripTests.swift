@@ -70,11 +70,13 @@ struct TraceRoundTripTests {
         #expect(read.events == events)
     }
 
-    @Test("an escaped event is encoded as tag, length and the body's exact bytes")
+    @Test("an escaped event is encoded as tag, kind, length and the body's exact bytes")
     func escapeLayout() {
         var encoder = EventEncoder()
         encoder.append(Event(timestamp: 5, .unknown(UnknownEvent(tag: 0xC8, body: [9, 8, 7]))))
-        #expect(encoder.output.bytes == [EventTag.escape, 0, 0xC8, 3, 9, 8, 7])
+        // 5 streams of 2, 2, 0, 1 and 3 bytes: ops (escape tag, kind), times (0 planes, divisor 1),
+        // refs (none), values (body length 3), literals (the body).
+        #expect(encoder.payload() == [5, 2, 2, 0, 1, 3, EventTag.escape, 0xC8, 0, 1, 3, 9, 8, 7])
     }
 
     @Test("checkpoints keep their opaque payload and the ordinal they cover")
