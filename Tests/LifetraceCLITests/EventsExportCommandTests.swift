@@ -82,6 +82,27 @@ struct ExportCommandTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("export, import, export: the same events, clock domain, wall-clock anchor and synthetic flag")
+    func exportImportRoundTrip() throws {
+        let scratch = try ScratchDirectory()
+        let events = RandomEvents.make(count: 500, seed: 9)
+        try writeTrace(events, to: scratch.path("a.lifetrace"), eventsPerFrame: 40)
+        #expect(run(["export", scratch.path("a.lifetrace"), "-o", scratch.path("a.jsonl")]).code == .success)
+        let imported = run(["import", scratch.path("a.jsonl"), "-o", scratch.path("b.lifetrace")])
+        #expect(imported.code == .success, "\(imported.err)")
+        let reader = try TraceReader(path: scratch.path("b.lifetrace"))
+        var decoded: [Event] = []
+        try reader.forEachEvent { _, event in decoded.append(event) }
+        #expect(decoded == events)
+        #expect(reader.header.clockDomain == header.clockDomain)
+        #expect(reader.header.wallClockAnchor == header.wallClockAnchor)
+        #expect(reader.header.hasSyntheticTimes == header.hasSyntheticTimes)
+        #expect(run(["export", scratch.path("b.lifetrace"), "-o", scratch.path("b.jsonl")]).code == .success)
+        let first = try String(contentsOfFile: scratch.path("a.jsonl"), encoding: .utf8).split(separator: "\n").dropFirst()
+        let second = try String(contentsOfFile: scratch.path("b.jsonl"), encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(Array(first) == Array(second), "event lines are byte for byte the same")
+    }
+
     @Test("export to standard output: a header line, then one line per event")
     func exportToStandardOutput() throws {
         let scratch = try ScratchDirectory()

@@ -32,7 +32,7 @@ struct ExportCommand: Command {
             """,
         options: [
             OptionSpec("format", value: "FORMAT", help: "jsonl (the only format, and the default)."),
-            OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output."),
+            OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output (- for standard output)."),
         ],
         positionalCount: (1, 1)
     )

@@ -183,9 +183,14 @@ struct ImportCommand: Command {
     static func importJSONL(bytes: [UInt8], path: String) throws -> ImportedTrace {
         var reader = try JSONLReader(bytes: bytes, file: path)
         let events = try reader.readAll()
-        let header = TraceHeader(
+        var header = TraceHeader(
             clockDomain: .unknown, wallClockAnchor: WallClockAnchor(unixNanoseconds: 0, monotonicNanoseconds: 0),
             producer: producer, hasSyntheticTimes: false, traceID: [UInt8](repeating: 0, count: 16))
+        if let exported = reader.header {  // an export's header line: keep its clock, anchor and synthetic flag
+            header.clockDomain = exported.clockDomain
+            header.wallClockAnchor = exported.wallClockAnchor
+            header.hasSyntheticTimes = exported.hasSyntheticTimes
+        }
         var imported = ImportedTrace(events: events, header: header)
         let controllers = Set(events.flatMap(\.controllers))
         imported.summary.append("\(controllers.count) controller\(controllers.count == 1 ? "" : "s")")
