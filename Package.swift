@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "lifetrace-bench",
             dependencies: [
-                "TraceModel", "TraceLog", "Replay", "Recorder", "Simulator", "Audit", "CZlib",
+                "TraceModel", "TraceLog", "Replay", "Recorder", "Simulator", "Audit", "CZlib", "LifetraceCLI",
             ]
         ),
         .testTarget(name: "TraceModelTests", dependencies: ["TraceModel"]),

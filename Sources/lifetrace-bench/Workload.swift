@@ -2,6 +2,7 @@
 // per event count and shared by every benchmark of the run.
 
 import Foundation
+import Replay
 import Simulator
 import TraceLog
 import TraceModel
@@ -173,6 +174,25 @@ final class Workload {
         try writer.close()
         let result = (path, External.fileSize(path))
         cachedTrace[timing] = result
+        return result
+    }
+
+    private var cachedCheckpointedTrace: (path: String, bytes: Int, checkpoints: Int)?
+
+    /// The events written by Replay's `CheckpointingWriter` (default policy: a checkpoint every 65 536 events or
+    /// 30 s of trace time), the file `state(at:)` seeks in; written once.
+    func checkpointedTrace() throws -> (path: String, bytes: Int, checkpoints: Int) {
+        if let cachedCheckpointedTrace { return cachedCheckpointedTrace }
+        harness.progress("writing \(eventCount) events as a trace with checkpoints")
+        let path = directory + "/events-checkpointed.lifetrace"
+        let header = TraceHeader(
+            clockDomain: .synthetic, wallClockAnchor: .none, producer: "lifetrace-bench", hasSyntheticTimes: true,
+            traceID: Array(repeating: 8, count: 16))
+        let writer = CheckpointingWriter(writer: try TraceWriter(creating: path, header: header))
+        try forEachEvent { try writer.append($0) }
+        try writer.close()
+        let result = (path, External.fileSize(path), writer.checkpointCount)
+        cachedCheckpointedTrace = result
         return result
     }
 
