@@ -56,7 +56,7 @@ struct EventsCommand: Command {
         }
         var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
         try input.scan(fromOffset: from) { ordinal, event, start in
-            let offset = event.timestamp - start
+            let offset = event.timestamp >= start ? event.timestamp - start : 0
             if let to, offset > to { return false }
             guard filter.matches(event) else { return true }
             if format == "jsonl" {
