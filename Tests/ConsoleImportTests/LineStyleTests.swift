@@ -151,3 +151,30 @@ struct LineStyleTests {
         ])
     }
 }
+
+@Suite("Line styles: files")
+struct LineFileTests {
+    @Test("`log show` columns: thread, type, activity, pid, ttl, process")
+    func logShow() throws {
+        let line = "2025-03-14 09:12:00.000114+0100 0x15d4b    Default     0x0                  2231   0    Notes: NoteEditorViewController viewDidLoad"
+        let result = try ConsoleLogParser().parse(lines: [line])
+        #expect(result.events.map(\.summary) == ["NoteEditorViewController#1 viewDidLoad"])
+        #expect(result.wallClockAtZero == 1_741_939_920_000_114_000)
+    }
+
+    @Test("CRLF and CR line ends count lines like LF")
+    func lineEnds() throws {
+        let result = try ConsoleLogParser().parse(text: "A viewDidLoad\r\nnoise\r\nA viewWillAppear\rA viewDidAppear\n")
+        #expect(result.lineCount == 4)
+        #expect(result.events.compactMap { $0.source?.line } == [1, 3, 4])
+        #expect(result.skippedLines.map(\.line) == [2])
+        #expect(result.events.first?.source?.text == "A viewDidLoad")
+    }
+
+    @Test("a line of only punctuation or a bare number is skipped, never a crash", arguments: [
+        "-", "[", "]", "<>", "⏱", "12:", "2025-13-40 25:61:61.000 A viewDidLoad", "99999999999999999999 x", "-[", "+[ ]", ":::",
+    ])
+    func oddLines(line: String) throws {
+        _ = try ConsoleLogParser().parse(lines: [line])
+    }
+}

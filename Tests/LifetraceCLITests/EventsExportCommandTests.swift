@@ -117,6 +117,27 @@ struct ExportCommandTests {
         #expect(try reader.readAll() == story)
     }
 
+    @Test("a torn trace exports its readable prefix, warns on standard error, and exits 1")
+    func tornTrace() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path("torn.lifetrace")
+        try writeTrace(story, to: path, eventsPerFrame: 2)
+        let frames = try TraceReader(path: path).frames
+        let cut = Int(frames[2].offset) + 10  // inside frame 2's header: frames 0 and 1 survive
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        try Data(bytes[..<cut]).write(to: URL(fileURLWithPath: path))
+
+        let result = run(["export", path])
+        #expect(result.code == .problemFound)
+        #expect(result.err.contains("lifetrace export: warning:"))
+        var reader = try JSONLReader(bytes: Array(result.out.utf8))
+        #expect(try reader.readAll() == Array(story[..<4]))
+
+        let listed = run(["events", path])
+        #expect(listed.code == .problemFound)
+        #expect(ordinals(listed.out) == [0, 1, 2, 3])
+    }
+
     @Test("export refuses to overwrite its input, and names an unreadable trace")
     func exportErrors() throws {
         let scratch = try ScratchDirectory()
@@ -149,7 +170,7 @@ struct EventsCommandTests {
                 0.011 s  #2  NoteListViewController#2 viewWillDisappear animated=true
                 2.500 s  #3  mark edit key=draft @ NoteEditorViewController#3
                 4.904 s  #4  NoteEditorViewController#3 viewWillDisappear begin animated=true
-                4.904 s  #5  mark save key=draft critical=true @ NoteEditorViewController#3
+                4.904 s  #5  mark save key=draft critical=true @ NoteEditorViewController#3  (in NoteEditorViewController#3.viewWillDisappear)
                 4.905 s  #6  NoteEditorViewController#3 viewWillDisappear end animated=true
                 9.214 s  #7  sceneDidEnterBackground(_:) scene=main
 

@@ -63,14 +63,9 @@ struct ImportCommand: Command {
             output.errorLine("lifetrace import: error: \(input): cannot read the file")
             return .usageOrInput
         }
-        let bytes = [UInt8](data)
         let imported: ImportedTrace
         do {
-            if format == "jsonl" {
-                imported = try importJSONL(bytes: bytes, path: input)
-            } else {
-                imported = try importText(bytes: bytes, path: input, rules: rules, strict: arguments.flag("strict"))
-            }
+            imported = try makeTrace(bytes: [UInt8](data), path: input, format: format, rules: rules, strict: arguments.flag("strict"))
         } catch let error as ConsoleImportError {
             output.errorLine("lifetrace import: error: \(error)")
             return .usageOrInput
@@ -78,14 +73,24 @@ struct ImportCommand: Command {
             output.errorLine("lifetrace import: error: \(error)")
             return .usageOrInput
         }
-        let fingerprintOptions = ["format=\(format)"] + rules.map { "mark=\($0.specText)" }
-        var header = imported.header
-        header.traceID = ImportFingerprint.traceID(input: bytes, options: fingerprintOptions)
-        try write(imported.events, header: header, to: destination)
+        try write(imported.events, header: imported.header, to: destination)
         for line in imported.warnings { output.errorLine("\(input):\(line)") }
         output.line("imported \(imported.events.count) events from \(input) into \(destination)")
         for line in imported.summary { output.line("  \(line)") }
         return .success
+    }
+
+    /// Parses `bytes` (read from `path`, which is recorded as each event's source file) into the events and
+    /// header of a trace, with the reproducible trace id.
+    ///
+    /// - Throws: `ConsoleImportError` (strict mode) or `JSONLError`.
+    static func makeTrace(bytes: [UInt8], path: String, format: String, rules: [MarkRule], strict: Bool) throws -> ImportedTrace {
+        var imported = format == "jsonl"
+            ? try importJSONL(bytes: bytes, path: path)
+            : try importText(bytes: bytes, path: path, rules: rules, strict: strict)
+        let fingerprintOptions = ["format=\(format)"] + rules.map { "mark=\($0.specText)" }
+        imported.header.traceID = ImportFingerprint.traceID(input: bytes, options: fingerprintOptions)
+        return imported
     }
 
     static func defaultOutput(for input: String) -> String {
