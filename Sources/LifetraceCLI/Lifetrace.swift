@@ -16,6 +16,8 @@ public enum Lifetrace {
         EventsCommand.self,
         ExportCommand.self,
         SimulateCommand.self,
+        StateCommand.self,
+        TimelineCommand.self,
         AuditCommand.self,
         RulesCommand.self,
     ]

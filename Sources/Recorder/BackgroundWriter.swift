@@ -5,13 +5,13 @@ import TraceModel
 final class BackgroundWriter: @unchecked Sendable {
     // @unchecked: after init, only the background thread touches this object.
     private let sink: any EventSink
-    private let ring: RecordRing
+    private let rings: RingSet
+    private let clock: any TraceClock
     private let control: WriterControl
     private let options: RecorderOptions
     private var decoder: RecordDecoder
     private let timer = MonotonicClock()
 
-    private var head: UInt64 = 0
     private var lastTimestamp: UInt64 = 0
     private var reportedDrops: UInt64 = 0
     private var unflushed = 0
@@ -21,28 +21,30 @@ final class BackgroundWriter: @unchecked Sendable {
     private let timestampOffset: UInt64
 
     init(
-        sink: SinkBox, ring: RecordRing, strings: StringTable, boxes: BoxTable, registry: ControllerRegistry,
+        sink: SinkBox, rings: RingSet, clock: any TraceClock, strings: StringTable, registry: ControllerRegistry,
         control: WriterControl, options: RecorderOptions, timestampOffset: UInt64, timestampFloor: UInt64
     ) {
         self.timestampOffset = timestampOffset
         lastTimestamp = timestampFloor
         self.sink = sink.sink
-        self.ring = ring
+        self.rings = rings
+        self.clock = clock
         self.control = control
         self.options = options
-        decoder = RecordDecoder(strings: strings, boxes: boxes, registry: registry)
+        decoder = RecordDecoder(strings: strings, registry: registry)
     }
 
     func run() {
         var sleep = options.pollInterval
         while true {
             let request = control.takeRequest()
-            // A flush or close must include every event claimed before it was requested.
-            let target: UInt64? = request.isFlush || request.closing ? ring.claimed : nil
-            let drained = drain(through: target)
+            // A flush or close takes everything published so far; otherwise only events stamped before the
+            // watermark, so that an event another thread stamped earlier but has not yet published is not
+            // overtaken (see `drain(upTo:)`).
+            let drained = drain(upTo: request.isFlush || request.closing ? nil : clock.now())
             let now = timer.now()
             let isOld = unflushed > 0 && now &- oldestUnflushedAt >= options.flushInterval
-            if target != nil || unflushed >= options.flushEventCount || isOld {
+            if request.isFlush || request.closing || unflushed >= options.flushEventCount || isOld {
                 write(sync: request.sync)
             }
             if request.closing {
@@ -58,24 +60,37 @@ final class BackgroundWriter: @unchecked Sendable {
         }
     }
 
-    /// Moves published records to the sink; with a `target`, waits for slots claimed before it to be published.
-    private func drain(through target: UInt64?) -> Int {
+    /// Merges the rings' published records into one sequence by timestamp (per-thread order kept; ties go to
+    /// the ring registered first) and delivers them, up to `watermark` (`nil`: everything published).
+    ///
+    /// Every event stamped before the watermark was read has almost certainly been published: the window is a
+    /// thread preempted between its clock read and its publishing store. Such a late event arrives after later
+    /// ones and is raised to its predecessor's timestamp, so the trace stays non-decreasing.
+    private func drain(upTo watermark: UInt64?) -> Int {
+        let rings = rings.snapshot()
+        for ring in rings { ring.refresh() }
+        let limit = watermark ?? UInt64.max
         var count = 0
         while true {
-            guard let record = ring.pop(at: head) else {
-                if let target, head < target {
-                    sched_yield()  // claimed but not yet published: a producer is mid-store
-                    continue
+            var best: ThreadRing?
+            var bestTimestamp = UInt64.max
+            for ring in rings {
+                guard let record = ring.peek(), record.timestamp <= limit else { continue }
+                if best == nil || record.timestamp < bestTimestamp {
+                    best = ring
+                    bestTimestamp = record.timestamp
                 }
-                break
             }
-            head &+= 1
+            guard let best, let record = best.peek() else { break }
+            best.advance()
             count += 1
             if let payload = decoder.payload(of: record) {
                 deliver(Event(timestamp: max(record.timestamp &+ timestampOffset, lastTimestamp), payload))
             }
         }
-        let dropped = ring.dropped.load(ordering: .relaxed)
+        for ring in rings { ring.release() }
+        self.rings.removeDrainedAbandoned()
+        let dropped = self.rings.droppedCount
         if dropped > reportedDrops {
             deliver(Event(timestamp: lastTimestamp, .recorder(.eventsDropped(count: dropped - reportedDrops))))
             reportedDrops = dropped

@@ -16,7 +16,7 @@ struct Record {
         case app = 3
         case swiftUI = 4
         case mark = 5
-        /// Anything that does not fit: the full payload waits in the `BoxTable` under ticket `first`.
+        /// Anything that does not fit: `first` is a retained pointer to a `BoxedPayload`.
         case boxed = 6
     }
 

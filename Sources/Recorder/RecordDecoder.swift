@@ -3,15 +3,13 @@ import TraceModel
 /// Turns ring records back into event payloads on the background thread, resolving serials and string ids.
 struct RecordDecoder {
     let strings: StringTable
-    let boxes: BoxTable
     let registry: ControllerRegistry
     private var stringCache: [String] = []
     private var typeNameCache: [String] = []
     private var refCache: [ControllerRef?] = []
 
-    init(strings: StringTable, boxes: BoxTable, registry: ControllerRegistry) {
+    init(strings: StringTable, registry: ControllerRegistry) {
         self.strings = strings
-        self.boxes = boxes
         self.registry = registry
     }
 
@@ -64,7 +62,7 @@ struct RecordDecoder {
                 critical: flags & RecordFlag.critical != 0, first: record.first, second: record.second)
             return .mark(MarkEvent(standard.name, phase, controller: owner, fields: fields))
         case .boxed:
-            return boxes.take(record.first)
+            return BoxedPayload.take(record.first)
         }
     }
 

@@ -142,7 +142,7 @@ extension Recorder {
     /// willResignActive asks for a write; didEnterBackground and willTerminate write and fsync, waiting for it
     /// when `RecorderOptions.syncFlushOnBackground` (the default). The policy acts on `.instant` and `.end`.
     public func app(_ transition: AppTransition, _ phase: Phase = .instant, scene: String? = nil) {
-        let sceneID = scene.map { strings.id(for: $0) } ?? 0
+        let sceneID = scene.map { stringID($0) } ?? 0
         push(Record(kind: .app, code: transition.rawValue, phase: phase.rawValue, first: UInt64(sceneID)))
         guard phase != .begin else { return }
         switch transition {
@@ -163,7 +163,7 @@ extension Recorder {
 
     /// Records a SwiftUI `onAppear` / `onDisappear` of `view` (its type name), hosted by `host` when known.
     public func swiftUI(_ action: SwiftUIEvent.Action, view: String, host: ControllerRef? = nil) {
-        let viewID = strings.id(for: view)
+        let viewID = stringID(view)
         push(Record(kind: .swiftUI, code: action.rawValue, serial: host?.serial ?? 0, first: UInt64(viewID)))
     }
 
@@ -172,7 +172,7 @@ extension Recorder {
     /// Records any mark. Standard marks (`MarkName`) with their standard fields take the fast path; others are
     /// boxed (slow path: allocates).
     public func mark(_ event: MarkEvent) {
-        if let record = Self.fastRecord(for: event, strings: strings) {
+        if let record = fastRecord(for: event) {
             push(record)
         } else {
             pushBoxed(.mark(event))
@@ -193,7 +193,7 @@ extension Recorder {
         var id: UInt32 = 0
         if let string {
             flags |= RecordFlag.hasString
-            id = strings.id(for: string)
+            id = stringID(string)
         }
         push(
             Record(
@@ -201,7 +201,7 @@ extension Recorder {
                 serial: controller?.serial ?? 0, first: UInt64(id)))
     }
 
-    static func fastRecord(for event: MarkEvent, strings: StringTable) -> Record? {
+    func fastRecord(for event: MarkEvent) -> Record? {
         guard let standard = StandardMark(name: event.name) else { return nil }
         let serial = event.controller?.serial ?? 0
         let fields = event.fields
@@ -220,7 +220,7 @@ extension Recorder {
             return Record(
                 kind: .mark, code: standard.rawValue, phase: event.phase.rawValue,
                 flags: RecordFlag.hasString | (critical ? RecordFlag.critical : 0), serial: serial,
-                first: UInt64(strings.id(for: key)))
+                first: UInt64(stringID(key)))
         default:
             if fields.isEmpty {
                 return Record(kind: .mark, code: standard.rawValue, phase: event.phase.rawValue, serial: serial)
@@ -230,7 +230,7 @@ extension Recorder {
             else { return nil }
             return Record(
                 kind: .mark, code: standard.rawValue, phase: event.phase.rawValue, flags: RecordFlag.hasString,
-                serial: serial, first: UInt64(strings.id(for: value)))
+                serial: serial, first: UInt64(stringID(value)))
         }
     }
 

@@ -33,9 +33,8 @@ import TraceModel
 public final class Recorder: Sendable {
     /// Gives controllers their per-trace serials (see `ControllerRegistry`).
     public let registry: ControllerRegistry
-    let ring: RecordRing
+    let rings: RingSet
     let strings = StringTable()
-    let boxes = BoxTable()
     let clock: any TraceClock
     /// Set when `clock` is a `MonotonicClock`, so the hot path calls it without dynamic dispatch.
     private let monotonicClock: MonotonicClock?
@@ -70,14 +69,16 @@ public final class Recorder: Sendable {
         self.options = options
         self.clock = clock
         monotonicClock = clock as? MonotonicClock
-        ring = RecordRing(capacity: options.capacity)
+        rings = RingSet(capacity: options.capacity)
         control = WriterControl()
         let start = clock.now()
         let offset = timestampFloor > start ? timestampFloor - start : 0
         let process = options.processDescription ?? Self.defaultProcessDescription()
-        _ = ring.push(Record(kind: .boxed, first: boxes.put(.recorder(.runStarted(process: process)))), anyClock: clock)
+        _ = rings.currentRing()._withUnsafeGuaranteedRef {
+            $0.push(Record(kind: .boxed, first: BoxedPayload.retainedWord(.recorder(.runStarted(process: process)))), clock: DynamicClock(base: clock))
+        }
         let writer = BackgroundWriter(
-            sink: SinkBox(sink), ring: ring, strings: strings, boxes: boxes, registry: registry,
+            sink: SinkBox(sink), rings: rings, clock: clock, strings: strings, registry: registry,
             control: control, options: options, timestampOffset: offset, timestampFloor: timestampFloor)
         let thread = Thread { writer.run() }
         thread.name = "lifetrace.recorder"
@@ -86,6 +87,7 @@ public final class Recorder: Sendable {
 
     deinit {
         try? close()
+        rings.releaseBuffers()
     }
 
     static func defaultProcessDescription() -> String {
@@ -100,24 +102,49 @@ public final class Recorder: Sendable {
     @discardableResult
     func push(_ record: Record) -> Bool {
         if isClosed.load(ordering: .relaxed) { return false }
+        let ring = rings.currentRing()
         if let monotonicClock {
-            return ring.push(record, clock: monotonicClock)
+            return ring._withUnsafeGuaranteedRef { $0.push(record, clock: monotonicClock) }
         }
-        return ring.push(record, anyClock: clock)
+        let clock = DynamicClock(base: self.clock)
+        return ring._withUnsafeGuaranteedRef { $0.push(record, clock: clock) }
     }
 
     /// Pushes a payload that does not fit a record (slow path: allocates).
     func pushBoxed(_ payload: EventPayload) {
         if isClosed.load(ordering: .relaxed) { return }
-        let ticket = boxes.put(payload)
-        if !push(Record(kind: .boxed, first: ticket)) {
-            _ = boxes.take(ticket)
+        let word = BoxedPayload.retainedWord(payload)
+        if !push(Record(kind: .boxed, first: word)) {
+            _ = BoxedPayload.take(word)
         }
+    }
+
+    /// The interned id of `string`: from the calling thread's own cache (no lock), else from the shared table
+    /// (lock; allocates the first time a string is seen by this recorder, and once per thread for its cache).
+    @inline(__always)
+    func stringID(_ string: String) -> UInt32 {
+        rings.currentRing()._withUnsafeGuaranteedRef { ring in
+            if let id = ring.internCache.id(for: string) { return id }
+            return stringIDSlow(string, ring: ring)
+        }
+    }
+
+    @inline(never)
+    private func stringIDSlow(_ string: String, ring: ThreadRing) -> UInt32 {
+        let id: UInt32
+        if let cached = ring.stringIDs[string] {
+            id = cached
+        } else {
+            id = strings.id(for: string)
+            ring.stringIDs[string] = id
+        }
+        ring.internCache.store(string, id: id)
+        return id
     }
 
     /// Events dropped so far because the ring was full.
     public var droppedCount: UInt64 {
-        ring.dropped.load(ordering: .relaxed)
+        rings.droppedCount
     }
 
     /// The current time on the recorder's clock, in nanoseconds.
@@ -154,6 +181,13 @@ public final class Recorder: Sendable {
         guard exchanged else { return }
         try control.close()
     }
+}
+
+/// Wraps an existential clock so `ThreadRing.push` has one generic body.
+struct DynamicClock: TraceClock {
+    let base: any TraceClock
+    @inline(__always)
+    func now() -> UInt64 { base.now() }
 }
 
 /// Carries the sink to the background thread, which is its only user after `Recorder.init`.

@@ -1,9 +1,10 @@
 /// How the recorder buffers and flushes.
 public struct RecorderOptions: Sendable {
-    /// Events the in-memory ring holds (rounded up to a power of two, at least 64). Each takes 40 bytes
-    /// (a 32-byte record plus an 8-byte sequence word). When the ring is full, new events are dropped, counted,
-    /// and the count is recorded as `RecorderEvent.eventsDropped`. Default 65 536 (2.5 MiB).
-    public var capacity: Int = 65_536
+    /// Events each recording thread's ring holds (rounded up to a power of two, at least 64); each event takes
+    /// 32 bytes, and a thread gets its ring on its first event. When a thread's ring is full, its new events are
+    /// dropped, counted, and the count is recorded as `RecorderEvent.eventsDropped`. Default 32 768 (1 MiB per
+    /// recording thread).
+    public var capacity: Int = 32_768
     /// The longest an event waits in memory before it is written, in nanoseconds. Default 1 s.
     public var flushInterval: UInt64 = 1_000_000_000
     /// Write a frame once this many events are waiting. Default 4096.

@@ -53,10 +53,35 @@ enum StandardMark: UInt8, CaseIterable {
         }
     }
 
+    /// Looks a standard mark up by name: picks the one candidate with the name's length and first and last
+    /// bytes, then compares once (string inequality is the expensive case, so it is avoided).
     init?(name: String) {
-        guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = match
+        let utf8 = name.utf8
+        guard let first = utf8.first, let last = utf8.last else { return nil }
+        let candidate: StandardMark
+        switch (utf8.count, first, last) {
+        case (4, UInt8(ascii: "s"), _): candidate = .save
+        case (4, UInt8(ascii: "e"), _): candidate = .edit
+        case (4, UInt8(ascii: "w"), _): candidate = .work
+        case (11, UInt8(ascii: "t"), UInt8(ascii: "t")): candidate = .timerStart
+        case (10, UInt8(ascii: "t"), UInt8(ascii: "p")): candidate = .timerStop
+        case (12, UInt8(ascii: "o"), _): candidate = .observerAdd
+        case (15, UInt8(ascii: "o"), _): candidate = .observerRemove
+        case (10, UInt8(ascii: "t"), UInt8(ascii: "t")): candidate = .taskStart
+        case (11, UInt8(ascii: "t"), UInt8(ascii: "l")): candidate = .taskCancel
+        case (13, UInt8(ascii: "r"), _): candidate = .requestStart
+        case (14, UInt8(ascii: "r"), _): candidate = .requestCancel
+        case (13, UInt8(ascii: "g"), _): candidate = .geometryRead
+        case (15, UInt8(ascii: "a"), _): candidate = .animationStart
+        case (16, UInt8(ascii: "a"), _): candidate = .analyticsScreen
+        case (8, UInt8(ascii: "t"), _): candidate = .teardown
+        default: return nil
+        }
+        guard candidate.name == name else { return nil }
+        self = candidate
     }
+
+
 
     func fields(string: String?, critical: Bool, first: UInt64, second: UInt64) -> [MarkField] {
         switch self {

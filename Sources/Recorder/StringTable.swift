@@ -23,10 +23,6 @@ final class StringTable: Sendable {
         }
     }
 
-    func id(for string: String?) -> UInt32 {
-        guard let string else { return 0 }
-        return id(for: string)
-    }
 
     /// Copies the strings with ids `from...` into `cache` (the writer thread's local copy).
     func copy(from start: Int, into cache: inout [String]) {
@@ -38,26 +34,24 @@ final class StringTable: Sendable {
     }
 }
 
-/// Payloads too large or too irregular for a 32-byte record (custom marks, containers of more than two
-/// controllers, notes): they wait here under a ticket that the ring's record carries. Slow path: allocates.
-final class BoxTable: Sendable {
-    private struct State {
-        var next: UInt64 = 1
-        var items: [UInt64: EventPayload] = [:]
+/// A payload too large or too irregular for a 32-byte record (custom marks, containers of more than two
+/// controllers, notes): the record carries a retained pointer to it, which the background thread takes back.
+/// Slow path: one allocation, no lock.
+final class BoxedPayload {
+    let payload: EventPayload
+
+    init(_ payload: EventPayload) {
+        self.payload = payload
     }
 
-    private let state = Mutex(State())
-
-    func put(_ payload: EventPayload) -> UInt64 {
-        state.withLock { state in
-            let ticket = state.next
-            state.next += 1
-            state.items[ticket] = payload
-            return ticket
-        }
+    /// A +1 reference as a record word.
+    static func retainedWord(_ payload: EventPayload) -> UInt64 {
+        UInt64(UInt(bitPattern: Unmanaged.passRetained(BoxedPayload(payload)).toOpaque()))
     }
 
-    func take(_ ticket: UInt64) -> EventPayload? {
-        state.withLock { $0.items.removeValue(forKey: ticket) }
+    /// Takes back the reference `retainedWord` made.
+    static func take(_ word: UInt64) -> EventPayload? {
+        guard let raw = UnsafeRawPointer(bitPattern: UInt(word)) else { return nil }
+        return Unmanaged<BoxedPayload>.fromOpaque(raw).takeRetainedValue().payload
     }
 }

@@ -87,3 +87,23 @@ struct ReporterTests {
         #expect(trace.location(ordinal: finding.ordinal, source: finding.source) == TraceAudit.Location(file: "case.log", line: 6))
     }
 }
+
+@Suite("Locations")
+struct LocationTests {
+    @Test("absolute paths under the base directory become relative, others stay")
+    func relative() {
+        var trace = TraceAudit(path: "/repo/traces/a.lifetrace", eventCount: 3, findings: [], jsonlPath: "/repo/traces/a.lifetrace.jsonl")
+        trace.baseDirectory = "/repo"
+        #expect(trace.location(ordinal: 2, source: nil) == TraceAudit.Location(file: "traces/a.lifetrace.jsonl", line: 3))
+        #expect(trace.location(ordinal: 0, source: EventSource(file: "/elsewhere/App.swift", line: 12)) == TraceAudit.Location(file: "/elsewhere/App.swift", line: 12))
+        #expect(trace.location(ordinal: 0, source: EventSource(file: "/repo/Sources/App.swift", line: 12)) == TraceAudit.Location(file: "Sources/App.swift", line: 12))
+        trace.jsonlPath = nil
+        #expect(trace.location(ordinal: 1, source: nil) == TraceAudit.Location(file: "traces/a.lifetrace", line: nil))
+    }
+
+    @Test("SARIF URIs percent-encode what a URI reference cannot carry")
+    func uri() {
+        #expect(SARIFReporter.uri("traces/my trace.lifetrace.jsonl") == "traces/my%20trace.lifetrace.jsonl")
+        #expect(SARIFReporter.uri("a/b-c_d.e~f") == "a/b-c_d.e~f")
+    }
+}

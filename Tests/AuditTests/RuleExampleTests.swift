@@ -56,3 +56,30 @@ struct RulesDocumentTests {
         #expect(file == RulesDocumentation.markdown(BuiltinRules.all.map(\.descriptor)))
     }
 }
+
+@Suite("critical_save_placement details")
+struct CriticalSavePlacementDetailTests {
+    @Test("a recorded interactive-transition cancel is the related event that shows the pop was cancelled")
+    func cancelEvent() throws {
+        let example = CriticalSavePlacementRule.examples[0]
+        let finding = try #require(try Auditor().audit(example.events).first)
+        #expect(finding.related.count == 2)
+        #expect(finding.related[0].message.contains("viewWillDisappear"))
+        #expect(finding.related[1].message.hasPrefix("interactive transition cancelled"))
+        #expect(finding.related[1].ordinal == 19)
+    }
+
+    @Test("one finding per controller type and key, however many saves")
+    func onePerTypeAndKey() throws {
+        var events = CriticalSavePlacementRule.examples[1].events
+        let editor = ControllerRef(serial: 2, typeName: "NoteEditorViewController")
+        let later = (events.last?.timestamp ?? 0) + 1_000_000_000
+        events.append(.callback(CallbackEvent(.viewWillDisappear, .instant, controller: editor), at: later))
+        events.append(.mark(.save(key: "draft", critical: true, controller: editor), at: later + 1))
+        events.append(.mark(.save(key: "title", critical: true, controller: editor), at: later + 2))
+        let findings = try Auditor().audit(events).filter { $0.ruleID == "critical_save_placement" }
+        #expect(findings.count == 2)
+        #expect(findings[0].message.contains("(2 saves of 'draft' inside viewWillDisappear)"))
+        #expect(findings[1].message.contains("'title'"))
+    }
+}

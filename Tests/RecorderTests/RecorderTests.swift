@@ -328,3 +328,13 @@ struct ControllerRegistryTests {
         #expect(registry.register(typeName: "A").serial == 42)
     }
 }
+
+@Suite("StandardMark")
+struct StandardMarkTests {
+    @Test("every standard name is found, and near misses are not", arguments: MarkName.standard)
+    func lookup(name: String) {
+        #expect(StandardMark(name: name)?.name == name)
+        #expect(StandardMark(name: name + "x") == nil)
+        #expect(StandardMark(name: String(name.dropLast()) + "?") == nil)
+    }
+}

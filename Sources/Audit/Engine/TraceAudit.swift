@@ -15,6 +15,9 @@ public struct TraceAudit: Sendable, Hashable {
     public var jsonlPath: String?
     /// The 1-based line of the JSONL export that holds event ordinal 0 (2 when a header line comes first).
     public var jsonlFirstEventLine: UInt64
+    /// A directory (normally the working directory, the repository root in CI) that absolute file paths in
+    /// locations are made relative to, as GitHub code scanning expects; `nil` keeps paths as they are.
+    public var baseDirectory: String?
 
     public init(path: String, eventCount: UInt64, startTimestamp: UInt64 = 0, findings: [Finding], jsonlPath: String? = nil, jsonlFirstEventLine: UInt64 = 1) {
         self.path = path
@@ -37,15 +40,22 @@ extension TraceAudit {
 
     /// The location of event `ordinal`: its recorded source (`file` and `line`: the instrumented call, or the console
     /// log line it was imported from) when it has one; else line `ordinal + jsonlFirstEventLine` of the JSONL
-    /// export; else the trace file itself without a line.
+    /// export; else the trace file itself without a line. Paths under `baseDirectory` are made relative to it.
     public func location(ordinal: UInt64, source: EventSource?) -> Location {
         if let file = source?.file, let line = source?.line, !file.isEmpty, line > 0 {
-            return Location(file: file, line: UInt64(line))
+            return Location(file: relative(file), line: UInt64(line))
         }
         if let jsonlPath {
-            return Location(file: jsonlPath, line: ordinal + jsonlFirstEventLine)
+            return Location(file: relative(jsonlPath), line: ordinal + jsonlFirstEventLine)
         }
-        return Location(file: path, line: nil)
+        return Location(file: relative(path), line: nil)
+    }
+
+    /// `file` relative to `baseDirectory` when it lies under it.
+    func relative(_ file: String) -> String {
+        guard let baseDirectory, !baseDirectory.isEmpty else { return file }
+        let prefix = baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"
+        return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
     }
 
     /// `timestamp` as seconds since the trace's first event: `5.904 s`.

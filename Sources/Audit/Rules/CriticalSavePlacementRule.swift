@@ -115,7 +115,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     }
 
     let settings: RuleSettings
-    let interests: EventInterests = [.callbacks, .marks]
+    let interests: EventInterests = [.callbacks, .containers, .marks]
     private var candidates: [TypeKey: Candidate] = [:]
     private var safe: Set<TypeKey> = []
     private var safeKeysForAnyType: Set<String> = []
@@ -143,6 +143,14 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
                 awaiting[callback.controller.serial] = nil
             default:
                 break
+            }
+        case .container(let container):
+            guard !awaiting.isEmpty, container.operation == .interactiveTransitionCancel, container.phase != .end,
+                  let from = container.controllers.first,
+                  let saves = awaiting.removeValue(forKey: from.serial) else { return }
+            let cancellation = context.related(event, "interactive transition cancelled at \(context.time(event.timestamp)): \(from.displayName) stays on screen without viewDidDisappear")
+            for (key, save) in saves where candidates[key]?.cancelled == nil {
+                candidates[key]?.cancelled = (save, cancellation)
             }
         case .mark(let mark):
             guard mark.name == MarkName.save, mark.isCritical, let key = mark.key else { return }
@@ -188,7 +196,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
             if let cancelled = candidate.cancelled {
                 related.append(cancelled.cancellation)
                 let cancelledAt = end.time(cancelled.cancellation.timestamp)
-                message += ", and that disappearance was cancelled at \(cancelledAt) (viewWillAppear came, viewDidDisappear never did): the screen stayed, and later edits are saved by nothing"
+                message += ", and that disappearance was cancelled at \(cancelledAt) (viewDidDisappear never came): the screen stayed, and later edits are saved by nothing"
                 if settings.flag("escalate_on_cancel", default: true) { severity = max(severity, .error) }
             } else {
                 message += "; an interactive pop can be cancelled after viewWillDisappear, so this save can run for a disappearance that never happens"

@@ -171,7 +171,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
             guard !unsaved.isEmpty else { return }
             let edits = unsaved.values.flatMap(\.values).sorted { $0.first.ordinal < $1.first.ordinal }
             unsaved.removeAll()
-            let subject = app.scene.map { "scene \($0)" } ?? "the app"
+            let subject = app.scene.map { "scene '\($0)'" } ?? "the app"
             let verb = app.transition == .didEnterBackground ? "entered the background" : "was about to terminate"
             pending.append(PendingExit(
                 closer: app.phase == .begin ? .appEnd(app.transition) : .nextApp,

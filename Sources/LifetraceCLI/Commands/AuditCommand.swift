@@ -150,7 +150,8 @@ struct AuditCommand: Command {
                 output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error))")
             }
         }
-        let audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath, jsonlFirstEventLine: 1)
+        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath, jsonlFirstEventLine: 1)
+        audit.baseDirectory = FileManager.default.currentDirectoryPath
         if let error = iterator.error {
             throw AuditInputError(message: "\(error) (audited the \(count) events before it)", partial: audit)
         }

@@ -1,0 +1,130 @@
+import Synchronization
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The rings of one recorder, one per recording thread, and the per-thread lookup of the current thread's ring.
+///
+/// Lookup: one process-wide `pthread_key_t` holds, per thread, a `ThreadRings` cache with the ring of the
+/// recorder that thread used last (compared by a never-reused recorder id); a thread's first event for a
+/// recorder takes the slow path (lock, allocation of its ring). When a thread exits, the key's destructor marks
+/// its rings abandoned; the background thread forgets them once drained.
+final class RingSet: Sendable {
+    /// A process-unique id (never reused, so a stale per-thread cache entry can never match a new recorder).
+    let id: UInt64
+    let capacity: Int
+    private let rings = Mutex<[ThreadRing]>([])
+    private let nextIndex = Atomic<Int>(0)
+
+    private static let ids = Atomic<UInt64>(1)
+
+    init(capacity: Int) {
+        id = Self.ids.add(1, ordering: .relaxed).oldValue
+        self.capacity = capacity
+    }
+
+    /// The calling thread's ring, creating it on the thread's first event (slow path: lock, allocation).
+    @inline(__always)
+    func currentRing() -> Unmanaged<ThreadRing> {
+        if let raw = pthread_getspecific(ThreadRings.key) {
+            let cache = Unmanaged<ThreadRings>.fromOpaque(raw)
+            let ring = cache._withUnsafeGuaranteedRef { $0.ring(for: id) }
+            if let ring { return ring }
+        }
+        return registerCurrentThread()
+    }
+
+    @inline(never)
+    private func registerCurrentThread() -> Unmanaged<ThreadRing> {
+        let cache: ThreadRings
+        if let raw = pthread_getspecific(ThreadRings.key) {
+            cache = Unmanaged<ThreadRings>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            cache = ThreadRings()
+            pthread_setspecific(ThreadRings.key, Unmanaged.passRetained(cache).toOpaque())
+        }
+        if let ring = cache.ring(for: id) { return ring }
+        let ring = ThreadRing(capacity: capacity, index: nextIndex.add(1, ordering: .relaxed).oldValue)
+        rings.withLock { $0.append(ring) }
+        cache.add(ring, for: id)
+        return Unmanaged.passUnretained(ring)
+    }
+
+    /// The rings now registered (background thread).
+    func snapshot() -> [ThreadRing] {
+        rings.withLock { $0 }
+    }
+
+    /// Forgets abandoned rings that are drained (background thread).
+    func removeDrainedAbandoned() {
+        rings.withLock { rings in
+            rings.removeAll { ring in
+                guard ring.isAbandoned.load(ordering: .acquiring), ring.isDrained else { return false }
+                forgottenDrops.add(ring.droppedCount, ordering: .relaxed)
+                return true
+            }
+        }
+    }
+
+    /// Records dropped by all rings so far.
+    var droppedCount: UInt64 {
+        rings.withLock { $0.reduce(0) { $0 &+ $1.droppedCount } } &+ forgottenDrops.load(ordering: .relaxed)
+    }
+
+    private let forgottenDrops = Atomic<UInt64>(0)
+
+    /// Frees every ring's memory (recorder deinit: no producer or consumer is running).
+    func releaseBuffers() {
+        rings.withLock { rings in
+            for ring in rings { ring.releaseBuffer() }
+        }
+    }
+}
+
+/// Per-thread cache: the rings this thread records into, by recorder id, with the last one used up front.
+final class ThreadRings {
+    private var lastID: UInt64 = 0
+    private var last: Unmanaged<ThreadRing>?
+    private var all: [UInt64: ThreadRing] = [:]
+
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, threadRingsDestructor)
+        return key
+    }()
+
+    @inline(__always)
+    func ring(for id: UInt64) -> Unmanaged<ThreadRing>? {
+        if lastID == id, let last { return last }
+        guard let ring = all[id] else { return nil }
+        lastID = id
+        last = Unmanaged.passUnretained(ring)
+        return last
+    }
+
+    func add(_ ring: ThreadRing, for id: UInt64) {
+        all[id] = ring
+        lastID = id
+        last = Unmanaged.passUnretained(ring)
+    }
+
+    deinit {
+        for ring in all.values { ring.isAbandoned.store(true, ordering: .releasing) }
+    }
+}
+
+#if canImport(Darwin)
+private func threadRingsDestructor(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<ThreadRings>.fromOpaque(raw).release()
+}
+#else
+private func threadRingsDestructor(_ raw: UnsafeMutableRawPointer?) {
+    guard let raw else { return }
+    Unmanaged<ThreadRings>.fromOpaque(raw).release()
+}
+#endif

@@ -1,0 +1,132 @@
+import Synchronization
+
+/// One recording thread's bounded single-producer, single-consumer ring of 32-byte `Record`s.
+///
+/// The producer (the thread that owns the ring) checks for room against a cached copy of the consumer's
+/// position, reads the clock, stores the record and publishes it with a release store of `tail`: no
+/// read-modify-write atomic, no lock, no allocation, no system call, and no cache line shared with another
+/// recording thread. When the ring is full the record is dropped and counted. The consumer (the recorder's
+/// background thread) reads published records in order and frees them by advancing `head`.
+///
+/// `@unchecked Sendable`: `producerTail`, `cachedHead` and `droppedByProducer` belong to the producer thread,
+/// `consumerHead` to the consumer; slot memory is handed over by the release/acquire pair on `tail` (producer
+/// to consumer) and on `head` (consumer to producer).
+final class ThreadRing: @unchecked Sendable {
+    // Layout: the producer's fields, then the consumer's, each group on cache lines of its own (128 bytes of
+    // padding between them, as adjacent-line prefetchers pair lines), so that the consumer draining the ring
+    // never writes a line the producer reads on every event. Swift lays stored properties out in declaration
+    // order. Each side keeps its own copy of the read-only geometry for the same reason.
+
+    // Producer side (the owning thread).
+    private var producerTail: UInt64 = 0
+    private var cachedHead: UInt64 = 0
+    private let tail = Atomic<UInt64>(0)
+    private let dropped = Atomic<UInt64>(0)
+    private var producerSlots: UnsafeMutablePointer<Record>?
+    private let producerMask: UInt64
+    let capacity: UInt64
+    /// The producer's cache of interned string ids (see `Recorder.stringID`).
+    var stringIDs: [String: UInt32] = [:]
+    /// The producer's representation-keyed front cache (see `InternCache`).
+    let internCache = InternCache()
+    private let padding1: Padding = Padding()
+
+    // Consumer side (the recorder's background thread).
+    private(set) var consumerHead: UInt64 = 0
+    private var consumerTail: UInt64 = 0
+    private var consumerSlots: UnsafeMutablePointer<Record>?
+    private let consumerMask: UInt64
+    private let head = Atomic<UInt64>(0)
+    private let padding2: Padding = Padding()
+
+    /// Registration order among the recorder's rings: the tie-break between equal timestamps.
+    let index: Int
+    /// Set when the owning thread exits; the consumer forgets the ring once it is drained.
+    let isAbandoned = Atomic<Bool>(false)
+
+    init(capacity requested: Int, index: Int) {
+        var size = 64
+        while size < requested { size <<= 1 }
+        capacity = UInt64(size)
+        producerMask = UInt64(size - 1)
+        consumerMask = UInt64(size - 1)
+        let slots = UnsafeMutablePointer<Record>.allocate(capacity: size)
+        slots.initialize(repeating: Record(kind: .boxed), count: size)
+        producerSlots = slots
+        consumerSlots = slots
+        self.index = index
+    }
+
+    deinit {
+        releaseBuffer()
+    }
+
+    /// Frees the slot memory (at the recorder's deinit, when no producer or consumer can touch it any more).
+    func releaseBuffer() {
+        guard let slots = producerSlots else { return }
+        slots.deinitialize(count: Int(capacity))
+        slots.deallocate()
+        producerSlots = nil
+        consumerSlots = nil
+    }
+
+    // MARK: Producer
+
+    /// Stamps `record` with `clock.now()` and publishes it. Producer thread only.
+    ///
+    /// - Returns: `false` if the ring was full and the record was dropped (and counted).
+    @inline(__always)
+    func push<Clock: TraceClock>(_ record: Record, clock: Clock) -> Bool {
+        let position = producerTail
+        if position &- cachedHead >= capacity {
+            cachedHead = head.load(ordering: .acquiring)
+            if position &- cachedHead >= capacity {
+                dropped.store(dropped.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+                return false
+            }
+        }
+        var stamped = record
+        stamped.timestamp = clock.now()
+        producerSlots.unsafelyUnwrapped[Int(position & producerMask)] = stamped
+        producerTail = position &+ 1
+        tail.store(position &+ 1, ordering: .releasing)
+        return true
+    }
+
+    /// Records dropped by this ring's producer so far.
+    var droppedCount: UInt64 { dropped.load(ordering: .relaxed) }
+
+    // MARK: Consumer
+
+    /// Consumer only: takes a snapshot of what the producer has published.
+    func refresh() {
+        consumerTail = tail.load(ordering: .acquiring)
+    }
+
+    /// Consumer only: the next published record (of the last `refresh()`), without taking it.
+    @inline(__always)
+    func peek() -> Record? {
+        guard consumerHead != consumerTail, let slots = consumerSlots else { return nil }
+        return slots[Int(consumerHead & consumerMask)]
+    }
+
+    /// Consumer only: takes the record `peek()` returned.
+    @inline(__always)
+    func advance() {
+        consumerHead &+= 1
+    }
+
+    /// Consumer only: hands the slots taken since the last call back to the producer.
+    func release() {
+        head.store(consumerHead, ordering: .releasing)
+    }
+
+    /// Consumer only: whether every record published before the last `refresh()` was taken.
+    var isDrained: Bool { consumerHead == consumerTail }
+}
+
+/// 128 bytes that keep two groups of fields on different cache lines.
+struct Padding {
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
