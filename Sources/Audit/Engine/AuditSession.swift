@@ -57,13 +57,16 @@ public final class AuditSession {
     public var state: ReplayState { replay.state }
 
     /// Ends the trace: lets monitors report what is still pending and returns every finding, in event order
-    /// (then by rule id).
+    /// (then by rule id, controller and message).
     public func finish() -> [Finding] {
         let end = TraceEnd(eventCount: eventCount, firstTimestamp: firstTimestamp, lastTimestamp: lastTimestamp)
         for monitor in monitors {
             monitor.finish(end, &findings)
         }
-        return findings.sorted { ($0.ordinal, $0.ruleID) < ($1.ordinal, $1.ruleID) }
+        // A total order, so the same trace always gives the same report (monitors may emit ties from dictionaries).
+        return findings.sorted {
+            ($0.ordinal, $0.ruleID, $0.controller ?? "", $0.message) < ($1.ordinal, $1.ruleID, $1.controller ?? "", $1.message)
+        }
     }
 }
 
