@@ -126,7 +126,7 @@ struct EventDecoder {
     }
 
     private mutating func next() throws -> Event {
-        let tagByte = try require(ops.readUInt8(), "event tag")
+        let tagByte = try Self.require(ops.readUInt8(), "event tag", ordinal)
         guard deltaPosition < deltas.count else { throw failure("payload ends inside the timestamp deltas") }
         let delta = deltas[deltaPosition]
         deltaPosition += 1
@@ -146,29 +146,29 @@ struct EventDecoder {
             payload = .swiftUI(SwiftUIEvent(action, view: view, host: try readController()))
         case EventTag.mark: payload = .mark(try readMark())
         case EventTag.recorder:
-            switch try require(ops.readUInt8(), "recorder event kind") {
+            switch try Self.require(ops.readUInt8(), "recorder event kind", ordinal) {
             case 0: payload = .recorder(.runStarted(process: try readRequiredString("process")))
-            case 1: payload = .recorder(.eventsDropped(count: try require(values.readVarint(), "dropped count")))
+            case 1: payload = .recorder(.eventsDropped(count: try Self.require(values.readVarint(), "dropped count", ordinal)))
             case 2: payload = .recorder(.note(try readRequiredString("note")))
             case let other: throw failure("unknown recorder event kind \(other)")
             }
         case EventTag.escape:
-            let tag = try require(ops.readUInt8(), "escaped kind")
-            let length = try require(values.readVarint(), "escaped body length")
+            let tag = try Self.require(ops.readUInt8(), "escaped kind", ordinal)
+            let length = try Self.require(values.readVarint(), "escaped body length", ordinal)
             guard length <= UInt64(literals.remaining) else { throw failure("escaped body of \(length) bytes runs past the payload") }
-            payload = .unknown(UnknownEvent(tag: tag, body: try require(literals.readBytes(Int(length)), "escaped body")))
+            payload = .unknown(UnknownEvent(tag: tag, body: try Self.require(literals.readBytes(Int(length)), "escaped body", ordinal)))
         case let other:
             throw failure("unknown event tag \(other) (a writer must escape kinds unknown to format 1.0)")
         }
         var source: EventSource?
         if tagByte & EventTag.hasSource != 0 {
-            let presence = try require(ops.readUInt8(), "source presence bits")
+            let presence = try Self.require(ops.readUInt8(), "source presence bits", ordinal)
             guard presence & ~7 == 0 else { throw failure("reserved source presence bits set: \(presence)") }
             var value = EventSource()
             if presence & 1 != 0 { value.text = try readRequiredString("source text") }
             if presence & 2 != 0 { value.file = try readRequiredString("source file") }
             if presence & 4 != 0 {
-                let line = try require(values.readVarint(), "source line")
+                let line = try Self.require(values.readVarint(), "source line", ordinal)
                 guard line <= UInt64(UInt32.max) else { throw failure("source line \(line) exceeds 32 bits") }
                 value.line = UInt32(line)
             }
@@ -181,7 +181,7 @@ struct EventDecoder {
 
     private mutating func readCallback() throws -> CallbackEvent {
         let callback = try readEnum(Callback.self, "callback")
-        let bits = try require(ops.readUInt8(), "callback flags")
+        let bits = try Self.require(ops.readUInt8(), "callback flags", ordinal)
         guard bits & 0x80 == 0 else { throw failure("reserved callback flag bit set: \(bits)") }
         let phase = try phase(bits & 3)
         let animated = try optionalBool((bits >> 2) & 3)
@@ -195,8 +195,8 @@ struct EventDecoder {
         }
         var size: Size?
         if bits & (1 << 6) != 0 {
-            let width = try require(literals.readUInt64(), "size width")
-            let height = try require(literals.readUInt64(), "size height")
+            let width = try Self.require(literals.readUInt64(), "size width", ordinal)
+            let height = try Self.require(literals.readUInt64(), "size height", ordinal)
             size = Size(width: Double(bitPattern: width), height: Double(bitPattern: height))
         }
         return CallbackEvent(callback, phase, controller: controller, animated: animated, parent: parent, size: size)
@@ -204,12 +204,12 @@ struct EventDecoder {
 
     private mutating func readContainer() throws -> ContainerEvent {
         let operation = try readEnum(ContainerOperation.self, "container operation")
-        let bits = try require(ops.readUInt8(), "container flags")
+        let bits = try Self.require(ops.readUInt8(), "container flags", ordinal)
         guard bits & 0xC0 == 0 else { throw failure("reserved container flag bits set: \(bits)") }
         let phase = try phase(bits & 3)
         let animated = try optionalBool((bits >> 2) & 3)
         let container = try readController()
-        let count = try require(values.readVarint(), "controller count")
+        let count = try Self.require(values.readVarint(), "controller count", ordinal)
         guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
         var list: [ControllerRef] = []
         list.reserveCapacity(Int(count))
@@ -218,7 +218,7 @@ struct EventDecoder {
         if bits & (1 << 4) != 0 { style = try readEnum(ModalPresentationStyle.self, "presentation style") }
         var index: Int?
         if bits & (1 << 5) != 0 {
-            let value = try require(values.readSignedVarint(), "tab index")
+            let value = try Self.require(values.readSignedVarint(), "tab index", ordinal)
             guard let narrowed = Int(exactly: value) else { throw failure("tab index \(value) out of range") }
             index = narrowed
         }
@@ -231,19 +231,19 @@ struct EventDecoder {
         let name = try readRequiredString("mark name")
         let phase = try readEnum(Phase.self, "phase")
         let controller = try readController()
-        let count = try require(values.readVarint(), "field count")
+        let count = try Self.require(values.readVarint(), "field count", ordinal)
         guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
         var fields: [MarkField] = []
         fields.reserveCapacity(Int(count))
         for _ in 0..<count {
             let fieldName = try readRequiredString("field name")
             let value: FieldValue
-            switch try require(ops.readUInt8(), "field type") {
+            switch try Self.require(ops.readUInt8(), "field type", ordinal) {
             case 0: value = .string(try readRequiredString("field value"))
-            case 1: value = .int(try require(values.readSignedVarint(), "integer field"))
+            case 1: value = .int(try Self.require(values.readSignedVarint(), "integer field", ordinal))
             case 2: value = .bool(false)
             case 3: value = .bool(true)
-            case 4: value = .double(Double(bitPattern: try require(literals.readUInt64(), "double field")))
+            case 4: value = .double(Double(bitPattern: try Self.require(literals.readUInt64(), "double field", ordinal)))
             case let other: throw failure("unknown field type \(other)")
             }
             fields.append(MarkField(fieldName, value))
@@ -266,18 +266,18 @@ struct EventDecoder {
     }
 
     private mutating func readEnum<E: RawRepresentable>(_ type: E.Type, _ what: String) throws -> E where E.RawValue == UInt8 {
-        let raw = try require(ops.readUInt8(), what)
+        let raw = try Self.require(ops.readUInt8(), what, ordinal)
         guard let value = E(rawValue: raw) else { throw failure("unknown \(what) value \(raw)") }
         return value
     }
 
     private mutating func readString() throws -> String? {
-        let reference = try require(values.readVarint(), "string reference")
+        let reference = try Self.require(values.readVarint(), "string reference", ordinal)
         switch reference {
         case 0:
             return nil
         case 1:
-            let length = try require(values.readVarint(), "string length")
+            let length = try Self.require(values.readVarint(), "string length", ordinal)
             guard length <= UInt64(literals.remaining),
                   let value = literals.readString(byteCount: Int(length))
             else { throw failure("string of \(length) bytes runs past the payload") }
@@ -298,12 +298,12 @@ struct EventDecoder {
     }
 
     private mutating func readController() throws -> ControllerRef? {
-        let reference = try require(refs.readVarint(), "controller reference")
+        let reference = try Self.require(refs.readVarint(), "controller reference", ordinal)
         switch reference {
         case 0:
             return nil
         case 1:
-            let serial = try require(values.readVarint(), "controller serial")
+            let serial = try Self.require(values.readVarint(), "controller serial", ordinal)
             guard serial <= UInt64(UInt32.max) else { throw failure("controller serial \(serial) exceeds 32 bits") }
             let typeName = try readRequiredString("controller type name")
             let label = try readString()
@@ -324,8 +324,12 @@ struct EventDecoder {
         return value
     }
 
-    private func require<T>(_ value: T?, _ what: String) throws -> T {
-        guard let value else { throw failure("payload ends inside the \(what)") }
+    /// Static, so that `try Self.require(ops.readUInt8(), …)` does not borrow `self` while a stream mutates
+    /// (which would make the compiler copy the whole decoder on every field).
+    private static func require<T>(_ value: T?, _ what: String, _ ordinal: UInt64) throws -> T {
+        guard let value else {
+            throw TraceError(.corruptFrame, "event \(ordinal): payload ends inside the \(what)", eventOrdinal: ordinal)
+        }
         return value
     }
 }

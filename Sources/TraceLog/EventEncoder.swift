@@ -25,7 +25,10 @@ struct EventEncoder {
     private(set) var firstTimestamp: UInt64 = 0
     private(set) var lastTimestamp: UInt64 = 0
     private var strings: [String: UInt64] = [:]
-    private var controllers: [ControllerRef: UInt64] = [:]
+    /// The frame's controller table, and for each serial the position of its latest entry (looking up a serial
+    /// is much cheaper than hashing a type name on every reference).
+    private var controllerTable: [ControllerRef] = []
+    private var controllerBySerial: [UInt32: Int] = [:]
 
     /// Raw bytes so far (the stream lengths' varints not counted).
     var byteCount: Int { ops.count + deltas.count * planeCount + 1 + refs.count + values.count + literals.count }
@@ -81,7 +84,8 @@ struct EventEncoder {
         firstTimestamp = 0
         lastTimestamp = 0
         strings.removeAll(keepingCapacity: true)
-        controllers.removeAll(keepingCapacity: true)
+        controllerTable.removeAll(keepingCapacity: true)
+        controllerBySerial.removeAll(keepingCapacity: true)
     }
 
     /// Appends `event`. The caller has checked that timestamps do not decrease.
@@ -240,11 +244,13 @@ struct EventEncoder {
             refs.writeVarint(0)
             return
         }
-        if let index = controllers[value] {
-            refs.writeVarint(index + 2)
+        if let index = controllerBySerial[value.serial], controllerTable[index] == value {
+            refs.writeVarint(UInt64(index) + 2)
             return
         }
-        controllers[value] = UInt64(controllers.count)
+        // New, or the same serial with another type name or label (never from the recorder): a new entry.
+        controllerBySerial[value.serial] = controllerTable.count
+        controllerTable.append(value)
         refs.writeVarint(1)
         values.writeVarint(UInt64(value.serial))
         writeString(value.typeName)

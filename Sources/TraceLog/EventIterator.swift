@@ -10,8 +10,8 @@ public struct EventIterator: Sequence, IteratorProtocol {
 
     private let reader: TraceReader
     private var frameIndex: Int
+    /// The current frame's remaining events, last first, so that `popLast()` moves each out without a copy.
     private var buffer: [Event] = []
-    private var position = 0
     private var ordinal: UInt64 = 0
     /// The error of the frame that ended iteration early, or `nil`.
     public private(set) var error: TraceError?
@@ -22,28 +22,24 @@ public struct EventIterator: Sequence, IteratorProtocol {
     }
 
     public mutating func next() -> Element? {
-        while position >= buffer.count {
+        while buffer.isEmpty {
             guard error == nil, frameIndex < reader.frames.count else { return nil }
             let frame = reader.frames[frameIndex]
             frameIndex += 1
             do {
                 buffer = try reader.decodeFrame(frame)
-                position = 0
+                buffer.reverse()
                 ordinal = frame.firstOrdinal
             } catch let failure as TraceError {
                 error = failure
                 buffer = []
-                position = 0
                 return nil
             } catch {
                 self.error = TraceError(.corruptFrame, "\(error)", file: reader.path, offset: frame.offset)
                 return nil
             }
         }
-        defer {
-            position += 1
-            ordinal += 1
-        }
-        return (ordinal, buffer[position])
+        defer { ordinal += 1 }
+        return (ordinal, buffer.removeLast())
     }
 }

@@ -70,6 +70,20 @@ struct TraceRoundTripTests {
         #expect(read.events == events)
     }
 
+    @Test("controllers sharing a serial but not a type name or label stay distinct")
+    func sameSerialDifferentController() throws {
+        let first = ControllerRef(serial: 7, typeName: "A")
+        let second = ControllerRef(serial: 7, typeName: "B")
+        let labelled = ControllerRef(serial: 7, typeName: "A", label: "0")
+        let events = [first, second, first, labelled, second, labelled, first].enumerated().map { position, controller in
+            Event(timestamp: UInt64(position), .callback(CallbackEvent(.viewDidLoad, .instant, controller: controller)))
+        }
+        let directory = TemporaryDirectory()
+        let path = directory.file("serials.lifetrace")
+        try TraceFiles.write(events, to: path)
+        #expect(TraceFiles.readAll(try TraceReader(path: path)).events == events)
+    }
+
     @Test("an escaped event is encoded as tag, kind, length and the body's exact bytes")
     func escapeLayout() {
         var encoder = EventEncoder()
