@@ -140,6 +140,40 @@ struct StateTimelineCommandTests {
         #expect(lines.contains("  0.301 s – 0.402 s  disappearing"))
     }
 
+    @Test("events --visible lists the appeared intervals; --from clips them")
+    func visible() throws {
+        let scratch = Scratch()
+        let path = try Self.writeTrace(scratch)
+        let (code, captured) = run(["events", path, "--visible", "NoteEditorViewController#3"])
+        #expect(code == .success)
+        #expect(captured.standardOutput == """
+            NoteEditorViewController#3 appeared:
+              0.105 s – 0.301 s  (196.0 ms)
+              0.403 s – end of trace
+
+            """)
+        let (_, clipped) = run(["events", path, "--visible", "NoteEditorViewController", "--from", "0.2s", "--to", "0.5s", "--format", "jsonl"])
+        #expect(clipped.standardOutput == """
+            {"controller":"NoteEditorViewController#3","start_ns":1200000000,"end_ns":1301000000}
+            {"controller":"NoteEditorViewController#3","start_ns":1403000000,"end_ns":1500000000}
+
+            """)
+        let (missing, failed) = run(["events", path, "--visible", "Nobody#9"])
+        #expect(missing == .usageOrInput)
+        #expect(failed.standardError.contains("Nobody#9"))
+    }
+
+    @Test("events: a mark shows the callback it happened in, also when listing from --from")
+    func markAttribution() throws {
+        let scratch = Scratch()
+        let path = try Self.writeTrace(scratch)
+        for options in [[], ["--from", "0.302s"]] {
+            let (code, captured) = run(["events", path, "--kind", "save"] + options)
+            #expect(code == .success)
+            #expect(captured.standardOutput == "    0.302 s  #18  mark save key=draft critical=true @ NoteEditorViewController#3  (in NoteEditorViewController#3.viewWillDisappear)\n")
+        }
+    }
+
     @Test("bad arguments and unreadable traces exit 2 with a message", arguments: [
         ["state", "/nonexistent/x.lifetrace"],
         ["state", "TRACE", "--at", "soon"],

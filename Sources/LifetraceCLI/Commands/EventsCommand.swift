@@ -8,14 +8,19 @@ struct EventsCommand: Command {
     static let spec = CommandSpec(
         name: "events",
         abstract: "List a trace's events, filtered by time, controller and kind.",
-        usage: "TRACE [--from T] [--to T] [--controller NAME] [--kind K] [--format text|jsonl]",
+        usage: "TRACE [--from T] [--to T] [--controller NAME] [--kind K] [--visible NAME] [--format text|jsonl]",
         discussion: """
             TRACE is a .lifetrace file or a JSON Lines export (.jsonl). Times are relative to the first event and
             accept 1.5s, 1500ms, 250us, 1500000000ns, 2m, or a bare number of seconds; both ends are inclusive.
             With --from, frames that end earlier are not decoded.
 
             Text output: time since the first event (seconds, ms precision), the event's ordinal (0-based position
-            in the trace), and the event. JSONL output: the export schema (docs/JSONL.md), without a header line.
+            in the trace), and the event; a mark ends with the callback it happened in, "(in X.viewWillDisappear)",
+            or "(after X.viewWillDisappear)" when the log has only instants and that callback was logged just before.
+            JSONL output: the export schema (docs/JSONL.md), without a header line.
+
+            --visible NAME prints, instead of events, the intervals during which the controller was appeared
+            (replayed; clipped to --from/--to); jsonl: {"controller","start_ns","end_ns"} per interval.
 
             Examples:
               lifetrace events app.lifetrace --from 5.5s --to 6.5s
@@ -36,6 +41,7 @@ struct EventsCommand: Command {
                 "kind", value: "K", repeatable: true,
                 help: "callback|container|app|swiftui|mark|recorder|unknown, an event name, or a standard mark name."
             ),
+            OptionSpec("visible", value: "NAME", help: "Print the intervals when controller NAME was appeared."),
             OptionSpec("format", value: "FORMAT", help: "text (default) or jsonl."),
         ],
         positionalCount: (1, 1)
@@ -54,15 +60,24 @@ struct EventsCommand: Command {
         for problem in input.problems {
             output.errorLine("lifetrace events: warning: \(problem)")
         }
+        if let name = arguments.value("visible") {
+            try printVisible(name, input: input, from: from, to: to, format: format, output: output)
+            return input.problems.isEmpty ? .success : .problemFound
+        }
+        var attribution = format == "text" ? MarkAttribution(input: input, fromOffset: from) : nil
+        if let warning = attribution?.warning {
+            output.errorLine("lifetrace events: warning: \(warning)")
+        }
         var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
         try input.scan(fromOffset: from) { ordinal, event, start in
             let offset = event.timestamp >= start ? event.timestamp - start : 0
             if let to, offset > to { return false }
+            let enclosing = attribution?.step(ordinal, event)
             guard filter.matches(event) else { return true }
             if format == "jsonl" {
                 try writer.write(event)
             } else {
-                output.line(textLine(offset: offset, ordinal: ordinal, event: event))
+                output.line(textLine(offset: offset, ordinal: ordinal, event: event) + MarkAttribution.suffix(enclosing))
             }
             return true
         }
