@@ -104,6 +104,22 @@ struct FileDescriptor {
         guard result == 0 else { throw Self.ioError("cannot fsync", path: path) }
     }
 
+    /// fsyncs the directory holding `path`, so that a newly created file's directory entry survives a crash.
+    /// Errors are ignored: some file systems refuse to fsync directories, and the file's own data is synced
+    /// separately.
+    static func syncDirectory(of path: String) {
+        let directory: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            directory = "."
+        }
+        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        _ = Glibc.close(fd)
+    }
+
     func close() {
         _ = Glibc.close(rawValue)
     }

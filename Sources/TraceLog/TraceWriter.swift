@@ -50,6 +50,8 @@ public final class TraceWriter {
     public var pendingEventCount: Int { encoder.eventCount }
 
     /// Creates a new trace at `path` and writes its header. An existing file at `path` is replaced (truncated).
+    /// The directory is fsynced so the new file's entry survives a crash; the header itself reaches the disk
+    /// with the first `sync()` or `close()`.
     ///
     /// - Throws: `TraceError` `.io` when the file cannot be created or written, `.invalidArgument` for a trace id
     ///   that is not 16 bytes or bad options.
@@ -75,6 +77,7 @@ public final class TraceWriter {
             file.close()
             throw error
         }
+        FileDescriptor.syncDirectory(of: path)
         written = []
         writtenEvents = 0
         nextSequence = 0

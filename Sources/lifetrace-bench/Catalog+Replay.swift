@@ -216,32 +216,61 @@ extension Catalog {
 
     // MARK: memory
 
+    /// What a memory probe reports.
+    struct MemoryProbe: Codable {
+        var peakBytes: Int
+        var eventCount: UInt64
+        var controllersSeen: Int
+        var controllersAlive: Int
+        var findings: Int
+    }
+
+    /// Runs one job in this process and returns what the probe reports; called in a child process started by
+    /// `memory` (`lifetrace-bench --probe-memory JOB TRACE`), so the peak RSS is that job's alone.
+    static func probeMemory(job: String, trace: String) throws -> MemoryProbe {
+        switch job {
+        case "idle":
+            return MemoryProbe(peakBytes: PeakMemory.peakBytes(), eventCount: 0, controllersSeen: 0, controllersAlive: 0, findings: 0)
+        case "replay":
+            let state = try replayAll(trace)
+            return MemoryProbe(
+                peakBytes: PeakMemory.peakBytes(), eventCount: state.eventCount, controllersSeen: state.controllers.count,
+                controllersAlive: state.controllers.values.filter(\.isAlive).count, findings: 0)
+        case "audit":
+            let (findings, state) = try auditAll(trace, try allRulesAuditor())
+            return MemoryProbe(
+                peakBytes: PeakMemory.peakBytes(), eventCount: state.eventCount, controllersSeen: state.controllers.count,
+                controllersAlive: state.controllers.values.filter(\.isAlive).count, findings: findings.count)
+        default:
+            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit)")
+        }
+    }
+
     static func memory(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
         let trace = try workload.checkpointedTrace()
-        let auditor = try allRulesAuditor()
-        var figures: [Figure] = []
-        for phase in ["replaying", "auditing"] {
-            let before = PeakMemory.currentBytes()
-            let isReset = PeakMemory.reset()
-            let state: ReplayState
-            if phase == "replaying" {
-                state = try replayAll(trace.path)
-            } else {
-                state = try auditAll(trace.path, auditor).state
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        func probe(_ job: String) throws -> MemoryProbe {
+            let result = try External.run(executable, ["--probe-memory", job, trace.path])
+            guard result.status == 0, let line = result.standardOutput.split(separator: "\n").last else {
+                throw BenchError("memory probe '\(job)' failed: \(result.standardError)")
             }
-            let peak = PeakMemory.peakBytes()
-            keep(UInt64(state.eventCount), in: harness)
-            let live = state.controllers.values.filter(\.isAlive).count
-            var figure = Figure(
-                benchmark: "memory", name: "peak RSS \(phase)", events: workload.eventCount, ratio: nil,
-                goal: .stated("bounded by live controllers"), verdict: .stated,
-                candidate: Quantity(value: Double(peak) / 1_048_576, unit: "MiB peak"),
-                baseline: Quantity(value: Double(before) / 1_048_576, unit: "MiB before"))
-            figure.notes.append(
-                "+\(Format.bytes(max(0, peak - before))) over the RSS before; \(state.controllers.count) controllers seen (records kept), \(live) alive at the end; \(state.diagnostics.count) diagnostics"
-                    + (isReset ? "; peak since a VmHWM reset" : "; VmHWM reset refused: lifetime peak"))
-            figures.append(figure)
+            return try JSONDecoder().decode(MemoryProbe.self, from: Data(line.utf8))
         }
-        return figures
+        let idle = try probe("idle")
+        return try ["replay", "audit"].map { job in
+            let measured = try probe(job)
+            keep(measured.eventCount, in: harness)
+            var figure = Figure(
+                benchmark: "memory", name: "peak RSS \(job == "replay" ? "replaying" : "auditing (all rules)")",
+                events: workload.eventCount, ratio: nil, goal: .stated("bounded by live controllers"), verdict: .stated,
+                candidate: Quantity(value: Double(measured.peakBytes) / 1_048_576, unit: "MiB peak"),
+                baseline: Quantity(value: Double(idle.peakBytes) / 1_048_576, unit: "MiB idle"))
+            figure.notes.append(
+                "+\(Format.bytes(max(0, measured.peakBytes - idle.peakBytes))) over an idle process; \(measured.eventCount) events; "
+                    + "\(measured.controllersSeen) controllers seen (their records are kept), \(measured.controllersAlive) alive at the end"
+                    + (job == "audit" ? "; \(measured.findings) findings" : "")
+                    + "; peak = VmHWM of a child process that only does this")
+            return figure
+        }
     }
 }

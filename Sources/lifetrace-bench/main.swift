@@ -176,6 +176,17 @@ func printTable(_ figures: [Figure]) {
 
 func main() -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    // Internal: the memory benchmark runs each job in a child process of its own (see Catalog.memory).
+    if arguments.first == "--probe-memory", arguments.count == 3 {
+        do {
+            let report = try Catalog.probeMemory(job: arguments[1], trace: arguments[2])
+            FileHandle.standardOutput.write(try JSONEncoder().encode(report) + Data("\n".utf8))
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("lifetrace-bench: error: \(error)\n".utf8))
+            return 1
+        }
+    }
     let options: Options
     do {
         options = try parseOptions(arguments)

@@ -1,4 +1,6 @@
+import Dispatch
 import LifetraceTestSupport
+import Synchronization
 import Testing
 import TraceModel
 
@@ -68,6 +70,23 @@ struct TraceRoundTripTests {
         let read = TraceFiles.readAll(try TraceReader(path: path))
         #expect(read.error == nil)
         #expect(read.events == events)
+    }
+
+    @Test("one reader decodes frames from several threads at once")
+    func concurrentDecoding() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("shared.lifetrace")
+        let events = RandomEvents.make(count: 2000, seed: 21)
+        try TraceFiles.write(events, to: path, eventsPerFrame: 50)
+        let reader = try TraceReader(path: path)
+        let frames = reader.frames
+        let results = Mutex<[Int: [Event]]>([:])
+        DispatchQueue.concurrentPerform(iterations: frames.count) { position in
+            let decoded = (try? reader.decodeFrame(frames[position])) ?? []
+            results.withLock { $0[position] = decoded }
+        }
+        let joined = results.withLock { table in (0..<frames.count).flatMap { table[$0] ?? [] } }
+        #expect(joined == events)
     }
 
     @Test("controllers sharing a serial but not a type name or label stay distinct")
