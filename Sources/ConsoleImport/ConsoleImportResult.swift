@@ -72,7 +72,7 @@ public struct TimeAdjustment: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .midnightRollover:
-            "line \(line): time of day went back by \(TimeText.duration(backwardsBy)); read as the next day"
+            "line \(line): time of day went back past midnight; read as the next day"
         case .clockWentBack:
             "line \(line): time went back by \(TimeText.duration(backwardsBy)); placed at the previous line's time"
         }

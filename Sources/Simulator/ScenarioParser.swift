@@ -365,7 +365,9 @@ public struct ScenarioParser: Sendable {
 
     static func size(_ text: String) -> Size? {
         let parts = text.split(separator: "x")
-        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0 else {
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0,
+            width.isFinite, height.isFinite
+        else {
             return nil
         }
         return Size(width: width, height: height)

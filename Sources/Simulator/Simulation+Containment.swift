@@ -30,6 +30,7 @@ extension Simulation {
         try requirePlainParent(parent, verb: "add-child")
         try requireSteady(parent)
         let child = try instantiate(spec)
+        try requireNesting(child, under: parent)
         container(.addChild, parent, [child])
         adopt(child, by: parent)
         container(.attachView, parent, [child])
@@ -63,6 +64,15 @@ extension Simulation {
     /// lifecycle events). P's stored property keeps C alive.
     func addView(_ spec: ControllerSpec, to parentName: String) throws {
         let parent = try lookup(parentName)
+        var depth = 1
+        var current = parent
+        while let next = controllers[current].orphanSuperview ?? controllers[current].parent {
+            depth += 1
+            current = next
+        }
+        if depth >= Self.maximumTreeDepth {
+            throw illegal("views would nest deeper than \(Self.maximumTreeDepth) controllers")
+        }
         let child = try instantiate(spec)
         container(.attachView, parent, [child])
         controllers[child].orphanSuperview = parent
@@ -124,6 +134,7 @@ extension Simulation {
         guard isOnScreen(pages) else { throw illegal("cannot scroll \(describe(pages)): it is not on screen") }
         let current = controllers[pages].children[0]
         let next = try instantiate(spec)
+        try requireNesting(next, under: pages)
         container(.interactiveTransitionBegin, pages, [current, next], animated: true)
         container(.addChild, pages, [next])
         adopt(next, by: pages)
@@ -140,7 +151,7 @@ extension Simulation {
         let pages = try lookup(pagesName, kind: .page, for: "finish scrolling")
         let transition = try interactiveTransition(of: pages, verb: "finish-scroll")
         container(.interactiveTransitionFinish, pages, [transition.from, transition.to], animated: true)
-        now += options.completionDuration
+        advance(by: options.completionDuration)
         didAppear(transition.to, true)
         didDisappear(transition.from, true)
         controllers[pages].interactive = nil
@@ -155,7 +166,7 @@ extension Simulation {
         let pages = try lookup(pagesName, kind: .page, for: "cancel scrolling")
         let transition = try interactiveTransition(of: pages, verb: "cancel-scroll")
         container(.interactiveTransitionCancel, pages, [transition.from, transition.to], animated: true)
-        now += options.completionDuration
+        advance(by: options.completionDuration)
         willAppear(transition.from, true)
         settle(transition.from, true)
         didAppear(transition.from, true)

@@ -9,6 +9,10 @@ extension Simulation {
         let nav = try lookup(navName, kind: .navigation, for: "push onto")
         try requireSteady(nav)
         let pushed = try instantiate(spec)
+        if controllers[pushed].kind == .navigation {
+            throw illegal("cannot push \(describe(pushed)): UIKit does not support pushing a navigation controller")
+        }
+        try requireNesting(pushed, under: nav)
         let previous = controllers[nav].children.last
         container(.push, nav, [pushed], animated: animated)
         adopt(pushed, by: nav)
@@ -86,6 +90,10 @@ extension Simulation {
                 index = try instantiate(spec)
             }
             if new.contains(index) { throw illegal("'\(spec.name)' is given twice") }
+            if controllers[index].kind == .navigation {
+                throw illegal("cannot put \(describe(index)) on a navigation stack: UIKit does not support nesting navigation controllers")
+            }
+            try requireNesting(index, under: nav)
             new.append(index)
         }
         let added = new.filter { !old.contains($0) }
@@ -146,7 +154,7 @@ extension Simulation {
         let nav = try lookup(navName, kind: .navigation, for: "finish a swipe-back in")
         let transition = try interactiveTransition(of: nav, verb: "finish-swipe-back")
         container(.interactiveTransitionFinish, nav, [transition.from, transition.to], animated: true)
-        now += options.completionDuration
+        advance(by: options.completionDuration)
         didDisappear(transition.from, true)
         controllers[nav].children.removeLast()
         didAppear(transition.to, true)
@@ -163,7 +171,7 @@ extension Simulation {
         let nav = try lookup(navName, kind: .navigation, for: "cancel a swipe-back in")
         let transition = try interactiveTransition(of: nav, verb: "cancel-swipe-back")
         container(.interactiveTransitionCancel, nav, [transition.from, transition.to], animated: true)
-        now += options.completionDuration
+        advance(by: options.completionDuration)
         controllers[nav].children.removeLast()
         willDisappear(transition.to, true)
         didDisappear(transition.to, true)

@@ -71,7 +71,7 @@ public final class Simulation {
             }
             now = max(now, time)
         case .after(let delay):
-            now += delay
+            advance(by: delay)
         }
         previousStepStart = now
         try perform(step.command)
@@ -106,7 +106,7 @@ public final class Simulation {
         case .selectTab(let tabs, let selector): try selectTab(tabs, selector)
         case .scroll(let pages, let spec):
             try beginScroll(pages, to: spec)
-            now += options.animationDuration
+            advance(by: options.animationDuration)
             try finishScroll(pages)
         case .beginScroll(let pages, let spec): try beginScroll(pages, to: spec)
         case .finishScroll(let pages): try finishScroll(pages)
@@ -134,7 +134,7 @@ public final class Simulation {
 
     func emit(_ payload: EventPayload) {
         sink.record(Event(timestamp: now, payload))
-        now += options.tick
+        advance(by: options.tick)
         eventCount += 1
     }
 
@@ -191,7 +191,7 @@ public final class Simulation {
             case .work(let label, let duration):
                 let fields = [MarkField("label", .string(label))]
                 emit(.mark(MarkEvent(MarkName.work, .begin, controller: ref, fields: fields)))
-                now += duration
+                advance(by: duration)
                 emit(.mark(MarkEvent(MarkName.work, .end, controller: ref, fields: fields)))
             case .touchView:
                 loadViewIfNeeded(index)
@@ -201,8 +201,14 @@ public final class Simulation {
         }
     }
 
+    /// Moves the simulated clock forward, saturating at `UInt64.max` (times never wrap around).
+    func advance(by nanoseconds: UInt64) {
+        let (sum, overflow) = now.addingReportingOverflow(nanoseconds)
+        now = overflow ? .max : sum
+    }
+
     func animate(_ animated: Bool) {
-        if animated { now += options.animationDuration }
+        if animated { advance(by: options.animationDuration) }
     }
 
     // MARK: - Controllers
@@ -284,6 +290,17 @@ public final class Simulation {
             if children.contains(index) { throw illegal("'\(child.name)' is given twice") }
             children.append(index)
         }
+        for child in children where !spec.children.isEmpty {
+            var height = 0
+            var level = [child]
+            while !level.isEmpty {
+                height += 1
+                level = level.flatMap { controllers[$0].children }
+            }
+            if height + 1 > Self.maximumTreeDepth {
+                throw illegal("the controller tree would nest deeper than \(Self.maximumTreeDepth) levels")
+            }
+        }
         let ref = sink.registerController(typeName: typeName, at: now)
         let index = controllers.count
         controllers.append(
@@ -301,6 +318,30 @@ public final class Simulation {
             }
         }
         return index
+    }
+
+    /// How deep the controller tree may grow (appearance forwarding recurses down it; real apps nest a few
+    /// levels).
+    static let maximumTreeDepth = 64
+
+    /// Throws unless adding `child` (with its subtree) under `parent` keeps the tree within
+    /// `maximumTreeDepth` levels.
+    func requireNesting(_ child: Int, under parent: Int) throws {
+        var depth = 1
+        var current = parent
+        while let next = controllers[current].parent {
+            depth += 1
+            current = next
+        }
+        var height = 0
+        var level = [child]
+        while !level.isEmpty {
+            height += 1
+            level = level.flatMap { controllers[$0].children }
+        }
+        if depth + height > Self.maximumTreeDepth {
+            throw illegal("the controller tree would nest deeper than \(Self.maximumTreeDepth) levels")
+        }
     }
 
     /// `willMove(toParent:)` as `addChild` calls it, and the link.

@@ -45,8 +45,14 @@ struct TokenCursor {
         return word
     }
 
+    /// How deeply container specs may nest (a real app nests a handful).
+    static let maximumNesting = 32
+
     /// `NAME` or `NAME: Type` or `NAME: Type(SPEC, …)`.
-    mutating func spec() throws -> ControllerSpec {
+    mutating func spec(depth: Int = 0) throws -> ControllerSpec {
+        guard depth < Self.maximumNesting else {
+            throw ScenarioError(.syntax, "containers nest more than \(Self.maximumNesting) levels deep")
+        }
         let name = try self.name("controller name")
         guard ScenarioParser.isIdentifier(name) else {
             throw ScenarioError(.syntax, "expected a controller name (letters, digits, _), found '\(name)'")
@@ -57,10 +63,10 @@ struct TokenCursor {
         var children: [ControllerSpec] = []
         if peek() == "(" {
             advance()
-            children.append(try spec())
+            children.append(try spec(depth: depth + 1))
             while peek() == "," {
                 advance()
-                children.append(try spec())
+                children.append(try spec(depth: depth + 1))
             }
             try expect(")")
         }

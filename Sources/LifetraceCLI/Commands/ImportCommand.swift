@@ -24,13 +24,15 @@ struct ImportCommand: Command {
         abstract: "Turn a console log (or a JSONL export) into a trace.",
         usage: "<log> [-o <trace>] [--format text|jsonl] [--mark SUBSTRING=MARK[,field=value...]]... [--strict]",
         discussion: """
-            Text logs: each line with a lifecycle callback (viewDidLoad, viewWillAppear:, -[Class dealloc], \
-            Class.viewDidAppear(_:), sceneDidEnterBackground, ...) becomes an event for the controller named \
-            on the line. Lines that are neither a callback nor a --mark are skipped and listed (the first \
-            \(skippedLinesShown)); --strict makes them an error. Times come from the lines (NSLog, time of day, \
-            ISO-8601, leading seconds); a log without times gets synthetic times 1 ms apart.
-            --mark 'saveDraft=save,critical=true,key=draft' turns every line containing 'saveDraft' into a \
+            Text logs: each line with a lifecycle callback (viewDidLoad, viewWillAppear:, -[Class dealloc],
+            Class.viewDidAppear(_:), sceneDidEnterBackground, ...) becomes an event for the controller named on
+            the line. Lines that are neither a callback nor a --mark are skipped and listed (the first \(skippedLinesShown));
+            --strict makes them an error. Times come from the lines (NSLog, time of day, ISO-8601, leading
+            seconds); a log without times gets synthetic times 1 ms apart.
+
+            --mark 'saveDraft=save,critical=true,key=draft' turns every line containing 'saveDraft' into a
             'save' mark, attributed to the controller named on the line, else to the latest callback's.
+
             The default format is jsonl for .jsonl/.ndjson files, text otherwise. See docs/IMPORT.md.
             Exit codes: 0 imported; 2 bad arguments, unreadable input, or (with --strict) an unreadable line.
             """,
