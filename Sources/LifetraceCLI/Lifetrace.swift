@@ -65,8 +65,11 @@ public enum Lifetrace {
         }
     }
 
+    /// Commands that work but are not listed in `--help`: test helpers.
+    static let hiddenCommands: [any Command.Type] = [RecordStressCommand.self]
+
     static func command(named name: String) -> (any Command.Type)? {
-        commands.first { $0.spec.name == name }
+        (commands + hiddenCommands).first { $0.spec.name == name }
     }
 
     static var overview: String {

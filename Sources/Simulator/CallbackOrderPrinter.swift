@@ -18,32 +18,25 @@ public enum CallbackOrderPrinter {
     /// - Returns: The lines, without newlines.
     public static func lines(_ events: [Event], steps: [StepMarker] = []) -> [String] {
         var lines: [String] = []
-        var depth = 0
+        var stream = CallbackOrderStream(timeWidth: events.last.map { TimeText.seconds($0.timestamp).count } ?? 7)
         var stepIndex = 0
-        let width = events.last.map { TimeText.seconds($0.timestamp).count } ?? 7
-        func header(_ marker: StepMarker) {
-            lines.append("── line \(marker.line): \(marker.text)")
-        }
         for (index, event) in events.enumerated() {
             while stepIndex < steps.count, steps[stepIndex].eventIndex <= index {
-                header(steps[stepIndex])
+                lines.append(header(steps[stepIndex]))
                 stepIndex += 1
             }
-            if event.phase == .end {
-                depth = max(0, depth - 1)
-                continue
-            }
-            let time = TimeText.seconds(event.timestamp)
-            let padding = String(repeating: " ", count: max(0, width - time.count))
-            let indent = String(repeating: "  ", count: depth)
-            lines.append("\(padding)\(time)  \(indent)\(text(of: event, nested: depth > 0))")
-            if event.phase == .begin { depth += 1 }
+            if let line = stream.line(for: event) { lines.append(line) }
         }
         while stepIndex < steps.count {
-            header(steps[stepIndex])
+            lines.append(header(steps[stepIndex]))
             stepIndex += 1
         }
         return lines
+    }
+
+    /// `── line N: COMMAND`
+    public static func header(_ marker: StepMarker) -> String {
+        "── line \(marker.line): \(marker.text)"
     }
 
     /// The text of one event: `Type#n.callback(arguments)`, `• mark fields`, `▸ container operation`,
@@ -88,5 +81,31 @@ public enum CallbackOrderPrinter {
 
     private static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// The incremental form of `CallbackOrderPrinter.lines`: one event at a time, for output that must not wait
+/// for (or hold) the whole trace.
+public struct CallbackOrderStream: Sendable {
+    private var depth = 0
+    private let timeWidth: Int
+
+    /// - Parameter timeWidth: The width the time column is padded to (`12.480 s` is 8).
+    public init(timeWidth: Int = 10) {
+        self.timeWidth = timeWidth
+    }
+
+    /// The line for `event`, or `nil` for an `end` (which closes a nesting level).
+    public mutating func line(for event: Event) -> String? {
+        if event.phase == .end {
+            depth = max(0, depth - 1)
+            return nil
+        }
+        let time = TimeText.seconds(event.timestamp)
+        let padding = String(repeating: " ", count: max(0, timeWidth - time.count))
+        let indent = String(repeating: "  ", count: depth)
+        let text = CallbackOrderPrinter.text(of: event, nested: depth > 0)
+        if event.phase == .begin { depth += 1 }
+        return "\(padding)\(time)  \(indent)\(text)"
     }
 }

@@ -66,6 +66,18 @@ struct SimulateCommandTests {
         #expect(try TraceReader(path: path).eventCount > 2000)
     }
 
+    @Test("--generate without -o streams the callback order; with a seed it is reproducible")
+    func generatePrints() {
+        let (code, first) = Self.run(["simulate", "--generate", "500", "--seed", "4"])
+        let (_, second) = Self.run(["simulate", "--generate", "500", "--seed", "4"])
+        #expect(code == .success)
+        let lines = first.standardOutput.split(separator: "\n")
+        #expect(lines.count > 300)
+        #expect(lines.first?.hasSuffix("◆ application(_:didFinishLaunchingWithOptions:)") == true)
+        #expect(lines.contains { $0.hasSuffix(".viewDidAppear(animated: true)") })
+        #expect(first.standardOutput == second.standardOutput)
+    }
+
     @Test("a bad scenario exits 2 naming file and line; an illegal step keeps the events before it")
     func badScenario() throws {
         let scenario = Self.temporary("bad.scenario")

@@ -93,12 +93,19 @@ struct SimulateCommand: Command {
             case .generated(let count, let seed): identity = Array("generate \(count) seed \(seed)".utf8)
             }
             try TraceFileRecording.record(to: outputPath, identity: identity) { recorderSink in
-                simulate(into: printing ? TeeSink(primary: recorderSink, copy: copy) : recorderSink)
+                switch (printing, source) {
+                case (false, _): simulate(into: recorderSink)
+                case (true, .generated): simulate(into: PrintingSink(forwardingTo: recorderSink, write: output.line))
+                case (true, .scenario): simulate(into: TeeSink(primary: recorderSink, copy: copy))
+                }
             }
+        } else if case .generated = source {
+            // Long sessions stream: nothing is held in memory.
+            simulate(into: PrintingSink(write: output.line))
         } else {
             simulate(into: copy)
         }
-        if printing {
+        if printing, case .scenario = source {
             for line in CallbackOrderPrinter.lines(copy.events, steps: markers) { output.line(line) }
         }
         if let failure {
