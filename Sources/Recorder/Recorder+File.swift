@@ -1,4 +1,5 @@
 import Foundation
+import Replay
 import TraceLog
 import TraceModel
 
@@ -17,20 +18,22 @@ extension Recorder {
     ///   - options: Buffering and flushing.
     ///   - clock: Timestamp source; `MonotonicClock` by default.
     ///   - writerOptions: Frame size and compression of the `TraceWriter`.
+    ///   - checkpoints: When the background thread writes checkpoint frames (Replay's `CheckpointingWriter`).
     /// - Throws: `RecorderError` (`.open`) with the path and the `TraceError` that caused it: the file is not a
     ///   trace, is of a newer format, is damaged in the middle, or cannot be created.
     public convenience init(
         path: String, options: RecorderOptions = RecorderOptions(), clock: any TraceClock = MonotonicClock(),
-        writerOptions: TraceWriter.Options = TraceWriter.Options()
+        writerOptions: TraceWriter.Options = TraceWriter.Options(),
+        checkpoints: CheckpointingWriter.Policy = CheckpointingWriter.Policy()
     ) throws {
         let registry = ControllerRegistry()
-        let writer: TraceWriter
+        let writer: CheckpointingWriter
         var floor: UInt64 = 0
         do {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
             if size > 0 {
-                writer = try TraceWriter.openForAppend(path: path, options: writerOptions)
-                floor = writer.lastTimestamp ?? 0
+                writer = try CheckpointingWriter.openForAppend(path: path, policy: checkpoints, options: writerOptions)
+                floor = writer.writer.lastTimestamp ?? 0
                 registry.reserveSerials(through: try Self.highestSerial(in: path))
             } else {
                 let header = TraceHeader(
@@ -39,7 +42,8 @@ extension Recorder {
                         unixNanoseconds: Int64(Date().timeIntervalSince1970 * 1e9), monotonicNanoseconds: clock.now()),
                     producer: "lifetrace-recorder 0.1.0",
                     hasSyntheticTimes: clock is ManualClock)
-                writer = try TraceWriter(creating: path, header: header, options: writerOptions)
+                writer = CheckpointingWriter(
+                    writer: try TraceWriter(creating: path, header: header, options: writerOptions), policy: checkpoints)
             }
         } catch {
             throw RecorderError(code: .open, message: "cannot open the trace for recording", path: path, cause: error)

@@ -125,9 +125,10 @@ extension Simulation {
         for controller in removed { releaseIfUnowned(controller) }
     }
 
-    /// The swipe-back gesture begins: `B.willMove(toParent: nil)` (UIKit calls it as the interactive pop
-    /// starts, whether or not it completes), B.viewWillDisappear, A.viewWillAppear, A.viewIsAppearing,
-    /// A layout.
+    /// The swipe-back gesture begins: `B.willMove(toParent: nil)`, B.viewWillDisappear, A.viewWillAppear,
+    /// A.viewIsAppearing, A layout. The appearance order is DESIGN.md §2's; recording willMove(nil) here, as a
+    /// back-button pop does first (real log 08), is an assumption: no source found says when UIKit calls it
+    /// during an interactive pop (see docs/SCENARIOS.md, "Modelling choices").
     func beginSwipeBack(_ navName: String) throws {
         let nav = try lookup(navName, kind: .navigation, for: "swipe back in")
         try requireSteady(nav)

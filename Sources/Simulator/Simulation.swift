@@ -316,6 +316,11 @@ public final class Simulation {
                 adopt(child, by: index)
                 callback(child, .didMoveToParent, parent: .controller(ref))
             }
+            if classSpec.kind == .tabBar {
+                // Setting viewControllers selects the first tab (Apple: UITabBarController.viewControllers);
+                // recorded so a replay knows the container is a tab bar and which tab is selected.
+                container(.selectTab, index, [children[0]], index: 0)
+            }
         }
         return index
     }

@@ -116,7 +116,7 @@ public final class TraceReader: Sendable {
         func bad(_ why: String) -> TraceError {
             TraceError(.corruptIndex, "footer present but the index is not usable (\(why)); rebuilt it by walking the frames", offset: footer.indexOffset)
         }
-        guard footer.indexOffset >= headerLength, footer.indexOffset + UInt64(FrameHeader.length) <= footerOffset else {
+        guard footer.indexOffset >= headerLength, footer.indexOffset <= footerOffset - UInt64(FrameHeader.length) else {
             throw bad("footer points outside the file")
         }
         let headerBytes = try file.read(count: FrameHeader.length, at: footer.indexOffset)
@@ -294,7 +294,10 @@ public final class TraceReader: Sendable {
     /// The first and last event timestamps of the valid prefix, or `nil` when there are no events.
     public var timeSpan: ClosedRange<UInt64>? {
         guard let first = frames.first, let last = frames.last else { return nil }
-        return first.firstTimestamp...last.lastTimestamp
+        // Frames out of time order (reported in `problems`) must not make an inverted range.
+        let lower = first.firstTimestamp <= last.lastTimestamp ? first.firstTimestamp : frames.map(\.firstTimestamp).min()!
+        let upper = frames.map(\.lastTimestamp).max()!
+        return Swift.min(lower, upper)...upper
     }
 
     /// Bytes of the valid prefix's events frames before compression and as stored (payloads only).

@@ -72,7 +72,7 @@ struct SimulateCommandTests {
         let (_, second) = Self.run(["simulate", "--generate", "500", "--seed", "4"])
         #expect(code == .success)
         let lines = first.standardOutput.split(separator: "\n")
-        #expect(lines.count > 300)
+        #expect(lines.count > 200)
         #expect(lines.first?.hasSuffix("◆ application(_:didFinishLaunchingWithOptions:)") == true)
         #expect(lines.contains { $0.hasSuffix(".viewDidAppear(animated: true)") })
         #expect(first.standardOutput == second.standardOutput)

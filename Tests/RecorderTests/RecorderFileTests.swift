@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Replay
 import TraceLog
 import TraceModel
 
@@ -87,5 +88,37 @@ struct RecorderFileTests {
         #expect(error?.code == .open)
         #expect(error?.path == path)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("hello, not a trace\n".utf8))
+    }
+}
+
+@Suite("Recorder writes checkpoints")
+struct RecorderCheckpointTests {
+    @Test("the background thread writes checkpoint frames that replay to the same state as the events")
+    func checkpoints() throws {
+        let path = RecorderFileTests.temporaryPath("checkpoints")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let clock = ManualClock(start: 1_000_000)
+        let recorder = try Recorder(path: path, clock: clock, checkpoints: CheckpointingWriter.Policy(eventInterval: 50, timeInterval: 0))
+        let nav = recorder.registry.register(typeName: "UINavigationController")
+        recorder.setRoot(nav)
+        for index in 0..<40 {
+            let controller = recorder.registry.register(typeName: "Page\(index % 3)")
+            recorder.pushViewController(controller, onto: nav, animated: true)
+            recorder.viewWillAppear(controller, animated: true) {}
+            recorder.viewDidAppear(controller, animated: true) {}
+            clock.advance(by: 1_000)
+        }
+        try recorder.close()
+        let reader = try TraceReader(path: path)
+        #expect(reader.checkpoints.count >= 3)
+        let replayer = Replayer(reader: reader)
+        let middle = reader.timeSpan.map { ($0.lowerBound + $0.upperBound) / 2 } ?? 0
+        let seek = try replayer.seek(to: middle)
+        #expect(seek.checkpoint != nil)
+        var full = ReplayState()
+        try reader.forEachEvent { ordinal, event in
+            if event.timestamp <= middle { full.apply(event, ordinal: ordinal) }
+        }
+        #expect(seek.state == full)
     }
 }

@@ -123,6 +123,29 @@ struct TraceDamageTests {
         #expect(try TraceFiles.bytes(path) == bytes)
     }
 
+    @Test("frames spliced from another trace are reported (sequence, ordinals, time) and still read")
+    func splicedFrames() throws {
+        let directory = TemporaryDirectory()
+        let late = (0..<20).map { Event(timestamp: 1_000 + UInt64($0), .app(AppEvent(.didBecomeActive))) }
+        let early = (0..<10).map { Event(timestamp: UInt64($0), .app(AppEvent(.willResignActive))) }
+        let path = directory.file("spliced.lifetrace")
+        let other = directory.file("early.lifetrace")
+        try TraceFiles.write(late, to: path, eventsPerFrame: 10, close: false)
+        try TraceFiles.write(early, to: other, eventsPerFrame: 10, close: false)
+        let otherBytes = try TraceFiles.bytes(other)
+        let otherHeader = Int(try TraceReader(path: other).headerLength)
+        try TraceFiles.put(try TraceFiles.bytes(path) + otherBytes[otherHeader...], to: path)
+
+        let reader = try TraceReader(path: path)
+        #expect(reader.frames.count == 3)
+        #expect(reader.timeSpan == 0...1_019)
+        #expect(reader.problems.map(\.code).contains(.sequenceGap))
+        #expect(reader.problems.map(\.code).contains(.timestampWentBackwards))
+        #expect(TraceFiles.readAll(reader).events == late + early)
+        let report = try reader.verify()
+        #expect(report.problems.contains { $0.code == .timestampWentBackwards && $0.offset == reader.frames[2].offset })
+    }
+
     @Test("reopening after a torn write drops the torn frame and continues sequence numbers and ordinals")
     func reopenAfterTornWrite() throws {
         let directory = TemporaryDirectory()
