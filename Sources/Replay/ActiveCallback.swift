@@ -11,7 +11,22 @@ public struct ActiveCallback: Sendable, Hashable, CustomStringConvertible {
         case app(AppTransition)
     }
 
-    public var kind: Kind
+    /// `Kind` packed in one byte (callback raw value, or 0x80 | transition raw value): keeps this struct cheap to
+    /// copy on the fold's hot path.
+    private var code: UInt8
+
+    public var kind: Kind {
+        get {
+            if code & 0x80 == 0 { return .controller(Callback(rawValue: code) ?? .initialize) }
+            return .app(AppTransition(rawValue: code & 0x7F) ?? .didFinishLaunching)
+        }
+        set {
+            switch newValue {
+            case .controller(let callback): code = callback.rawValue
+            case .app(let transition): code = 0x80 | transition.rawValue
+            }
+        }
+    }
     /// The controller the callback runs on; `nil` for app and scene callbacks.
     public var controller: ControllerRef?
     /// The scene id for scene-delegate callbacks; `nil` otherwise.
@@ -25,7 +40,10 @@ public struct ActiveCallback: Sendable, Hashable, CustomStringConvertible {
     public var isInstant: Bool
 
     public init(kind: Kind, controller: ControllerRef?, scene: String? = nil, since: UInt64, ordinal: UInt64, isInstant: Bool) {
-        self.kind = kind
+        switch kind {
+        case .controller(let callback): code = callback.rawValue
+        case .app(let transition): code = 0x80 | transition.rawValue
+        }
         self.controller = controller
         self.scene = scene
         self.since = since
@@ -35,14 +53,12 @@ public struct ActiveCallback: Sendable, Hashable, CustomStringConvertible {
 
     /// The UIViewController callback, or `nil` for app callbacks.
     public var callback: Callback? {
-        if case .controller(let callback) = kind { return callback }
-        return nil
+        code & 0x80 == 0 ? Callback(rawValue: code) : nil
     }
 
     /// The app/scene transition, or `nil` for controller callbacks.
     public var appTransition: AppTransition? {
-        if case .app(let transition) = kind { return transition }
-        return nil
+        code & 0x80 == 0 ? nil : AppTransition(rawValue: code & 0x7F)
     }
 
     /// `viewWillDisappear`, `didEnterBackground`, …: the callback's short name.

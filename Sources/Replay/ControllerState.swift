@@ -27,8 +27,6 @@ public struct ControllerState: Sendable, Hashable {
 
     /// Callbacks executing now, outermost first (callbacks nest: loadView inside init, for example).
     public var callbacks: [ActiveCallback]
-    /// The most recent callback that began on this controller (interval or instant), executing or not.
-    public var lastCallback: ActiveCallback?
 
     public var parent: ParentLink
     /// Child controllers in the order they were added (serials).
@@ -79,7 +77,6 @@ public struct ControllerState: Sendable, Hashable {
         self.appearance = .unknown
         self.appearanceSince = nil
         self.callbacks = []
-        self.lastCallback = nil
         self.parent = .unknown
         self.children = []
         self.presentingController = nil

@@ -46,33 +46,57 @@ extension ReplayState {
 
     /// Makes sure `ref` has a record; reports `eventAfterDeinit` when it is dead (its deinit has ended).
     mutating func touch(_ ref: ControllerRef, _ time: UInt64, _ ordinal: UInt64, what: @autoclosure () -> String) {
-        guard let existing = controllers[ref.serial] else {
+        guard let index = controllers.index(forKey: ref.serial) else {
+            if !deadSerials.isEmpty, deadSerials.contains(ref.serial) {
+                report(.eventAfterDeinit, ordinal, time, ref, "\(what()) after deinit (record no longer kept; starting a new one)")
+            }
             controllers[ref.serial] = ControllerState(ref: ref, firstSeen: time, ordinal: ordinal)
             return
         }
-        if existing.deinitTime != nil, !existing.callbacks.contains(where: { $0.callback == .deinitialize }) {
-            report(.eventAfterDeinit, ordinal, time, existing.ref, "\(what()) after deinit")
+        let isDead = Self.inPlace(&controllers.values[index]) { c in
+            c.deinitTime != nil && !c.callbacks.contains(where: { $0.callback == .deinitialize })
         }
+        if isDead {
+            report(.eventAfterDeinit, ordinal, time, ref, "\(what()) after deinit")
+        }
+    }
+
+    /// Runs `body` on a value in place (through a `_modify` access, so reading a field does not copy the whole
+    /// controller record, as a dictionary subscript's getter would).
+    @inline(__always)
+    static func inPlace<T, R>(_ value: inout T, _ body: (inout T) -> R) -> R {
+        body(&value)
     }
 
     /// Makes `child` a child of `parent`, unlinking it from a previous parent.
     mutating func link(_ child: UInt32, to parent: UInt32) {
-        guard child != parent else { return }
-        if case .controller(let old) = controllers[child]?.parent, old != parent {
+        guard child != parent, controllers.index(forKey: child) != nil else { return }
+        let old = Self.inPlace(&controllers[child]!) { c -> UInt32? in
+            let old = c.parent.serial
+            c.parent = .controller(parent)
+            return old
+        }
+        if let old, old != parent {
             controllers[old]?.children.removeAll { $0 == child }
         }
-        controllers[child]?.parent = .controller(parent)
-        if controllers[parent]?.children.contains(child) == false {
-            controllers[parent]?.children.append(child)
+        if controllers.index(forKey: parent) != nil {
+            Self.inPlace(&controllers[parent]!) { p in
+                if !p.children.contains(child) { p.children.append(child) }
+            }
         }
     }
 
     /// Detaches `child` from its parent, if it has one.
     mutating func unlink(_ child: UInt32) {
-        if case .controller(let old) = controllers[child]?.parent {
+        guard controllers.index(forKey: child) != nil else { return }
+        let old = Self.inPlace(&controllers[child]!) { c -> UInt32? in
+            let old = c.parent.serial
+            c.parent = .none
+            return old
+        }
+        if let old {
             controllers[old]?.children.removeAll { $0 == child }
         }
-        if controllers[child] != nil { controllers[child]!.parent = .none }
     }
 
     mutating func setRemoval(_ serial: UInt32, _ kind: Removal.Kind, _ time: UInt64, _ ordinal: UInt64) {
@@ -93,31 +117,32 @@ extension ReplayState {
         )
         switch event.phase {
         case .end:
-            if let index = controllers[serial]!.callbacks.lastIndex(where: { $0.callback == event.callback }) {
-                let count = controllers[serial]!.callbacks.count
-                if index != count - 1 {
-                    let inner = controllers[serial]!.callbacks[count - 1]
+            // Whether a begin was found, and the callback still executing inside it if it was not the innermost.
+            let outcome: (found: Bool, inner: ActiveCallback?) = Self.inPlace(&controllers[serial]!) { c in
+                guard let index = c.callbacks.lastIndex(where: { $0.callback == event.callback }) else { return (false, nil) }
+                let inner = index == c.callbacks.count - 1 ? nil : c.callbacks[c.callbacks.count - 1]
+                c.callbacks.remove(at: index)
+                return (true, inner)
+            }
+            if outcome.found {
+                if let inner = outcome.inner {
                     report(.unbalancedEnd, ordinal, time, ref, "\(event.callback.name) ended while \(inner.name) (begun at event \(inner.ordinal)) is still executing")
                 }
-                controllers[serial]!.callbacks.remove(at: index)
-                removeExecuting { $0.controller?.serial == serial && $0.callback == event.callback }
+                removeExecuting { $0.callback == event.callback && $0.controller?.serial == serial }
                 if event.callback == .deinitialize { compactDead(serial) }
             } else {
                 report(.unbalancedEnd, ordinal, time, ref, "\(event.callback.name) end without a begin; applied as an instant")
-                controllers[serial]!.lastCallback = active
                 lastCallback = active
                 takeEffect(of: event, time, ordinal)
                 if event.callback == .deinitialize { compactDead(serial) }
             }
         case .begin, .instant:
-            controllers[serial]!.lastCallback = active
+            let isBegin = event.phase == .begin
+            if isBegin { controllers[serial]!.callbacks.append(active) }
             lastCallback = active
-            if event.phase == .begin {
-                controllers[serial]!.callbacks.append(active)
-                executing.append(active)
-            }
+            if isBegin { executing.append(active) }
             takeEffect(of: event, time, ordinal)
-            if event.phase == .instant, event.callback == .deinitialize { compactDead(serial) }
+            if !isBegin, event.callback == .deinitialize { compactDead(serial) }
         }
     }
 
@@ -125,47 +150,48 @@ extension ReplayState {
         if let index = executing.lastIndex(where: matches) { executing.remove(at: index) }
     }
 
-    /// A dead controller keeps its record; only what cannot outlive it is cleared (callbacks still on its stack).
+    /// A controller's deinit ended: callbacks left on its stack are dropped, its serial joins `deadSerials`, and
+    /// its record is retained until `retainedDeadLimit` later deaths push it out.
     private mutating func compactDead(_ serial: UInt32) {
-        guard let state = controllers[serial], !state.callbacks.isEmpty else { return }
-        controllers[serial]!.callbacks.removeAll()
-        executing.removeAll { $0.controller?.serial == serial }
+        guard controllers.index(forKey: serial) != nil else { return }
+        let hadCallbacks = Self.inPlace(&controllers[serial]!) { c -> Bool in
+            defer { c.callbacks.removeAll() }
+            return !c.callbacks.isEmpty
+        }
+        if hadCallbacks {
+            executing.removeAll { $0.controller?.serial == serial }
+        }
+        deadSerials.insert(serial)
+        retainedDead.removeAll { $0 == serial }
+        retainedDead.append(serial)
+        if retainedDead.count > Self.retainedDeadLimit {
+            let oldest = retainedDead.removeFirst()
+            if controllers.index(forKey: oldest) != nil, Self.inPlace(&controllers[oldest]!, { !$0.isAlive }) {
+                controllers[oldest] = nil
+            }
+        }
     }
 
     private mutating func takeEffect(of event: CallbackEvent, _ time: UInt64, _ ordinal: UInt64) {
         let serial = event.controller.serial
-        switch event.callback {
-        case .initialize:
-            controllers[serial]!.isCreatedInTrace = true
-            controllers[serial]!.isStructureKnown = true
-            if controllers[serial]!.parent == .unknown { controllers[serial]!.parent = .none }
-            settleLoaded(serial, time)
-        case .loadView:
-            controllers[serial]!.isViewLoaded = true
-            settleLoaded(serial, time)
-        case .viewDidLoad:
-            controllers[serial]!.isViewLoaded = true
-            controllers[serial]!.viewDidLoadCount &+= 1
-            let count = controllers[serial]!.viewDidLoadCount
-            if count > 1 {
-                report(.duplicateViewDidLoad, ordinal, time, event.controller, "viewDidLoad ran \(count) times")
+        let callback = event.callback
+        switch callback {
+        case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
+             .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .deinitialize:
+            let anomaly = Self.inPlace(&controllers[serial]!) { c in c.applyLocal(callback, time, ordinal) }
+            if let anomaly {
+                report(anomaly.kind, ordinal, time, event.controller, anomaly.message)
             }
-            settleLoaded(serial, time)
-        case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-            controllers[serial]!.isViewLoaded = true
-            applyAppearance(event.callback, serial, time, ordinal)
-        case .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews:
-            controllers[serial]!.isViewLoaded = true
-        case .deinitialize:
-            if controllers[serial]!.deinitTime == nil {
-                controllers[serial]!.deinitTime = time
-                controllers[serial]!.deinitOrdinal = ordinal
+            if callback == .viewDidAppear, !transitions.isEmpty {
+                // A sheet that appears again was not dismissed: the swipe-down was abandoned.
+                transitions.removeAll { $0.kind == .sheetDismiss && $0.from == serial }
             }
         case .didMoveToParent:
             switch event.parent {
             case .none?:
                 unlink(serial)
-                if controllers[serial]!.removal == nil { setRemoval(serial, .movedToNilParent, time, ordinal) }
+                let needsRemoval = Self.inPlace(&controllers[serial]!) { $0.removal == nil }
+                if needsRemoval { setRemoval(serial, .movedToNilParent, time, ordinal) }
             case .controller(let parent)?:
                 link(serial, to: parent.serial)
                 controllers[serial]!.removal = nil
@@ -174,30 +200,6 @@ extension ReplayState {
             }
         case .willMoveToParent, .didReceiveMemoryWarning, .viewWillTransition:
             break
-        }
-    }
-
-    /// A controller first seen by init/loadView/viewDidLoad is not on screen: its view is only now being made.
-    private mutating func settleLoaded(_ serial: UInt32, _ time: UInt64) {
-        if controllers[serial]!.appearance == .unknown {
-            controllers[serial]!.appearance = .disappeared
-            controllers[serial]!.appearanceSince = time
-        }
-    }
-
-    private mutating func applyAppearance(_ callback: Callback, _ serial: UInt32, _ time: UInt64, _ ordinal: UInt64) {
-        let current = controllers[serial]!.appearance
-        let outcome = Self.appearanceStep(from: current, callback)
-        if let anomaly = outcome.anomaly {
-            report(anomaly.kind, ordinal, time, controllers[serial]!.ref, anomaly.message)
-        }
-        if outcome.next != current || controllers[serial]!.appearanceSince == nil {
-            controllers[serial]!.appearanceSince = time
-        }
-        controllers[serial]!.appearance = outcome.next
-        if callback == .viewDidAppear {
-            // A sheet that appears again was not dismissed: the swipe-down was abandoned.
-            transitions.removeAll { $0.kind == .sheetDismiss && $0.from == serial }
         }
     }
 

@@ -1,6 +1,6 @@
 import TraceModel
 
-/// The checkpoint encoding of a `ReplayState` (version 1).
+/// The checkpoint encoding of a `ReplayState` (version 3; earlier versions are refused and the trace replays from an older checkpoint or the start).
 ///
 /// Layout: magic `LTCK`, varint version, string table (varint count, then varint length + UTF-8 bytes for each),
 /// then the body, in which every string is a varint index into the table. Integers are LEB128 varints (signed
@@ -11,7 +11,7 @@ import TraceModel
 extension ReplayState {
     static let checkpointMagic: [UInt8] = Array("LTCK".utf8)
     /// The encoding version this build writes and the newest it reads.
-    public static let checkpointVersion: UInt64 = 1
+    public static let checkpointVersion: UInt64 = 3
 
     /// The state as a self-contained checkpoint payload (see the type's documentation for the layout).
     public func checkpointPayload() -> [UInt8] {
@@ -31,6 +31,11 @@ extension ReplayState {
         w.optional(lastCallback) { $0.callback($1) }
         w.optional(windowRoot) { $0.varint($1) }
         w.array(controllers.keys.sorted()) { w, serial in w.controller(controllers[serial]!) }
+        w.array(retainedDead) { $0.varint($1) }
+        w.array(deadSerials.ranges) { w, range in
+            w.varint(range.lowerBound)
+            w.varint(range.upperBound - range.lowerBound)
+        }
         w.array(transitions) { w, transition in
             w.byte(transition.kind.rawValue)
             w.optional(transition.container) { $0.varint($1) }
@@ -84,6 +89,15 @@ extension ReplayState {
             guard controllers[controller.ref.serial] == nil else { throw r.fail("controller \(controller.ref.serial) twice") }
             controllers[controller.ref.serial] = controller
         }
+        retainedDead = try r.array { try $0.uint32() }
+        let ranges = try r.array { r -> ClosedRange<UInt32> in
+            let lower = try r.uint32()
+            let (upper, overflow) = lower.addingReportingOverflow(try r.uint32())
+            guard !overflow else { throw r.fail("serial range overflows") }
+            return lower...upper
+        }
+        guard let dead = SerialSet(validating: ranges) else { throw r.fail("dead serial ranges out of order") }
+        deadSerials = dead
         transitions = try r.array { r in
             let kind = try r.enumeration(InFlightTransition.Kind.self)
             let container = try r.optional { try $0.uint32() }
@@ -178,7 +192,6 @@ extension CheckpointWriter {
         byte(c.appearance.rawValue)
         optional(c.appearanceSince) { $0.varint($1) }
         array(c.callbacks) { $0.callback($1) }
-        optional(c.lastCallback) { $0.callback($1) }
         parent(c.parent)
         array(c.children) { $0.varint($1) }
         optional(c.presentingController) { $0.varint($1) }
@@ -265,7 +278,6 @@ extension CheckpointReader {
         c.appearance = try enumeration(Appearance.self)
         c.appearanceSince = try optional { try $0.varint() }
         c.callbacks = try array { try $0.callback() }
-        c.lastCallback = try optional { try $0.callback() }
         c.parent = try parent()
         c.children = try array { try $0.uint32() }
         c.presentingController = try optional { try $0.uint32() }

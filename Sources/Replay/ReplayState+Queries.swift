@@ -13,7 +13,9 @@ extension ReplayState {
     /// - Returns: `nil` when nothing encloses the instant.
     public func enclosingCallback(of controller: ControllerRef?) -> ActiveCallback? {
         if let controller {
-            let own = controllers[controller.serial]?.callbacks.last
+            // `executing` holds every executing callback in begin order, so the controller's innermost one is
+            // its last entry there (this avoids copying the controller's record out of the dictionary).
+            let own = executing.last { $0.controller?.serial == controller.serial }
             let app = appCallbacks.last
             switch (own, app) {
             case (let own?, let app?): return own.ordinal >= app.ordinal ? own : app

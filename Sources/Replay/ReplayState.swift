@@ -5,9 +5,10 @@ import TraceModel
 ///
 /// Build it with `ReplayState()` and `apply(_:ordinal:)` (pure and deterministic: the same events always give
 /// an equal state), or get it at an instant of a file with `Replayer.state(at:)`. Times are `UInt64`
-/// nanoseconds on the trace's monotonic clock. Controllers are keyed by `ControllerRef.serial`; dead
-/// controllers stay (with `deinitTime` set and their callback stack and container lists cleared), so the
-/// state grows with the number of controllers, not with the number of events.
+/// nanoseconds on the trace's monotonic clock. Controllers are keyed by `ControllerRef.serial`. A controller
+/// whose deinit has ended keeps its full record until `retainedDeadLimit` more recent deaths push it out; after
+/// that only its serial is kept (in `deadSerials`, stored as ranges). So the state grows with the number of live
+/// controllers, not with the number of events or of controllers ever created.
 public struct ReplayState: Sendable, Hashable {
     /// Timestamp of the last applied event, `nil` before any.
     public var time: UInt64?
@@ -34,8 +35,12 @@ public struct ReplayState: Sendable, Hashable {
 
     /// The window's root controller (`setRoot` without a container), if known.
     public var windowRoot: UInt32?
-    /// Every controller seen so far, alive or dead, by serial.
+    /// Every live controller, and the `retainedDeadLimit` most recently dead ones, by serial.
     public var controllers: [UInt32: ControllerState]
+    /// Serials of the dead controllers still in `controllers`, oldest death first.
+    public var retainedDead: [UInt32]
+    /// Serials of every controller whose deinit was seen (retained or not).
+    public var deadSerials: SerialSet
     /// Transitions begun and not yet finished or cancelled, in begin order.
     public var transitions: [InFlightTransition]
 
@@ -51,6 +56,9 @@ public struct ReplayState: Sendable, Hashable {
     /// Events the recorder reported as dropped.
     public var droppedEvents: UInt64
 
+    /// How many dead controllers keep their full record in `controllers` (the most recent deaths).
+    public static let retainedDeadLimit = 64
+
     /// The state before any event.
     public init() {
         time = nil
@@ -65,6 +73,8 @@ public struct ReplayState: Sendable, Hashable {
         lastCallback = nil
         windowRoot = nil
         controllers = [:]
+        retainedDead = []
+        deadSerials = SerialSet()
         transitions = []
         appResources = []
         appUnsaved = []

@@ -33,6 +33,12 @@ enum Catalog {
             name: "replay", summary: "replay events/s ÷ raw zlib inflate events/s of the same frames",
             goal: "≥ 0.5", run: replay),
         Benchmark(
+            name: "fold", summary: "Replay's fold alone (events in memory) ÷ decoding the same events from the trace",
+            goal: "stated", run: fold),
+        Benchmark(
+            name: "checkpoints", summary: "checkpoint interval sweep: file overhead and state(at: middle) ÷ replay to middle",
+            goal: "≤ 0.01", run: checkpointPolicy),
+        Benchmark(
             name: "seek", summary: "state at a mid-trace instant ÷ full replay to that instant (goal stated for 10^7 events)",
             goal: "≤ 0.01", run: seek),
         Benchmark(

@@ -161,3 +161,41 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("Dead controllers")
+struct DeadControllerTests {
+    @Test("only the most recent dead keep their record; every dead serial is remembered as ranges")
+    func retention() {
+        var events: [Event] = []
+        let count = ReplayState.retainedDeadLimit + 36
+        for serial in 1...UInt32(count) {
+            let ref = ControllerRef(serial: serial, typeName: "Screen")
+            events.append(cb(.initialize, ref, UInt64(serial) * 2))
+            events.append(cb(.deinitialize, ref, UInt64(serial) * 2 + 1))
+        }
+        var state = ReplayState.replaying(events)
+        #expect(state.controllers.count == ReplayState.retainedDeadLimit)
+        #expect(state.retainedDead == Array(37...UInt32(count)))
+        #expect(state.deadSerials.ranges == [1...UInt32(count)])
+        #expect(state.diagnostics.isEmpty)
+        #expect(state.controllers[1] == nil)
+        // An event about a forgotten dead controller is still reported.
+        state.apply(cb(.viewWillAppear, ControllerRef(serial: 1, typeName: "Screen"), 1_000), ordinal: UInt64(events.count))
+        #expect(state.diagnostics.map(\.kind) == [.eventAfterDeinit])
+        let decoded = try? ReplayState(checkpointPayload: state.checkpointPayload())
+        #expect(decoded == state)
+    }
+
+    @Test("the serial set merges neighbours and keeps gaps", arguments: [
+        ([5, 3, 4, 10, 1, 12, 11], [1...1, 3...5, 10...12]),
+        ([2, 2, 1, 3], [1...3]),
+        ([UInt32.max, 0, UInt32.max - 1], [0...0, (UInt32.max - 1)...UInt32.max]),
+    ] as [([UInt32], [ClosedRange<UInt32>])])
+    func serialSet(inserts: [UInt32], ranges: [ClosedRange<UInt32>]) {
+        var set = SerialSet()
+        for serial in inserts { set.insert(serial) }
+        #expect(set.ranges == ranges)
+        #expect(inserts.allSatisfy(set.contains))
+        #expect(!set.contains(2) || inserts.contains(2))
+    }
+}

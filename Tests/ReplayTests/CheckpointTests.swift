@@ -233,19 +233,23 @@ struct CheckpointTests {
         let path = scratch.file("slow.lifetrace")
         let screen = ControllerRef(serial: 1, typeName: "SlowViewController")
         var events: [Event] = [.callback(CallbackEvent(.initialize, .instant, controller: screen), at: 0)]
-        for second in 1...100 {
-            let callback: Callback = second % 2 == 1 ? .viewWillAppear : .viewDidAppear
-            events.append(.callback(CallbackEvent(callback, .instant, controller: screen), at: UInt64(second) * 1_000_000_000))
+        // 5 000 events 10 ms apart: 50 s of trace time.
+        for index in 1...5_000 {
+            let callback: Callback = index % 2 == 1 ? .viewWillAppear : .viewDidAppear
+            events.append(.callback(CallbackEvent(callback, .instant, controller: screen), at: UInt64(index) * 10_000_000))
         }
-        let count = try TestTraces.write(Array(events[0..<60]), to: path, policy: .init(eventInterval: 0, timeInterval: 10_000_000_000))
-        #expect(count == 5)
-        let appender = try CheckpointingWriter.openForAppend(path: path, policy: .init(eventInterval: 0, timeInterval: 10_000_000_000))
-        #expect(appender.state == ReplayState.replaying(events[0..<60]))
-        try appender.append(contentsOf: events[60...])
+        // Every 10 s, but only once 4 096 events accumulated: at event 4 096 (40.96 s), not at 10 s.
+        let policy = CheckpointingWriter.Policy(eventInterval: 0, timeInterval: 10_000_000_000)
+        let count = try TestTraces.write(Array(events[0..<4_500]), to: path, policy: policy)
+        #expect(count == 1)
+        let appender = try CheckpointingWriter.openForAppend(path: path, policy: .init(eventInterval: 200, timeInterval: 0))
+        #expect(appender.state == ReplayState.replaying(events[0..<4_500]))
+        try appender.append(contentsOf: events[4_500...])
         try appender.close()
         let replayer = try Replayer(path: path)
-        #expect(replayer.reader.checkpoints.count == 9)
+        #expect(replayer.reader.checkpoints.first?.firstOrdinal == 4_096)
+        #expect(replayer.reader.checkpoints.count == 3)
         #expect(try replayer.finalState() == ReplayState.replaying(events))
-        #expect(try replayer.state(at: 55_500_000_000) == TestTraces.reference(events, at: 55_500_000_000))
+        #expect(try replayer.state(at: 45_555_000_000) == TestTraces.reference(events, at: 45_555_000_000))
     }
 }

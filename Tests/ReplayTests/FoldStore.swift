@@ -7,7 +7,7 @@ import TraceModel
 ///
 /// The store itself updates only bookkeeping that follows mechanically from the event: `time`, `startTime`,
 /// `eventCount`, `lastOrdinal`, and the `lastCallback` / `lastAppCallback` records of a callback's begin or
-/// instant (tested on their own in `BookkeepingTests`). Everything else must be spelled out by the test.
+/// instant. Everything else must be spelled out by the test.
 struct FoldStore {
     var state = ReplayState()
     var expected = ReplayState()
@@ -36,7 +36,6 @@ struct FoldStore {
                 isInstant: callback.phase == .instant
             )
             expected.lastCallback = active
-            expected.controllers[callback.controller.serial]?.lastCallback = active
         case .app(let app) where app.phase != .end:
             let active = ActiveCallback(
                 kind: .app(app.transition), controller: nil, scene: app.scene, since: event.timestamp, ordinal: ordinal,

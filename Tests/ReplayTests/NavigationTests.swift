@@ -58,16 +58,14 @@ struct NavigationTests {
         nav.viewDidLoadCount = 1
         nav.appearance = .appeared
         nav.appearanceSince = ms(8)
-        nav.lastCallback = ActiveCallback(kind: .controller(.viewDidAppear), controller: Self.nav, since: ms(8), ordinal: 8, isInstant: true)
         var list = ControllerState.created(Self.list, at: 1, ordinal: 1)
         list.parent = .controller(1)
         list.isViewLoaded = true
         list.viewDidLoadCount = 1
         list.appearance = .appeared
         list.appearanceSince = ms(9)
-        list.lastCallback = ActiveCallback(kind: .controller(.viewDidAppear), controller: Self.list, since: ms(9), ordinal: 9, isInstant: true)
         expected.controllers = [1: nav, 2: list]
-        expected.lastCallback = list.lastCallback
+        expected.lastCallback = ActiveCallback(kind: .controller(.viewDidAppear), controller: Self.list, since: ms(9), ordinal: 9, isInstant: true)
         #expect(state == expected, "\(FoldStore.difference(state, expected))")
     }
 
@@ -120,6 +118,8 @@ struct NavigationTests {
         store.send(cb(.deinitialize, detail, 209, .end)) {
             $0.with(detail) { $0.callbacks = [] }
             $0.executing = []
+            $0.retainedDead = [3]
+            $0.deadSerials.insert(3)
         }
         #expect(store.state.diagnostics.isEmpty)
         #expect(store.state[detail]?.isAlive == false)

@@ -75,7 +75,11 @@ struct PresentationTests {
                 $0.removal = Removal(kind: .dismissed, time: ms(204), ordinal: 20)
             }
         }
-        store.send(cb(.deinitialize, sheet, 205)) { $0.with(sheet) { $0.deinitTime = ms(205); $0.deinitOrdinal = 21 } }
+        store.send(cb(.deinitialize, sheet, 205)) {
+            $0.with(sheet) { $0.deinitTime = ms(205); $0.deinitOrdinal = 21 }
+            $0.retainedDead = [4]
+            $0.deadSerials.insert(4)
+        }
         #expect(store.state.diagnostics.isEmpty)
         #expect(store.state[list]?.resources.map(\.label) == ["timer:refresh"])
     }
