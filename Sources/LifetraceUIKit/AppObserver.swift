@@ -39,8 +39,12 @@ enum AppObserver {
             (UIScene.didDisconnectNotification, .didDisconnect),
         ]
         for (name, transition) in scene {
+            // queue nil: delivered on the posting thread, the main thread for these notifications.
             tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { notification in
-                let id = (notification.object as? UIScene)?.session.persistentIdentifier ?? "scene"
+                let object = notification.object
+                let id = MainActor.assumeIsolated {
+                    (object as? UIScene)?.session.persistentIdentifier ?? "scene"
+                }
                 recorder.app(transition, scene: id)
             })
         }

@@ -20,10 +20,12 @@ import UIKit
 ///   install; each subclass's own overrides are swizzled the first time an instance of it is initialized, so
 ///   the recorded interval encloses the app's override (and the marks it records) rather than only the
 ///   `super` call. A per-controller guard records only the outermost level when an override calls `super`.
-/// - Swizzles the initializers `init(nibName:bundle:)` and `init(coder:)` to register the instance (serial)
-///   and record its `init` interval, and attaches an associated-object sentinel whose deinit records the
-///   controller's `deinit` and releases its serial (associated objects are released when their owner is
-///   deallocated: Apple, "objc_setAssociatedObject").
+/// - Registers each controller (serial) the first time one of its instrumented methods runs, recording an
+///   `init` instant then, and attaches an associated-object sentinel whose deinit records the controller's
+///   `deinit` and releases its serial (associated objects are released when their owner is deallocated: Apple,
+///   "objc_setAssociatedObject"). Initializers are deliberately not swizzled: `init` methods consume `self`
+///   and return a +1 reference (ARC's init family), which a block-based replacement cannot honour safely.
+///   Consequence: a view loaded inside `init` shows `init` at the first `loadView`, not around it.
 /// - Records interactive transition outcomes: when an appearance callback runs under an interactive
 ///   `transitionCoordinator`, it records `interactiveTransitionBegin` and registers
 ///   `notifyWhenInteractionChanges(_:)`, which reports `isCancelled` when the finger lifts (Apple:
@@ -52,26 +54,31 @@ public enum LifetraceInstrumentation {
     public static var recorder: Recorder? { shared.load()?.recorder }
 
     /// The reference of `controller` (registering it if the adapters have not seen it yet).
+    @MainActor
     public static func ref(for controller: UIViewController) -> ControllerRef? {
         shared.load()?.ref(for: controller)
     }
 }
 
-/// Recorder plus the per-controller guard against recording nested `super` calls twice.
-final class InstrumentationState: Sendable {
-    let recorder: Recorder
+/// Recorder plus the per-controller guard against recording nested `super` calls twice. Main thread only,
+/// like the UIKit methods it wraps.
+@MainActor
+final class InstrumentationState {
+    nonisolated let recorder: Recorder
     /// Active callbacks per controller: bit `Callback.rawValue` set while its outermost wrapper runs.
-    private let active = Mutex<[ObjectIdentifier: UInt32]>([:])
+    private var active: [ObjectIdentifier: UInt32] = [:]
 
-    init(recorder: Recorder) {
+    nonisolated init(recorder: Recorder) {
         self.recorder = recorder
     }
 
-    /// The controller's reference; on first sight registers it, instruments its class and attaches the sentinel.
+    /// The controller's reference; on first sight registers it, records its `init` instant, instruments its
+    /// class (so later calls wrap its own overrides) and attaches the deinit sentinel.
     func ref(for controller: UIViewController) -> ControllerRef {
         let key = ObjectIdentifier(controller)
         if let ref = recorder.registry.ref(for: key) { return ref }
         let ref = recorder.registry.register(key: key, typeName: String(describing: type(of: controller)))
+        recorder.record(.initialize, .instant, ref)
         DeinitSentinel.attach(to: controller, ref: ref, key: key, recorder: recorder)
         Swizzler.instrumentSubclass(type(of: controller))
         return ref
@@ -84,21 +91,15 @@ final class InstrumentationState: Sendable {
     ) {
         let key = ObjectIdentifier(controller)
         let bit = UInt32(1) << UInt32(callback.rawValue)
-        let isOutermost = active.withLock { active in
-            let current = active[key] ?? 0
-            if current & bit != 0 { return false }
-            active[key] = current | bit
-            return true
-        }
-        guard isOutermost else {
+        let current = active[key] ?? 0
+        guard current & bit == 0 else {
             original()
             return
         }
+        active[key] = current | bit
         defer {
-            active.withLock { active in
-                let remaining = (active[key] ?? 0) & ~bit
-                active[key] = remaining == 0 ? nil : remaining
-            }
+            let remaining = (active[key] ?? 0) & ~bit
+            active[key] = remaining == 0 ? nil : remaining
         }
         let ref = ref(for: controller)
         recorder.withCallback(callback, ref, animated: animated, parent: parent, size: size, body: original)

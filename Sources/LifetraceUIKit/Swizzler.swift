@@ -32,10 +32,9 @@ enum Swizzler {
         ("willMoveToParentViewController:", .willMoveToParent), ("didMoveToParentViewController:", .didMoveToParent),
     ]
 
-    /// Swizzles UIViewController itself (lifecycle, initializers, presentation, containment) and the containers.
+    /// Swizzles UIViewController itself (lifecycle, presentation, containment) and the containers.
     static func instrumentBaseClasses() {
         instrumentLifecycle(of: UIViewController.self)
-        instrumentInitializers()
         ContainerSwizzler.instrument()
     }
 
@@ -96,32 +95,6 @@ enum Swizzler {
                 state.wrap(controller, .viewWillTransition, size: points) {
                     original(controller, selector, size, coordinator)
                 }
-            }
-            return block
-        }
-    }
-
-    typealias InitWithNib = @convention(c) (UIViewController, Selector, String?, Bundle?) -> UIViewController
-    typealias InitWithCoder = @convention(c) (UIViewController, Selector, NSCoder) -> UIViewController?
-
-    /// `init(nibName:bundle:)` and `init(coder:)`: the `init` interval; registering the instance also swizzles
-    /// its class's overrides before any lifecycle method can run.
-    private static func instrumentInitializers() {
-        replace(UIViewController.self, "initWithNibName:bundle:") { (original: InitWithNib, selector: Selector) -> Any in
-            let block: @convention(block) (UIViewController, String?, Bundle?) -> UIViewController = { controller, nib, bundle in
-                guard let state = LifetraceInstrumentation.shared.load() else { return original(controller, selector, nib, bundle) }
-                var result: UIViewController?
-                state.wrap(controller, .initialize) { result = original(controller, selector, nib, bundle) }
-                return result ?? controller
-            }
-            return block
-        }
-        replace(UIViewController.self, "initWithCoder:") { (original: InitWithCoder, selector: Selector) -> Any in
-            let block: @convention(block) (UIViewController, NSCoder) -> UIViewController? = { controller, coder in
-                guard let state = LifetraceInstrumentation.shared.load() else { return original(controller, selector, coder) }
-                var result: UIViewController?
-                state.wrap(controller, .initialize) { result = original(controller, selector, coder) }
-                return result
             }
             return block
         }

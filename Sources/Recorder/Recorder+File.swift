@@ -9,7 +9,8 @@ extension Recorder {
     /// Creating writes a header with the clock domain (`linuxBoottime` / `machContinuousTime` for
     /// `MonotonicClock`, `synthetic` for a `ManualClock`, `unknown` otherwise) and a wall-clock anchor taken now.
     /// Appending (`TraceWriter.openForAppend`) first cuts off a torn tail left by a killed process, then reads
-    /// the trace once to continue its controller serials (serials are unique per trace); if the clock is behind
+    /// the trace's replay state (from its last checkpoint) to continue its controller serials (serials are unique
+    /// per trace); if the clock is behind
     /// the trace's last timestamp (a reboot since), the new run's timestamps are shifted to start at it. Every
     /// run starts with `RecorderEvent.runStarted`.
     ///
@@ -34,7 +35,7 @@ extension Recorder {
             if size > 0 {
                 writer = try CheckpointingWriter.openForAppend(path: path, policy: checkpoints, options: writerOptions)
                 floor = writer.writer.lastTimestamp ?? 0
-                registry.reserveSerials(through: try Self.highestSerial(in: path))
+                registry.reserveSerials(through: Self.highestSerial(in: writer.state))
             } else {
                 let header = TraceHeader(
                     clockDomain: Self.clockDomain(of: clock),
@@ -64,15 +65,11 @@ extension Recorder {
         return clock is ManualClock ? .synthetic : .unknown
     }
 
-    /// The highest controller serial named by any readable event of the trace at `path` (0 if none).
-    static func highestSerial(in path: String) throws -> UInt32 {
-        let reader = try TraceReader(path: path)
-        var highest: UInt32 = 0
-        try reader.forEachEvent { _, event in
-            for controller in event.controllers where controller.serial > highest {
-                highest = controller.serial
-            }
-        }
-        return highest
+    /// The highest controller serial the trace has used: every controller an event names gets a record in the
+    /// replay state (callbacks, containers, marks, SwiftUI hosts), and dead ones pushed out of it stay in
+    /// `deadSerials`. The state comes from the trace's last checkpoint plus the events after it, so reopening
+    /// a long trace does not decode all of it.
+    static func highestSerial(in state: ReplayState) -> UInt32 {
+        max(state.controllers.keys.max() ?? 0, state.deadSerials.ranges.last?.upperBound ?? 0)
     }
 }

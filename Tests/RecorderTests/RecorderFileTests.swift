@@ -60,6 +60,25 @@ struct RecorderFileTests {
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
     }
 
+    @Test("serials continue after every controller of the trace, dead ones and ones only named by marks included")
+    func serialsContinue() throws {
+        let path = Self.temporaryPath("serials")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = try Recorder(path: path, checkpoints: CheckpointingWriter.Policy(eventInterval: 100, timeInterval: 0))
+        for _ in 0..<300 {
+            let controller = first.registry.register(typeName: "Short")
+            first.record(.initialize, .instant, controller)
+            first.controllerDeinit(controller)
+        }
+        let markedOnly = first.registry.register(typeName: "Marked")
+        first.timerStart(id: "t", controller: markedOnly)
+        try first.close()
+        #expect(markedOnly.serial == 301)
+        let second = try Recorder(path: path)
+        #expect(second.registry.register(typeName: "Next").serial == 302)
+        try second.close()
+    }
+
     @Test("appending with a clock behind the trace (a reboot) shifts the run to keep time non-decreasing")
     func appendAfterReboot() throws {
         let path = Self.temporaryPath("reboot")

@@ -338,3 +338,43 @@ struct StandardMarkTests {
         #expect(StandardMark(name: String(name.dropLast()) + "?") == nil)
     }
 }
+
+@Suite("Per-thread rings")
+struct ThreadRingTests {
+    @Test("a thread that exits keeps its events, and its drained ring is forgotten")
+    func exitedThread() throws {
+        let harness = Harness()
+        let controller = harness.recorder.registry.register(typeName: "A")
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for _ in 0..<10 { harness.recorder.record(.viewDidLoad, .instant, controller) }
+            finished.signal()
+        }
+        thread.start()
+        finished.wait()
+        var events: [Event] = []
+        var rings = 0
+        for _ in 0..<1_000 {  // the thread's exit (and its key destructor) follows the signal shortly
+            usleep(5_000)
+            events = try harness.events()
+            rings = harness.recorder.rings.snapshot().count
+            if rings == 1 { break }
+        }
+        #expect(events.count == 10)
+        #expect(rings == 1)  // only the test thread's ring (it recorded runStarted) remains
+    }
+
+    @Test("the per-thread intern cache gives the shared table's ids, including for equal strings built apart")
+    func internCache() throws {
+        let harness = Harness()
+        let built = String(["dr", "aft"].joined())
+        harness.recorder.edit(key: "draft")
+        harness.recorder.edit(key: built)
+        harness.recorder.edit(key: String(repeating: "long key ", count: 4))
+        harness.recorder.edit(key: String(repeating: "long key ", count: 4))
+        #expect(harness.recorder.stringID("draft") == harness.recorder.stringID(built))
+        let events = try harness.events()
+        #expect(events.map { ($0.payload == .mark(.edit(key: "draft", controller: nil))) } == [true, true, false, false])
+        #expect(events[3].payload == .mark(.edit(key: String(repeating: "long key ", count: 4), controller: nil)))
+    }
+}

@@ -7,13 +7,12 @@ import TraceModel
 /// Not `Sendable`: use one session on one thread.
 public final class AuditSession {
     private let callbackMonitors: [any RuleMonitor]
+    private let callbackFilters: [CallbackSet]
     private let containerMonitors: [any RuleMonitor]
     private let appMonitors: [any RuleMonitor]
     private let markMonitors: [any RuleMonitor]
     private let swiftUIMonitors: [any RuleMonitor]
     private let monitors: [any RuleMonitor]
-    /// The callbacks executing after the last event observed.
-    public let attribution = CallbackAttribution()
     /// The replayed state (the `Replay` fold) after the last event observed.
     let replay = ReplayBox()
     private var findings: [Finding] = []
@@ -24,6 +23,7 @@ public final class AuditSession {
     init(monitors: [any RuleMonitor]) {
         self.monitors = monitors
         callbackMonitors = monitors.filter { $0.interests.contains(.callbacks) }
+        callbackFilters = callbackMonitors.map(\.callbackFilter)
         containerMonitors = monitors.filter { $0.interests.contains(.containers) }
         appMonitors = monitors.filter { $0.interests.contains(.app) }
         markMonitors = monitors.filter { $0.interests.contains(.marks) }
@@ -36,10 +36,14 @@ public final class AuditSession {
         eventCount += 1
         lastTimestamp = event.timestamp
         replay.state.apply(event, ordinal: ordinal)
-        attribution.apply(event, ordinal: ordinal)
         let interested: [any RuleMonitor]
         switch event.payload {
-        case .callback: interested = callbackMonitors
+        case .callback(let callback):
+            let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, replay: replay)
+            for index in callbackMonitors.indices where callbackFilters[index].contains(callback.callback) {
+                callbackMonitors[index].observe(event, context, &findings)
+            }
+            return
         case .container: interested = containerMonitors
         case .app: interested = appMonitors
         case .mark: interested = markMonitors
@@ -47,7 +51,7 @@ public final class AuditSession {
         case .recorder, .unknown: return
         }
         if interested.isEmpty { return }
-        let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, attribution: attribution, replay: replay)
+        let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, replay: replay)
         for monitor in interested {
             monitor.observe(event, context, &findings)
         }
@@ -57,13 +61,16 @@ public final class AuditSession {
     public var state: ReplayState { replay.state }
 
     /// Ends the trace: lets monitors report what is still pending and returns every finding, in event order
-    /// (then by rule id).
+    /// (then by rule id, controller and message).
     public func finish() -> [Finding] {
         let end = TraceEnd(eventCount: eventCount, firstTimestamp: firstTimestamp, lastTimestamp: lastTimestamp)
         for monitor in monitors {
             monitor.finish(end, &findings)
         }
-        return findings.sorted { ($0.ordinal, $0.ruleID) < ($1.ordinal, $1.ruleID) }
+        // A total order, so the same trace always gives the same report (monitors may emit ties from dictionaries).
+        return findings.sorted {
+            ($0.ordinal, $0.ruleID, $0.controller ?? "", $0.message) < ($1.ordinal, $1.ruleID, $1.controller ?? "", $1.message)
+        }
     }
 }
 

@@ -8,17 +8,16 @@ public struct EventContext {
     public let ordinal: UInt64
     /// The first event's timestamp; human times in messages are measured from it.
     public let traceStart: UInt64
-    /// The callbacks executing, after the event was applied.
-    public let attribution: CallbackAttribution
-
     private let replay: ReplayBox
 
-    init(ordinal: UInt64, traceStart: UInt64, attribution: CallbackAttribution, replay: ReplayBox) {
+    init(ordinal: UInt64, traceStart: UInt64, replay: ReplayBox) {
         self.ordinal = ordinal
         self.traceStart = traceStart
-        self.attribution = attribution
         self.replay = replay
     }
+
+    /// Which callbacks are executing, after the event was applied (read from the replayed state).
+    public var attribution: CallbackAttribution { CallbackAttribution(replay: replay) }
 
     /// The replayed state of the whole trace after this event (`Replay`'s fold).
     public var state: ReplayState { replay.state }

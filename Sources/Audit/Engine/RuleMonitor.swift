@@ -8,6 +8,9 @@ public protocol RuleMonitor: AnyObject {
     /// The event kinds `observe` wants.
     var interests: EventInterests { get }
 
+    /// Of the callback events, the callbacks `observe` wants (default: all of them).
+    var callbackFilter: CallbackSet { get }
+
     /// Called for each event of the kinds in `interests`, in trace order, after the engine's
     /// `CallbackAttribution` has applied it.
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding])
@@ -15,4 +18,8 @@ public protocol RuleMonitor: AnyObject {
     /// Called once after the last event. Monitors still waiting (a deadline not reached) report
     /// `Verdict.inconclusive` findings here.
     func finish(_ end: TraceEnd, _ findings: inout [Finding])
+}
+
+extension RuleMonitor {
+    public var callbackFilter: CallbackSet { .all }
 }

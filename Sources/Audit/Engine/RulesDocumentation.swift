@@ -79,26 +79,23 @@ public enum RulesDocumentation {
             ## Attribution: which callback a mark happened in
 
             Rules such as `critical_save_placement` and `geometry_before_appearing` ask in which callback a mark
-            (a `save`, a `geometry.read`) ran:
+            (a `save`, a `geometry.read`) ran. The audit uses the replayer's answer,
+            `ReplayState.enclosingCallback(of:)`, the same one `lifetrace state` shows:
 
             1. If a callback interval is open (recorded `begin` without its `end`) for the mark's controller or for
-               the app/scene, the mark belongs to the innermost one. A mark without a controller also considers
-               every controller's open callbacks.
+               the app/scene, the mark belongs to the innermost one. A mark without a controller considers every
+               executing callback.
             2. Otherwise (instant-only traces, such as imported console logs, where each callback is one line), the
-               mark belongs to the most recent instant callback of its controller or of the app, provided nothing
-               else of that subject happened since: the controller's next callback closes its window, the next app
-               event closes the app's. Console logging prints at the start of a callback and the app's own lines
-               follow, so `viewWillDisappear`, `saveDraft`, then another controller's `viewWillAppear` reads as a
-               save inside `viewWillDisappear`.
+               mark belongs to the most recent callback event of the trace, if that was an instant of the mark's
+               controller or of the app. Callbacks run one after another on the main thread, so a line printed
+               after `viewWillDisappear` and before any other callback line ran inside it: `editor
+               viewWillDisappear`, `saveDraft`, `list viewWillAppear` is a save inside the editor's
+               `viewWillDisappear`.
 
             A callback is only ever "inside" another callback (loadView inside init, appearance forwarded inside a
             parent's callback) when both are recorded as intervals. Exits (viewDidDisappear, deinit,
             didEnterBackground, willTerminate) follow the same windows: a save made inside the exit callback counts
-            as made before the exit.
-
-            The replayer's own `ReplayState.enclosingCallback(of:)` closes an instant window at the next callback
-            of anyone; the audit keeps it open until the next callback of the same subject, so a save logged after
-            another controller's line still belongs to its own controller's callback.
+            as made before the exit (for an instant, until the next callback or app event).
 
             ## Configuration
 

@@ -86,6 +86,7 @@ final class AppearanceBalanceMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = .callbacks
+    let callbackFilter = CallbackSet([.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize])
     private let severity: Severity
     private var controllers: [UInt32: Tracked] = [:]
 

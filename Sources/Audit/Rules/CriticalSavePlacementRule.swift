@@ -116,6 +116,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
 
     let settings: RuleSettings
     let interests: EventInterests = [.callbacks, .containers, .marks]
+    let callbackFilter = CallbackSet([.viewWillAppear, .viewDidDisappear, .deinitialize])
     private var candidates: [TypeKey: Candidate] = [:]
     private var safe: Set<TypeKey> = []
     private var safeKeysForAnyType: Set<String> = []

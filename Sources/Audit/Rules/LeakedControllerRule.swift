@@ -88,6 +88,7 @@ final class LeakedControllerMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .containers]
+    let callbackFilter = CallbackSet([.deinitialize, .willMoveToParent, .didMoveToParent])
     private let settings: RuleSettings
     private let grace: UInt64
     private var removed: [UInt32: Removal] = [:]

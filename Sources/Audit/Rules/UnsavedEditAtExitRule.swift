@@ -18,8 +18,7 @@ enum UnsavedEditAtExitRule {
                 app can be killed without further notice, and going to the background gives no \
                 viewWillDisappear/viewDidDisappear (Apple, "Managing your app's life cycle"; DESIGN.md §2). A save \
                 made inside the exit callback itself counts (between its begin and end, or in an instant-only log \
-                after the exit line and before the next line of the same controller or, for the app, the next app \
-                line). The finding points at the exit and lists the unsaved edits; a save by the same controller, or \
+                after the exit line and before the next callback or app line). The finding points at the exit and lists the unsaved edits; a save by the same controller, or \
                 by no controller, clears the key.
                 """,
             fix: """
@@ -89,12 +88,10 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         enum Closer: Equatable {
             /// Closed by `callback`'s end for the controller (interval exits).
             case callbackEnd(UInt32, Callback)
-            /// Closed by the controller's next callback event (instant exits).
-            case nextCallback(UInt32)
             /// Closed by the app's `end` of `transition` (interval exits).
             case appEnd(AppTransition)
-            /// Closed by the next app event (instant exits).
-            case nextApp
+            /// Closed by the next callback or app event of anyone (instant exits; see `CallbackAttribution`).
+            case nextCallback
         }
 
         var closer: Closer
@@ -141,8 +138,8 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
                 settle(findings: &findings) { closer in
                     switch closer {
                     case .callbackEnd(let owner, let which): owner == serial && which == callback.callback && callback.phase == .end
-                    case .nextCallback(let owner): owner == serial
-                    default: false
+                    case .nextCallback: true
+                    case .appEnd: false
                     }
                 }
             }
@@ -152,7 +149,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
                 ? "\(callback.controller.displayName) was deinitialized at \(context.time(event.timestamp))"
                 : "\(callback.controller.displayName) disappeared (viewDidDisappear at \(context.time(event.timestamp)))"
             pending.append(PendingExit(
-                closer: callback.phase == .begin ? .callbackEnd(serial, callback.callback) : .nextCallback(serial),
+                closer: callback.phase == .begin ? .callbackEnd(serial, callback.callback) : .nextCallback,
                 ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
                 callbackName: callback.callback.name, what: what,
                 edits: edits.values.sorted { $0.first.ordinal < $1.first.ordinal }
@@ -162,8 +159,8 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
                 settle(findings: &findings) { closer in
                     switch closer {
                     case .appEnd(let transition): transition == app.transition && app.phase == .end
-                    case .nextApp: true
-                    default: false
+                    case .nextCallback: true
+                    case .callbackEnd: false
                     }
                 }
             }
@@ -174,7 +171,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
             let subject = app.scene.map { "scene '\($0)'" } ?? "the app"
             let verb = app.transition == .didEnterBackground ? "entered the background" : "was about to terminate"
             pending.append(PendingExit(
-                closer: app.phase == .begin ? .appEnd(app.transition) : .nextApp,
+                closer: app.phase == .begin ? .appEnd(app.transition) : .nextCallback,
                 ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
                 callbackName: app.delegateMethodName, what: "\(subject) \(verb) at \(context.time(event.timestamp)) (\(app.delegateMethodName))",
                 edits: edits

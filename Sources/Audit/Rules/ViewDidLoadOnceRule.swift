@@ -53,6 +53,7 @@ enum ViewDidLoadOnceRule {
 /// The monitor of `view_did_load_once`.
 final class ViewDidLoadOnceMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
+    let callbackFilter = CallbackSet([.viewDidLoad, .deinitialize])
     private let severity: Severity
     private var firstLoad: [UInt32: (ordinal: UInt64, timestamp: UInt64)] = [:]
 
