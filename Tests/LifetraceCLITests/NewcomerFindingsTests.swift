@@ -88,4 +88,31 @@ struct NewcomerFindingsTests {
             #expect(result.out.contains("repair: dropping \(bytes.count - after.count) bytes"), "\(result.out)")
         }
     }
+
+    @Test("state and timeline of a torn trace warn on standard error and exit 1, like events and export",
+          arguments: [["state"], ["state", "--at", "1s"], ["timeline"]])
+    func tornTraceIsNotSilent(command: [String]) throws {
+        let scratch = try Scratch()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.trace))
+        let torn = scratch.path("torn.lifetrace")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: torn))
+        let result = run([command[0], torn] + command.dropFirst())
+        #expect(result.code == .problemFound)
+        #expect(result.err.contains("lifetrace \(command[0]): warning: \(torn)"), "\(result.err)")
+        #expect(!result.out.isEmpty)
+    }
+
+    @Test("import never echoes a log's control characters (terminal escapes, binary bytes) to the terminal",
+          arguments: [[], ["--strict"]])
+    func importEchoesNoControlCharacters(options: [String]) throws {
+        let scratch = try Scratch()
+        let log = scratch.path("hostile.log")
+        var bytes = Array("\u{1B}]0;pwned\u{07}\u{1B}[2J not a callback\n".utf8)
+        bytes += [0x00, 0x01, 0xFF, 0xFE, 0x9B, 0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: log))
+        let result = run(["import", log, "-o", scratch.path("hostile.lifetrace")] + options)
+        let echoed = result.out + result.err
+        #expect(echoed.contains("hostile.log"))
+        #expect(!echoed.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+    }
 }

@@ -77,7 +77,7 @@ struct ImportCommand: Command {
         do {
             imported = try makeTrace(bytes: [UInt8](data), path: input, format: format, rules: rules, strict: arguments.flag("strict"))
         } catch let error as ConsoleImportError {
-            output.errorLine("lifetrace import: error: \(error)")
+            output.errorLine("lifetrace import: error: \(printable("\(error)", limit: 400))")
             return .usageOrInput
         } catch let error as JSONLError {
             output.errorLine("lifetrace import: error: \(error)")
@@ -116,6 +116,20 @@ struct ImportCommand: Command {
         return inodeA == inodeB && deviceA == deviceB
     }
 
+    /// `text` safe to echo to a terminal: control characters (escape sequences in a log, bytes of a binary
+    /// file) become `\u{XX}`, and anything past `limit` characters becomes `…`.
+    static func printable(_ text: String, limit: Int) -> String {
+        var result = ""
+        for character in text.prefix(limit) {
+            if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+                result += character.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
+            } else {
+                result.append(character)
+            }
+        }
+        return text.count > limit ? result + "…" : result
+    }
+
     static func defaultOutput(for input: String) -> String {
         let base = (input as NSString).deletingPathExtension
         return (base.isEmpty ? input : base) + ".lifetrace"
@@ -152,7 +166,7 @@ struct ImportCommand: Command {
                 "skipped \(count) line\(count == 1 ? "" : "s") with no callback or mark"
                     + (count > skippedLinesShown ? " (first \(skippedLinesShown) shown)" : "") + ":")
             for skipped in result.skippedLines.prefix(skippedLinesShown) {
-                imported.summary.append("  line \(skipped.line): \(skipped.text)")
+                imported.summary.append("  line \(skipped.line): \(printable(skipped.text, limit: 160))")
             }
         }
         return imported
