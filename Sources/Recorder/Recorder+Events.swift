@@ -10,7 +10,7 @@ extension Recorder {
     ///   - animated: The `animated` argument for callbacks that take one (`Callback.takesAnimated`).
     ///   - parent: The `parent` argument of `willMove(toParent:)` / `didMove(toParent:)`.
     ///   - size: The size argument of `viewWillTransition(to:with:)`, in points.
-    @inline(__always)
+    @inlinable
     public func begin(
         _ callback: Callback, _ controller: ControllerRef, animated: Bool? = nil, parent: ParentArgument? = nil,
         size: Size? = nil
@@ -19,7 +19,7 @@ extension Recorder {
     }
 
     /// Records the end of `callback` on `controller` (after the app's code returned). Same arguments as `begin`.
-    @inline(__always)
+    @inlinable
     public func end(
         _ callback: Callback, _ controller: ControllerRef, animated: Bool? = nil, parent: ParentArgument? = nil,
         size: Size? = nil
@@ -28,7 +28,7 @@ extension Recorder {
     }
 
     /// Runs `body` between a `begin` and an `end` of `callback`; the `end` is recorded even if `body` throws.
-    @inline(__always)
+    @inlinable
     public func withCallback<Result>(
         _ callback: Callback, _ controller: ControllerRef, animated: Bool? = nil, parent: ParentArgument? = nil,
         size: Size? = nil, body: () throws -> Result
@@ -39,32 +39,41 @@ extension Recorder {
     }
 
     /// Records one end (or an instant) of a callback interval.
-    @inline(__always)
+    ///
+    /// Inlined into the caller, which then passes only the controller's serial and the packed arguments to the
+    /// recorder (no copy of the reference's strings, so no reference counting on the hot path).
+    @inlinable
     public func record(
         _ callback: Callback, _ phase: Phase, _ controller: ControllerRef, animated: Bool? = nil,
         parent: ParentArgument? = nil, size: Size? = nil
     ) {
+        // Flag bits as in `RecordFlag` (repeated here because this body is inlined into clients).
         var flags: UInt8 = 0
         var first: UInt64 = 0
         var second: UInt64 = 0
         if let animated {
-            flags |= RecordFlag.hasAnimated | (animated ? RecordFlag.animated : 0)
+            flags |= 0b1 | (animated ? 0b10 : 0)
         }
         if let parent {
-            flags |= RecordFlag.hasParent
+            flags |= 0b100
             if case .controller(let ref) = parent {
-                flags |= RecordFlag.parentIsController
+                flags |= 0b1000
                 first = UInt64(ref.serial)
             }
         } else if let size {
-            flags |= RecordFlag.hasSize
+            flags |= 0b1_0000
             first = size.width.bitPattern
             second = size.height.bitPattern
         }
-        push(
-            Record(
-                kind: .callback, code: callback.rawValue, phase: phase.rawValue, flags: flags,
-                serial: controller.serial, first: first, second: second))
+        recordCallback(
+            code: callback.rawValue, phase: phase.rawValue, flags: flags, serial: controller.serial, first: first,
+            second: second)
+    }
+
+    /// The out-of-line part of `record(_:_:_:animated:parent:size:)`.
+    @usableFromInline
+    func recordCallback(code: UInt8, phase: UInt8, flags: UInt8, serial: UInt32, first: UInt64, second: UInt64) {
+        push(Record(kind: .callback, code: code, phase: phase, flags: flags, serial: serial, first: first, second: second))
     }
 
     // MARK: Containers
@@ -89,7 +98,8 @@ extension Recorder {
     }
 
     /// The allocation-free form of `container(_:_:container:controllers:…)` for zero, one or two controllers.
-    @inline(__always)
+    /// Inlined into the caller, which passes only serials to the recorder.
+    @inlinable
     public func container(
         _ operation: ContainerOperation, _ phase: Phase = .instant, container: ControllerRef?,
         _ first: ControllerRef?, _ second: ControllerRef? = nil, animated: Bool? = nil,
@@ -99,41 +109,56 @@ extension Recorder {
             var list: [ControllerRef] = []
             if let first { list.append(first) }
             if let second { list.append(second) }
-            pushBoxed(
+            recordBoxed(
                 .container(
                     ContainerEvent(
                         operation, phase, container: container, controllers: list, animated: animated, style: style,
                         index: index)))
             return
         }
+        recordContainer(
+            code: operation.rawValue, phase: phase.rawValue, container: container?.serial ?? 0,
+            first: first?.serial, second: second?.serial, animated: animated, style: style?.rawValue,
+            index: index.map { Int32(truncatingIfNeeded: $0) })
+    }
+
+    /// The out-of-line part of the two-controller `container(…)`.
+    @usableFromInline
+    func recordContainer(
+        code: UInt8, phase: UInt8, container: UInt32, first: UInt32?, second: UInt32?, animated: Bool?, style: UInt8?,
+        index: Int32?
+    ) {
         var flags: UInt8 = 0
         if let animated { flags |= RecordFlag.hasAnimated | (animated ? RecordFlag.animated : 0) }
         var serials: UInt64 = 0
         var count: UInt64 = 0
         if let first {
-            serials = UInt64(first.serial)
+            serials = UInt64(first)
             count = 1
             if let second {
-                serials |= UInt64(second.serial) << 32
+                serials |= UInt64(second) << 32
                 count = 2
             }
         } else if let second {
-            serials = UInt64(second.serial)
+            serials = UInt64(second)
             count = 1
         }
         var details = count
         if let style {
             flags |= RecordFlag.hasStyle
-            details |= UInt64(style.rawValue) << 8
+            details |= UInt64(style) << 8
         }
         if let index {
             flags |= RecordFlag.hasIndex
-            details |= UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: index))) << 32
+            details |= UInt64(UInt32(bitPattern: index)) << 32
         }
-        push(
-            Record(
-                kind: .container, code: operation.rawValue, phase: phase.rawValue, flags: flags,
-                serial: container?.serial ?? 0, first: serials, second: details))
+        push(Record(kind: .container, code: code, phase: phase, flags: flags, serial: container, first: serials, second: details))
+    }
+
+    /// Records `payload` on the boxed slow path.
+    @usableFromInline
+    func recordBoxed(_ payload: EventPayload) {
+        pushBoxed(payload)
     }
 
     // MARK: App and scene
@@ -188,17 +213,28 @@ extension Recorder {
 
     /// Records a standard mark with its one string field.
     @inline(__always)
-    func mark(_ standard: StandardMark, _ phase: Phase = .instant, string: String?, critical: Bool = false, controller: ControllerRef?) {
+    /// Records standard mark `code` (a `StandardMark` raw value) with its one string field; out of line, called
+    /// from the inlined typed mark calls with the controller's serial only.
+    @usableFromInline
+    func standardMark(
+        _ code: UInt8, phase: UInt8 = Phase.instant.rawValue, string: String?, critical: Bool = false, serial: UInt32
+    ) {
         var flags: UInt8 = critical ? RecordFlag.critical : 0
         var id: UInt32 = 0
         if let string {
             flags |= RecordFlag.hasString
             id = stringID(string)
         }
+        push(Record(kind: .mark, code: code, phase: phase, flags: flags, serial: serial, first: UInt64(id)))
+    }
+
+    /// `geometry.read` with the controller's serial.
+    @usableFromInline
+    func recordGeometry(width: Double, height: Double, serial: UInt32) {
         push(
             Record(
-                kind: .mark, code: standard.rawValue, phase: phase.rawValue, flags: flags,
-                serial: controller?.serial ?? 0, first: UInt64(id)))
+                kind: .mark, code: StandardMark.geometryRead.rawValue, phase: Phase.instant.rawValue, serial: serial,
+                first: width.bitPattern, second: height.bitPattern))
     }
 
     func fastRecord(for event: MarkEvent) -> Record? {

@@ -5,89 +5,102 @@ import TraceModel
 extension Recorder {
     /// `save`: the app persisted `key`. `critical` marks data the user would lose (a draft), which the
     /// critical-save rules judge.
+    @inlinable
     public func save(key: String, critical: Bool = false, controller: ControllerRef? = nil) {
-        mark(.save, string: key, critical: critical, controller: controller)
+        standardMark(StandardMark.save.rawValue, string: key, critical: critical, serial: controller?.serial ?? 0)
     }
 
     /// `edit`: an unsaved change to `key`.
+    @inlinable
     public func edit(key: String, controller: ControllerRef? = nil) {
-        mark(.edit, string: key, controller: controller)
+        standardMark(StandardMark.edit.rawValue, string: key, serial: controller?.serial ?? 0)
     }
 
     /// `timer.start`: a repeating timer `id` was scheduled.
+    @inlinable
     public func timerStart(id: String, controller: ControllerRef? = nil) {
-        mark(.timerStart, string: id, controller: controller)
+        standardMark(StandardMark.timerStart.rawValue, string: id, serial: controller?.serial ?? 0)
     }
 
     /// `timer.stop`: timer `id` was invalidated.
+    @inlinable
     public func timerStop(id: String, controller: ControllerRef? = nil) {
-        mark(.timerStop, string: id, controller: controller)
+        standardMark(StandardMark.timerStop.rawValue, string: id, serial: controller?.serial ?? 0)
     }
 
     /// `observer.add`: a notification or KVO observer `name` was added.
+    @inlinable
     public func observerAdd(name: String, controller: ControllerRef? = nil) {
-        mark(.observerAdd, string: name, controller: controller)
+        standardMark(StandardMark.observerAdd.rawValue, string: name, serial: controller?.serial ?? 0)
     }
 
     /// `observer.remove`: observer `name` was removed.
+    @inlinable
     public func observerRemove(name: String, controller: ControllerRef? = nil) {
-        mark(.observerRemove, string: name, controller: controller)
+        standardMark(StandardMark.observerRemove.rawValue, string: name, serial: controller?.serial ?? 0)
     }
 
     /// `task.start`: a task or operation `id` started.
+    @inlinable
     public func taskStart(id: String, controller: ControllerRef? = nil) {
-        mark(.taskStart, string: id, controller: controller)
+        standardMark(StandardMark.taskStart.rawValue, string: id, serial: controller?.serial ?? 0)
     }
 
     /// `task.cancel`: task `id` was cancelled.
+    @inlinable
     public func taskCancel(id: String, controller: ControllerRef? = nil) {
-        mark(.taskCancel, string: id, controller: controller)
+        standardMark(StandardMark.taskCancel.rawValue, string: id, serial: controller?.serial ?? 0)
     }
 
     /// `request.start`: network request `id` started.
+    @inlinable
     public func requestStart(id: String, controller: ControllerRef? = nil) {
-        mark(.requestStart, string: id, controller: controller)
+        standardMark(StandardMark.requestStart.rawValue, string: id, serial: controller?.serial ?? 0)
     }
 
     /// `request.cancel`: request `id` was cancelled.
+    @inlinable
     public func requestCancel(id: String, controller: ControllerRef? = nil) {
-        mark(.requestCancel, string: id, controller: controller)
+        standardMark(StandardMark.requestCancel.rawValue, string: id, serial: controller?.serial ?? 0)
     }
 
     /// `geometry.read`: code read the view's bounds, `width` × `height` points.
+    @inlinable
     public func geometryRead(width: Double, height: Double, controller: ControllerRef? = nil) {
-        push(
-            Record(
-                kind: .mark, code: StandardMark.geometryRead.rawValue, phase: Phase.instant.rawValue,
-                serial: controller?.serial ?? 0, first: width.bitPattern, second: height.bitPattern))
+        recordGeometry(width: width, height: height, serial: controller?.serial ?? 0)
     }
 
     /// `animation.start`: an animation (optionally named) began.
+    @inlinable
     public func animationStart(name: String? = nil, controller: ControllerRef? = nil) {
-        mark(.animationStart, string: name, controller: controller)
+        standardMark(StandardMark.animationStart.rawValue, string: name, serial: controller?.serial ?? 0)
     }
 
     /// `analytics.screen`: a screen-view analytics event `name` was sent.
+    @inlinable
     public func analyticsScreen(name: String, controller: ControllerRef? = nil) {
-        mark(.analyticsScreen, string: name, controller: controller)
+        standardMark(StandardMark.analyticsScreen.rawValue, string: name, serial: controller?.serial ?? 0)
     }
 
     /// `teardown`: cleanup of `what` ran.
+    @inlinable
     public func teardown(what: String, controller: ControllerRef? = nil) {
-        mark(.teardown, string: what, controller: controller)
+        standardMark(StandardMark.teardown.rawValue, string: what, serial: controller?.serial ?? 0)
     }
 
     /// Runs `body` as a `work` interval labelled `label`; the end is recorded even if `body` throws.
+    @inlinable
     public func withWork<Result>(
         label: String, controller: ControllerRef? = nil, body: () throws -> Result
     ) rethrows -> Result {
-        mark(.work, .begin, string: label, controller: controller)
-        defer { mark(.work, .end, string: label, controller: controller) }
+        standardMark(StandardMark.work.rawValue, phase: Phase.begin.rawValue, string: label, serial: controller?.serial ?? 0)
+        defer { standardMark(StandardMark.work.rawValue, phase: Phase.end.rawValue, string: label, serial: controller?.serial ?? 0) }
         return try body()
     }
 
     /// One end of a `work` interval labelled `label`.
+    @inlinable
     public func work(label: String, _ phase: Phase, controller: ControllerRef? = nil) {
-        mark(.work, phase, string: label, controller: controller)
+        standardMark(StandardMark.work.rawValue, phase: phase.rawValue, string: label, serial: controller?.serial ?? 0)
     }
 }

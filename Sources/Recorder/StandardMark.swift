@@ -4,6 +4,7 @@ import TraceModel
 ///
 /// A mark whose fields have exactly these names and types is recorded on the fast path; any other mark is
 /// boxed. Decoding gives back fields in the same order `MarkEvent.save`/`edit` use, so a round trip is exact.
+@usableFromInline
 enum StandardMark: UInt8, CaseIterable {
     case save = 0
     case edit

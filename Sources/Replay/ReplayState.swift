@@ -57,7 +57,7 @@ public struct ReplayState: Sendable, Hashable {
     public var droppedEvents: UInt64
 
     /// How many dead controllers keep their full record in `controllers` (the most recent deaths).
-    public static let retainedDeadLimit = 64
+    public static let retainedDeadLimit = 16
 
     /// The state before any event.
     public init() {

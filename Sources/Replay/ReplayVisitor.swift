@@ -16,7 +16,7 @@ extension ReplayVisitor {
     public mutating func didApply(_ event: Event, ordinal: UInt64, giving state: ReplayState) throws {}
 }
 
-/// A visitor made of closures.
+/// A visitor made of closures (not `Sendable`: the closures are not).
 public struct ClosureVisitor: ReplayVisitor {
     private let before: ((Event, UInt64, ReplayState) throws -> Void)?
     private let after: ((Event, UInt64, ReplayState) throws -> Void)?
@@ -67,3 +67,6 @@ extension ReplayState {
         return state
     }
 }
+
+@available(*, unavailable)
+extension ClosureVisitor: Sendable {}

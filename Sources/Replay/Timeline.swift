@@ -57,7 +57,7 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// A visitor that builds a timeline while a replay runs.
-    public struct Builder: ReplayVisitor {
+    public struct Builder: ReplayVisitor, Sendable {
         public private(set) var timeline = Timeline()
         private var laneIndex: [UInt32: Int] = [:]
         private var enclosingBefore: ActiveCallback?

@@ -2,7 +2,7 @@
 extension TraceHeader {
     /// `89 4C 54 52 41 43 45 0A`: a non-ASCII first byte (so it is not taken for text), `LTRACE`, a newline
     /// (so a text-mode transfer that rewrites line endings is detected).
-    static let magic: [UInt8] = [0x89, 0x4C, 0x54, 0x52, 0x41, 0x43, 0x45, 0x0A]
+    public static let magic: [UInt8] = [0x89, 0x4C, 0x54, 0x52, 0x41, 0x43, 0x45, 0x0A]
     /// Bytes before the producer string.
     static let fixedLength = 54
     /// Headers longer than this are refused as corrupt.

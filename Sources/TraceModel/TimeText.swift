@@ -14,13 +14,18 @@ public enum TimeText {
         for unit in units where trimmed.hasSuffix(unit.suffix) {
             let number = String(trimmed.dropLast(unit.suffix.count))
             if unit.suffix == "ns", let whole = UInt64(number) { return whole }
-            guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-            let result = (value * unit.nanoseconds).rounded()
-            guard result < Double(UInt64.max) else { return nil }
-            return UInt64(result)
+            return nanoseconds(number, times: unit.nanoseconds)
         }
-        guard let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 else { return nil }
-        return UInt64((seconds * 1_000_000_000).rounded())
+        return nanoseconds(trimmed, times: 1_000_000_000)
+    }
+
+    /// `number × scale` rounded to whole nanoseconds, or `nil` when `number` is not a non-negative finite
+    /// number or the product does not fit in `UInt64` (so a typed `1e20` is rejected instead of trapping).
+    private static func nanoseconds(_ number: String, times scale: Double) -> UInt64? {
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        let result = (value * scale).rounded()
+        guard result < Double(UInt64.max) else { return nil }
+        return UInt64(result)
     }
 
     /// Formats nanoseconds as seconds with millisecond precision: `12.480 s`.

@@ -267,7 +267,7 @@ extension Catalog {
                 baseline: Quantity(value: Double(idle.peakBytes) / 1_048_576, unit: "MiB idle"))
             figure.notes.append(
                 "+\(Format.bytes(max(0, measured.peakBytes - idle.peakBytes))) over an idle process; \(measured.eventCount) events; "
-                    + "\(measured.controllersSeen) controllers seen (their records are kept), \(measured.controllersAlive) alive at the end"
+                    + "\(measured.controllersSeen) controller records in the final state, \(measured.controllersAlive) alive at the end"
                     + (job == "audit" ? "; \(measured.findings) findings" : "")
                     + "; peak = VmHWM of a child process that only does this")
             return figure

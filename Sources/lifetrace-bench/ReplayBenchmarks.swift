@@ -84,8 +84,8 @@ extension Catalog {
             var figure = Figure(
                 benchmark: "checkpoints", name: "every \(interval) events: state(at: middle) ÷ replay to middle", events: events.count,
                 ratio: Spread(zip(times[0], times[1]).map { Double($0) / Double(max($1, 1)) }), goal: .atMost(0.01),
-                verdict: .met, candidate: Quantity(value: Spread(times[0].map(Double.init)).median / 1e6, unit: "ms"),
-                baseline: Quantity(value: Spread(times[1].map(Double.init)).median / 1e6, unit: "ms"))
+                verdict: .met, candidate: Quantity(value: Spread(times[0]).median / 1e6, unit: "ms"),
+                baseline: Quantity(value: Spread(times[1]).median / 1e6, unit: "ms"))
             figure.judge()
             let overhead = Double(bytes - plainBytes) / Double(plainBytes)
             figure.notes.append(

@@ -179,15 +179,9 @@ final class Workload {
 
     private var cachedCheckpointedTrace: (path: String, bytes: Int, checkpoints: Int)?
 
-    /// Events between two checkpoints in `checkpointedTrace()`.
-    static let checkpointInterval: UInt64 = 65_536
-
-    /// The events written by Replay's `CheckpointingWriter` with a checkpoint every 65 536 events, the file
-    /// `state(at:)` seeks in; written once.
-    ///
-    /// The default policy's time trigger (also every 30 s of trace time) is off: a simulated session spends
-    /// about 100 ms per event, so it would checkpoint every ~300 events, and each checkpoint holds every
-    /// controller ever seen; at 10^6 events the file passed 480 MB before the run was stopped.
+    /// The events written by Replay's `CheckpointingWriter` with its default policy (a checkpoint every 65 536
+    /// events, or every 600 s of trace time once enough events accumulated), the file `state(at:)` seeks in;
+    /// written once.
     func checkpointedTrace() throws -> (path: String, bytes: Int, checkpoints: Int) {
         if let cachedCheckpointedTrace { return cachedCheckpointedTrace }
         harness.progress("writing \(eventCount) events as a trace with checkpoints")
@@ -195,9 +189,7 @@ final class Workload {
         let header = TraceHeader(
             clockDomain: .synthetic, wallClockAnchor: .none, producer: "lifetrace-bench", hasSyntheticTimes: true,
             traceID: Array(repeating: 8, count: 16))
-        let writer = CheckpointingWriter(
-            writer: try TraceWriter(creating: path, header: header),
-            policy: CheckpointingWriter.Policy(eventInterval: Self.checkpointInterval, timeInterval: 0))
+        let writer = CheckpointingWriter(writer: try TraceWriter(creating: path, header: header))
         try forEachEvent { try writer.append($0) }
         try writer.close()
         let result = (path, External.fileSize(path), writer.checkpointCount)

@@ -378,3 +378,15 @@ struct ThreadRingTests {
         #expect(events[3].payload == .mark(.edit(key: String(repeating: "long key ", count: 4), controller: nil)))
     }
 }
+
+@Suite("Record flags")
+struct RecordFlagTests {
+    @Test("the flag bits inlined into Recorder.record(_:_:_:…) match RecordFlag")
+    func inlinedBits() {
+        #expect(RecordFlag.hasAnimated == 0b1)
+        #expect(RecordFlag.animated == 0b10)
+        #expect(RecordFlag.hasParent == 0b100)
+        #expect(RecordFlag.parentIsController == 0b1000)
+        #expect(RecordFlag.hasSize == 0b1_0000)
+    }
+}

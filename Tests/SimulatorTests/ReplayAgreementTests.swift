@@ -25,7 +25,7 @@ struct ReplayAgreementTests {
         for controller in simulation.controllers {
             let name = controller.ref.displayName
             guard let replayed = state[controller.ref] else {
-                // Replay keeps full records of the 64 most recent dead only; older dead are in `deadSerials`.
+                // Replay keeps full records of the most recent dead only (ReplayState.retainedDeadLimit); older dead are in `deadSerials`.
                 if !controller.isAlive, state.deadSerials.contains(controller.ref.serial) { continue }
                 problems.append("\(name): unknown to Replay")
                 continue

@@ -158,7 +158,7 @@ extension AuditConfiguration {
                 throw ConfigurationError(file: origin, keyPath: keyPath, message: "'\(text)' is not a duration (examples: \"5s\", \"1500ms\")")
             }
             return .duration(nanoseconds)
-        case (.duration, .int(let seconds)) where seconds >= 0:
+        case (.duration, .int(let seconds)) where seconds >= 0 && UInt64(seconds) <= UInt64.max / 1_000_000_000:
             return .duration(UInt64(seconds) * 1_000_000_000)
         case (.duration, .double(let seconds)) where seconds >= 0 && seconds < 1e9:
             return .duration(UInt64((seconds * 1e9).rounded()))

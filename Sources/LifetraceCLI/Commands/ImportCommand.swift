@@ -65,6 +65,14 @@ struct ImportCommand: Command {
             output.errorLine("lifetrace import: error: \(input): cannot read the file")
             return .usageOrInput
         }
+        if data.starts(with: TraceHeader.magic) {
+            output.errorLine("lifetrace import: error: \(input): offset 0: already a Lifetrace trace, not a console log or JSONL export (to get JSONL: lifetrace export \(input) -o FILE.jsonl)")
+            return .usageOrInput
+        }
+        if isSameFile(input, destination) {
+            output.errorLine("lifetrace import: error: \(destination): the output is the input file \(input); choose another -o")
+            return .usageOrInput
+        }
         let imported: ImportedTrace
         do {
             imported = try makeTrace(bytes: [UInt8](data), path: input, format: format, rules: rules, strict: arguments.flag("strict"))
@@ -93,6 +101,19 @@ struct ImportCommand: Command {
         let fingerprintOptions = ["format=\(format)"] + rules.map { "mark=\($0.specText)" }
         imported.header.traceID = ImportFingerprint.traceID(input: bytes, options: fingerprintOptions)
         return imported
+    }
+
+    /// Whether `first` and `second` name one existing file (same path after resolving symbolic links, or
+    /// same device and inode, so hard links count too).
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        if resolved(first) == resolved(second) { return true }
+        let manager = FileManager.default
+        guard let a = try? manager.attributesOfItem(atPath: first), let b = try? manager.attributesOfItem(atPath: second),
+              let inodeA = a[.systemFileNumber] as? NSNumber, let inodeB = b[.systemFileNumber] as? NSNumber,
+              let deviceA = a[.systemNumber] as? NSNumber, let deviceB = b[.systemNumber] as? NSNumber
+        else { return false }
+        return inodeA == inodeB && deviceA == deviceB
     }
 
     static func defaultOutput(for input: String) -> String {

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import LifetraceCLI
+
+/// Faults found by using the CLI as a newcomer and as an attacker: each must end in one clear error line and
+/// exit code 2, never a trap, and never destroy an existing trace.
+@Suite("newcomer findings")
+struct NewcomerFindingsTests {
+    /// A scratch directory holding a copy of a recorded sample trace; removed at deinit.
+    final class Scratch {
+        let url: URL
+        let trace: String
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("lifetrace-newcomer-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let sample = root.appendingPathComponent("traces/cancelled-swipe-back-save.lifetrace")
+            trace = url.appendingPathComponent("app.lifetrace").path
+            try FileManager.default.copyItem(at: sample, to: URL(fileURLWithPath: trace))
+        }
+        deinit { try? FileManager.default.removeItem(at: url) }
+        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    }
+
+    func run(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
+        let (output, captured) = CommandOutput.capturing()
+        let code = Lifetrace.run(arguments: arguments, output: output)
+        return (code, captured.standardOutput, captured.standardError)
+    }
+
+    @Test("times too large for nanoseconds are usage errors, not traps",
+          arguments: [["state", "--at", "1e20"], ["state", "--at", "1e300"], ["events", "--from", "1e19"],
+                      ["events", "--to", "18446744073.709551615"]])
+    func hugeTimes(options: [String]) throws {
+        let scratch = try Scratch()
+        let result = run([options[0], scratch.trace] + options.dropFirst())
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains(options[2]))
+    }
+
+    @Test("a grace too large for nanoseconds in .lifetrace.json is a configuration error, not a trap")
+    func hugeGraceInConfiguration() throws {
+        let scratch = try Scratch()
+        let config = scratch.path("config.json")
+        try Data(#"{"rules": {"leaked_controller": {"grace": 99999999999}}}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let result = run(["audit", scratch.trace, "--config", config])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("rules.leaked_controller.grace"))
+    }
+
+    @Test("'import app.lifetrace' refuses a trace as input and leaves it untouched")
+    func importOfATraceKeepsIt() throws {
+        let scratch = try Scratch()
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.trace))
+        let result = run(["import", scratch.trace])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains(scratch.trace))
+        #expect(result.err.contains("export"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.trace)) == before)
+    }
+
+    @Test("import refuses to write its output over its own input")
+    func importOntoItsInput() throws {
+        let scratch = try Scratch()
+        let log = scratch.path("console.log")
+        let text = "ListViewController viewDidLoad\nListViewController viewWillAppear\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: log))
+        let result = run(["import", log, "-o", scratch.url.appendingPathComponent("./console.log").path])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("console.log"))
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == text)
+    }
+}
