@@ -70,4 +70,22 @@ struct NewcomerFindingsTests {
         #expect(result.err.contains("console.log"))
         #expect(try String(contentsOfFile: log, encoding: .utf8) == text)
     }
+
+    @Test("verify --repair says it drops bytes only when it does")
+    func repairSaysOnlyWhatItCuts() throws {
+        let scratch = try Scratch()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.trace)))
+        let frameMagic = Array("LTFR".utf8)
+        let frame = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == frameMagic })
+        bytes[frame + 64 + 10] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.trace))
+        let result = run(["verify", "--repair", scratch.trace])
+        let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.trace)))
+        #expect(result.code == .problemFound)
+        if after == bytes {
+            #expect(!result.out.contains("repair: dropping"), "\(result.out)")
+        } else {
+            #expect(result.out.contains("repair: dropping \(bytes.count - after.count) bytes"), "\(result.out)")
+        }
+    }
 }
