@@ -115,4 +115,25 @@ struct NewcomerFindingsTests {
         #expect(echoed.contains("hostile.log"))
         #expect(!echoed.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
     }
+
+    @Test("audit -o refuses to write its report over a trace it audits or the JSONL export beside it",
+          arguments: [["-o", "app.lifetrace"], ["--format", "sarif", "-o", "app.lifetrace.jsonl"]])
+    func auditReportOverItsInput(options: [String]) throws {
+        let scratch = try Scratch()
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.trace))
+        let arguments = options.map { $0.hasPrefix("app.") ? scratch.path($0) : $0 }
+        let result = run(["audit", scratch.trace] + arguments)
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("would overwrite"), "\(result.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.trace)) == before)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("app.lifetrace.jsonl")))
+    }
+
+    @Test("audit -o a directory is one clear usage error")
+    func auditReportIntoADirectory() throws {
+        let scratch = try Scratch()
+        let result = run(["audit", scratch.trace, "-o", scratch.url.path])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("is a directory"), "\(result.err)")
+    }
 }

@@ -69,7 +69,7 @@ struct ImportCommand: Command {
             output.errorLine("lifetrace import: error: \(input): offset 0: already a Lifetrace trace, not a console log or JSONL export (to get JSONL: lifetrace export \(input) -o FILE.jsonl)")
             return .usageOrInput
         }
-        if isSameFile(input, destination) {
+        if FilePaths.isSameFile(input, destination) {
             output.errorLine("lifetrace import: error: \(destination): the output is the input file \(input); choose another -o")
             return .usageOrInput
         }
@@ -101,19 +101,6 @@ struct ImportCommand: Command {
         let fingerprintOptions = ["format=\(format)"] + rules.map { "mark=\($0.specText)" }
         imported.header.traceID = ImportFingerprint.traceID(input: bytes, options: fingerprintOptions)
         return imported
-    }
-
-    /// Whether `first` and `second` name one existing file (same path after resolving symbolic links, or
-    /// same device and inode, so hard links count too).
-    static func isSameFile(_ first: String, _ second: String) -> Bool {
-        let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        if resolved(first) == resolved(second) { return true }
-        let manager = FileManager.default
-        guard let a = try? manager.attributesOfItem(atPath: first), let b = try? manager.attributesOfItem(atPath: second),
-              let inodeA = a[.systemFileNumber] as? NSNumber, let inodeB = b[.systemFileNumber] as? NSNumber,
-              let deviceA = a[.systemNumber] as? NSNumber, let deviceB = b[.systemNumber] as? NSNumber
-        else { return false }
-        return inodeA == inodeB && deviceA == deviceB
     }
 
     /// `text` safe to echo to a terminal: control characters (escape sequences in a log, bytes of a binary
