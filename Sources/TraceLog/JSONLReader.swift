@@ -31,6 +31,8 @@ public struct JSONLReader {
     private var pendingFirst: (line: Int, value: JSONLValue)?
     private var lastTimestamp: UInt64?
     private var controllersByName: [String: ControllerRef] = [:]
+    /// The first controller seen with each serial, to refuse a serial reused for another type.
+    private var controllersBySerial: [UInt32: ControllerRef] = [:]
     private var nextSerial: UInt32 = 1
 
     /// A reader over `bytes` held in memory.
@@ -368,6 +370,10 @@ public struct JSONLReader {
         } else {
             throw decoder.bad(member, "names no controller: give \"\(member)\" or \"serial\" and \"type\"")
         }
+        if let earlier = controllersBySerial[ref.serial], earlier.typeName != ref.typeName {
+            throw decoder.bad(member, "serial \(ref.serial) already names \(earlier.displayName) (a different type, \(ref.typeName)); one serial is one controller")
+        }
+        controllersBySerial[ref.serial] = ref
         controllersByName[ref.displayName] = ref
         if let name, name != ref.displayName, controllersByName[name] == nil { controllersByName[name] = ref }
         if ref.serial >= nextSerial { nextSerial = ref.serial &+ 1 }

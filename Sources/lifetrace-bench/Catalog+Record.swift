@@ -17,61 +17,98 @@ extension Catalog {
     /// is dropped (a dropped event is cheaper than a recorded one and would flatter the figure).
     static let burst = 8_192
 
-    /// One recording call, prepared from a workload event: the typed, allocation-free entry points an
-    /// instrumented app calls.
+    /// One recording call, prepared from a workload event for the typed, allocation-free entry points an
+    /// instrumented app calls. The call holds only indexes into `PreparedCalls`' tables (no strings, no
+    /// references), so dispatching it copies no reference-counted value: what an app's instrumentation has at
+    /// hand is its own `ControllerRef` and literal keys, and the figure should not include the benchmark's
+    /// bookkeeping. `-1` stands for `nil`.
     enum Call: Sendable {
-        case callback(Callback, Phase, ControllerRef, Bool?)
-        case save(String, Bool, ControllerRef?)
-        case mark(MarkEvent)
-        case container(ContainerOperation, Phase, ControllerRef?, ControllerRef?, ControllerRef?, Bool?)
+        case callback(Callback, Phase, Int32, Bool?)
+        case save(key: Int32, critical: Bool, controller: Int32)
+        case mark(Int32)
+        case container(ContainerOperation, Phase, container: Int32, first: Int32, second: Int32, animated: Bool?)
         case app(AppTransition, Phase)
-        case other(EventPayload)
+        case other(Int32)
+    }
 
-        init(_ event: Event, serials: ControllerRegistry, names: inout [UInt32: ControllerRef]) {
-            func ref(_ original: ControllerRef?) -> ControllerRef? {
-                guard let original else { return nil }
-                if let known = names[original.serial] { return known }
-                let registered = serials.register(typeName: original.typeName)
-                names[original.serial] = registered
-                return registered
+    /// The workload's first events as calls, with the values they refer to.
+    struct PreparedCalls: Sendable {
+        var calls: [Call] = []
+        var refs: [ControllerRef] = []
+        var keys: [String] = []
+        var marks: [MarkEvent] = []
+        var payloads: [EventPayload] = []
+
+        init(_ events: [Event], registry: ControllerRegistry) {
+            var indexOfSerial: [UInt32: Int32] = [:]
+            func ref(_ original: ControllerRef?) -> Int32 {
+                guard let original else { return -1 }
+                if let known = indexOfSerial[original.serial] { return known }
+                let index = Int32(refs.count)
+                refs.append(registry.register(typeName: original.typeName))
+                indexOfSerial[original.serial] = index
+                return index
             }
-            switch event.payload {
-            case .callback(let callback):
-                self = .callback(callback.callback, callback.phase, ref(callback.controller)!, callback.animated)
-            case .mark(let mark) where mark.name == MarkName.save:
-                self = .save(mark.key ?? "", mark.isCritical, ref(mark.controller))
-            case .mark(var mark):
-                mark.controller = ref(mark.controller)
-                self = .mark(mark)
-            case .container(let container) where container.controllers.count <= 2:
-                self = .container(
-                    container.operation, container.phase, ref(container.container), ref(container.controllers.first),
-                    ref(container.controllers.count > 1 ? container.controllers[1] : nil), container.animated)
-            case .app(let app) where app.scene == nil:
-                self = .app(app.transition, app.phase)
-            default:
-                self = .other(event.payload)
+            for event in events {
+                switch event.payload {
+                case .callback(let callback):
+                    calls.append(.callback(callback.callback, callback.phase, ref(callback.controller), callback.animated))
+                case .mark(let mark) where mark.name == MarkName.save:
+                    keys.append(mark.key ?? "")
+                    calls.append(.save(key: Int32(keys.count - 1), critical: mark.isCritical, controller: ref(mark.controller)))
+                case .mark(var mark):
+                    let controller = ref(mark.controller)
+                    mark.controller = controller < 0 ? nil : refs[Int(controller)]
+                    marks.append(mark)
+                    calls.append(.mark(Int32(marks.count - 1)))
+                case .container(let container) where container.controllers.count <= 2:
+                    calls.append(.container(
+                        container.operation, container.phase, container: ref(container.container),
+                        first: ref(container.controllers.first),
+                        second: ref(container.controllers.count > 1 ? container.controllers[1] : nil),
+                        animated: container.animated))
+                case .app(let app) where app.scene == nil:
+                    calls.append(.app(app.transition, app.phase))
+                default:
+                    payloads.append(event.payload)
+                    calls.append(.other(Int32(payloads.count - 1)))
+                }
             }
         }
 
+        /// Records calls `next`, `next + 1`, … (wrapping) `count` times; returns the next position.
         @inline(__always)
-        func record(on recorder: Recorder) {
-            switch self {
-            case .callback(let callback, let phase, let controller, let animated):
-                recorder.record(callback, phase, controller, animated: animated)
-            case .save(let key, let critical, let controller):
-                recorder.save(key: key, critical: critical, controller: controller)
-            case .mark(let mark):
-                recorder.mark(mark)
-            case .container(let operation, let phase, let container, let first, let second, let animated):
-                recorder.container(operation, phase, container: container, first, second, animated: animated)
-            case .app(let transition, let phase):
-                // The app events that flush synchronously (background, terminate) would put an fsync on the hot
-                // path of the benchmark; record them as what they are, the recorder's own business.
-                recorder.app(transition, phase)
-            case .other(let payload):
-                recorder.record(payload)
+        func record(on recorder: Recorder, count: Int, from start: Int) -> Int {
+            var next = start
+            refs.withUnsafeBufferPointer { refs in
+                keys.withUnsafeBufferPointer { keys in
+                    marks.withUnsafeBufferPointer { marks in
+                        calls.withUnsafeBufferPointer { calls in
+                            func ref(_ index: Int32) -> ControllerRef? { index < 0 ? nil : refs[Int(index)] }
+                            for _ in 0..<count {
+                                switch calls[next] {
+                                case .callback(let callback, let phase, let controller, let animated):
+                                    recorder.record(callback, phase, refs[Int(controller)], animated: animated)
+                                case .save(let key, let critical, let controller):
+                                    recorder.save(key: keys[Int(key)], critical: critical, controller: ref(controller))
+                                case .mark(let index):
+                                    recorder.mark(marks[Int(index)])
+                                case .container(let operation, let phase, let container, let first, let second, let animated):
+                                    recorder.container(
+                                        operation, phase, container: ref(container), ref(first), ref(second), animated: animated)
+                                case .app(let transition, let phase):
+                                    recorder.app(transition, phase)
+                                case .other(let index):
+                                    recorder.record(payloads[Int(index)])
+                                }
+                                next += 1
+                                if next == calls.count { next = 0 }
+                            }
+                        }
+                    }
+                }
             }
+            return next
         }
     }
 
@@ -79,35 +116,26 @@ extension Catalog {
     /// background thread, as in an app) in the workload's directory, and the workload's first events as
     /// prepared calls (app transitions left out: background and terminate flush synchronously by design and are
     /// not the hot path).
-    static func makeRecorder(_ workload: Workload, name: String) throws -> (Recorder, [Call]) {
+    static func makeRecorder(_ workload: Workload, name: String) throws -> (Recorder, PreparedCalls) {
         var options = RecorderOptions()
         options.syncFlushOnBackground = false
         options.processDescription = "lifetrace-bench"
         let path = workload.directory + "/\(name).lifetrace"
         try? FileManager.default.removeItem(atPath: path)
         let recorder = try Recorder(path: path, options: options)
-        var names: [UInt32: ControllerRef] = [:]
-        let calls = workload.sample(4096)
-            .filter { if case .app = $0.payload { return false } else { return true } }
-            .map { Call($0, serials: recorder.registry, names: &names) }
-        return (recorder, calls)
+        let events = workload.sample(4096).filter { if case .app = $0.payload { return false } else { return true } }
+        return (recorder, PreparedCalls(events, registry: recorder.registry))
     }
 
     /// Records `count` events in bursts, timing only the recording (not the waits for the background thread).
-    static func timeRecording(_ recorder: Recorder, _ calls: [Call], count: Int) throws -> UInt64 {
+    static func timeRecording(_ recorder: Recorder, _ calls: PreparedCalls, count: Int) throws -> UInt64 {
         var elapsed: UInt64 = 0
         var done = 0
         var next = 0
         while done < count {
             let n = min(burst, count - done)
             let start = monotonicNanoseconds()
-            calls.withUnsafeBufferPointer { calls in
-                for _ in 0..<n {
-                    calls[next].record(on: recorder)
-                    next += 1
-                    if next == calls.count { next = 0 }
-                }
-            }
+            next = calls.record(on: recorder, count: n, from: next)
             elapsed += monotonicNanoseconds() - start
             done += n
             try recorder.flush()

@@ -70,4 +70,70 @@ struct NewcomerFindingsTests {
         #expect(result.err.contains("console.log"))
         #expect(try String(contentsOfFile: log, encoding: .utf8) == text)
     }
+
+    @Test("verify --repair says it drops bytes only when it does")
+    func repairSaysOnlyWhatItCuts() throws {
+        let scratch = try Scratch()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.trace)))
+        let frameMagic = Array("LTFR".utf8)
+        let frame = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == frameMagic })
+        bytes[frame + 64 + 10] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.trace))
+        let result = run(["verify", "--repair", scratch.trace])
+        let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.trace)))
+        #expect(result.code == .problemFound)
+        if after == bytes {
+            #expect(!result.out.contains("repair: dropping"), "\(result.out)")
+        } else {
+            #expect(result.out.contains("repair: dropping \(bytes.count - after.count) bytes"), "\(result.out)")
+        }
+    }
+
+    @Test("state and timeline of a torn trace warn on standard error and exit 1, like events and export",
+          arguments: [["state"], ["state", "--at", "1s"], ["timeline"]])
+    func tornTraceIsNotSilent(command: [String]) throws {
+        let scratch = try Scratch()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.trace))
+        let torn = scratch.path("torn.lifetrace")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: torn))
+        let result = run([command[0], torn] + command.dropFirst())
+        #expect(result.code == .problemFound)
+        #expect(result.err.contains("lifetrace \(command[0]): warning: \(torn)"), "\(result.err)")
+        #expect(!result.out.isEmpty)
+    }
+
+    @Test("import never echoes a log's control characters (terminal escapes, binary bytes) to the terminal",
+          arguments: [[], ["--strict"]])
+    func importEchoesNoControlCharacters(options: [String]) throws {
+        let scratch = try Scratch()
+        let log = scratch.path("hostile.log")
+        var bytes = Array("\u{1B}]0;pwned\u{07}\u{1B}[2J not a callback\n".utf8)
+        bytes += [0x00, 0x01, 0xFF, 0xFE, 0x9B, 0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: log))
+        let result = run(["import", log, "-o", scratch.path("hostile.lifetrace")] + options)
+        let echoed = result.out + result.err
+        #expect(echoed.contains("hostile.log"))
+        #expect(!echoed.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+    }
+
+    @Test("audit -o refuses to write its report over a trace it audits or the JSONL export beside it",
+          arguments: [["-o", "app.lifetrace"], ["--format", "sarif", "-o", "app.lifetrace.jsonl"]])
+    func auditReportOverItsInput(options: [String]) throws {
+        let scratch = try Scratch()
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.trace))
+        let arguments = options.map { $0.hasPrefix("app.") ? scratch.path($0) : $0 }
+        let result = run(["audit", scratch.trace] + arguments)
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("would overwrite"), "\(result.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.trace)) == before)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("app.lifetrace.jsonl")))
+    }
+
+    @Test("audit -o a directory is one clear usage error")
+    func auditReportIntoADirectory() throws {
+        let scratch = try Scratch()
+        let result = run(["audit", scratch.trace, "-o", scratch.url.path])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("is a directory"), "\(result.err)")
+    }
 }

@@ -1,5 +1,5 @@
 /// SARIF 2.1.0 (OASIS "Static Analysis Results Interchange Format", version 2.1.0), shaped for GitHub code
-/// scanning: `version` and `$schema`; one run whose `tool.driver` has `name`, `version`, `informationUri` and
+/// scanning: `version` and `$schema`; one run whose `tool.driver` has `name`, `version` and
 /// every rule that ran in `rules` (id, name, short and full description, help, default level); and per
 /// finding a result with `ruleId`, `ruleIndex`, `level` (`error`, `warning`, `note`), `message.text`, one
 /// location with a `physicalLocation` (`artifactLocation.uri` relative to the working directory, `region.startLine`),
@@ -12,7 +12,6 @@ public enum SARIFReporter {
     public static let version = "2.1.0"
     public static let toolName = "lifetrace"
     public static let toolVersion = "0.1.0"
-    public static let informationURI = "https://github.com/lifetrace/lifetrace/blob/main/docs/RULES.md"
 
     public static func render(_ report: AuditReport) -> String {
         document(report).serialized(pretty: true) + "\n"
@@ -60,7 +59,6 @@ public enum SARIFReporter {
             ("name", .string(toolName)),
             ("version", .string(toolVersion)),
             ("semanticVersion", .string(toolVersion)),
-            ("informationUri", .string(informationURI)),
             ("rules", .array(report.rules.map(ruleDescriptor))),
         ])
         return .object([

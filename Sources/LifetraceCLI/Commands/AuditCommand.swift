@@ -42,6 +42,14 @@ struct AuditCommand: Command {
         let auditor = try Auditor(configuration: configuration)
         let paths = arguments.positionals.isEmpty ? try defaultTraces() : arguments.positionals
         let writesJSONL = format == .sarif || format == .github
+        if let file = arguments.value("output") {
+            for path in paths where FilePaths.isSameFile(file, path) || (writesJSONL && FilePaths.isSameFile(file, path + ".jsonl")) {
+                throw ValidationError("-o '\(file)' would overwrite \(FilePaths.isSameFile(file, path) ? "the trace" : "the JSONL export of") \(path); choose another file")
+            }
+            if FilePaths.isDirectory(file) {
+                throw ValidationError("-o '\(file)' is a directory; give a file name")
+            }
+        }
 
         var audits: [TraceAudit] = []
         var unreadable = false

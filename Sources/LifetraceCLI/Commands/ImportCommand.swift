@@ -69,7 +69,7 @@ struct ImportCommand: Command {
             output.errorLine("lifetrace import: error: \(input): offset 0: already a Lifetrace trace, not a console log or JSONL export (to get JSONL: lifetrace export \(input) -o FILE.jsonl)")
             return .usageOrInput
         }
-        if isSameFile(input, destination) {
+        if FilePaths.isSameFile(input, destination) {
             output.errorLine("lifetrace import: error: \(destination): the output is the input file \(input); choose another -o")
             return .usageOrInput
         }
@@ -77,7 +77,7 @@ struct ImportCommand: Command {
         do {
             imported = try makeTrace(bytes: [UInt8](data), path: input, format: format, rules: rules, strict: arguments.flag("strict"))
         } catch let error as ConsoleImportError {
-            output.errorLine("lifetrace import: error: \(error)")
+            output.errorLine("lifetrace import: error: \(printable("\(error)", limit: 400))")
             return .usageOrInput
         } catch let error as JSONLError {
             output.errorLine("lifetrace import: error: \(error)")
@@ -103,17 +103,18 @@ struct ImportCommand: Command {
         return imported
     }
 
-    /// Whether `first` and `second` name one existing file (same path after resolving symbolic links, or
-    /// same device and inode, so hard links count too).
-    static func isSameFile(_ first: String, _ second: String) -> Bool {
-        let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        if resolved(first) == resolved(second) { return true }
-        let manager = FileManager.default
-        guard let a = try? manager.attributesOfItem(atPath: first), let b = try? manager.attributesOfItem(atPath: second),
-              let inodeA = a[.systemFileNumber] as? NSNumber, let inodeB = b[.systemFileNumber] as? NSNumber,
-              let deviceA = a[.systemNumber] as? NSNumber, let deviceB = b[.systemNumber] as? NSNumber
-        else { return false }
-        return inodeA == inodeB && deviceA == deviceB
+    /// `text` safe to echo to a terminal: control characters (escape sequences in a log, bytes of a binary
+    /// file) become `\u{XX}`, and anything past `limit` characters becomes `…`.
+    static func printable(_ text: String, limit: Int) -> String {
+        var result = ""
+        for character in text.prefix(limit) {
+            if character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+                result += character.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
+            } else {
+                result.append(character)
+            }
+        }
+        return text.count > limit ? result + "…" : result
     }
 
     static func defaultOutput(for input: String) -> String {
@@ -152,7 +153,7 @@ struct ImportCommand: Command {
                 "skipped \(count) line\(count == 1 ? "" : "s") with no callback or mark"
                     + (count > skippedLinesShown ? " (first \(skippedLinesShown) shown)" : "") + ":")
             for skipped in result.skippedLines.prefix(skippedLinesShown) {
-                imported.summary.append("  line \(skipped.line): \(skipped.text)")
+                imported.summary.append("  line \(skipped.line): \(printable(skipped.text, limit: 160))")
             }
         }
         return imported

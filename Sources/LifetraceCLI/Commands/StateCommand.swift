@@ -20,7 +20,8 @@ struct StateCommand: Command {
             json: one object, see docs/REPLAY.md ("t_ns", "app", "scenes", "controllers", "transitions",
             "diagnostics"); controller "name" is the same display name the events' "controller" field uses.
 
-            Exit codes: 0 success; 2 usage error or unreadable trace (the error names the file and offset).
+            Exit codes: 0 success; 1 the trace is damaged (a warning names the offset; the state covers the events
+            before it); 2 usage error or unreadable trace (the error names the file and offset).
             """,
         options: [
             OptionSpec("at", value: "T", help: "Instant, relative to the first event (default: the end)."),
@@ -57,7 +58,10 @@ struct StateCommand: Command {
             output.line("state at \(TimeText.seconds(relative)) (\(seek.state.eventCount) events; app \(seek.state.app.name)\(scenesText(seek.state)))")
             output.write(seek.state.tree(start: start))
         }
-        return .success
+        for problem in replayer.reader.problems {
+            output.errorLine("lifetrace state: warning: \(problem) (the state covers the readable events before it)")
+        }
+        return replayer.reader.problems.isEmpty ? .success : .problemFound
     }
 
     static func scenesText(_ state: ReplayState) -> String {

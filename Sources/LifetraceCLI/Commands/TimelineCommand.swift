@@ -16,7 +16,8 @@ struct TimelineCommand: Command {
             R task/request, * other. A last lane shows the app state (A active, i inactive, B background).
             --spans adds, per controller, its exact spans and marks (with the callback each mark happened in).
 
-            Exit codes: 0 success; 2 usage error or unreadable trace.
+            Exit codes: 0 success; 1 the trace is damaged (a warning names the offset; the timeline covers the
+            events before it); 2 usage error or unreadable trace.
             """,
         options: [
             OptionSpec("width", value: "N", help: "Columns for the time axis (default 80, at least 10)."),
@@ -54,6 +55,9 @@ struct TimelineCommand: Command {
                 if let deinitTime = lane.deinitTime { output.line("  \(rel(deinitTime))  deinit") }
             }
         }
-        return .success
+        for problem in replayer.reader.problems {
+            output.errorLine("lifetrace timeline: warning: \(problem) (the timeline covers the readable events before it)")
+        }
+        return replayer.reader.problems.isEmpty ? .success : .problemFound
     }
 }

@@ -26,9 +26,13 @@ struct VerifyCommand: Command {
         let path = arguments.positionals[0]
         var report = try TraceReader(path: path).verify()
         if arguments.flag("repair"), let tail = report.tornTail {
-            output.line("repair: dropping \(tail.droppedBytes) bytes at offset \(tail.offset): \(tail.reason)")
+            // Say "dropping" only for what was cut: the walk can see a torn tail where the file's own index
+            // (which truncateTornTail trusts) lists a complete frame, and then nothing is cut.
             if let done = try TraceWriter.truncateTornTail(path: path) {
+                output.line("repair: dropping \(done.droppedBytes) bytes at offset \(done.offset): \(tail.reason)")
                 output.line("repair: \(path) now ends at offset \(done.offset)")
+            } else {
+                output.line("repair: nothing cut: the damage at offset \(tail.offset) is inside a frame the file's index lists, not a torn tail")
             }
             report = try TraceReader(path: path).verify()
         }
