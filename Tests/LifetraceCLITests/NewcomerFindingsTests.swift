@@ -152,4 +152,15 @@ struct NewcomerFindingsTests {
         #expect(none.code == .usageOrInput)
         #expect(none.err.contains("no *.lifetrace file under"))
     }
+
+    @Test("events --controller with a name no event has says so instead of printing nothing")
+    func eventsForAnUnknownController() throws {
+        let scratch = try Scratch()
+        let result = run(["events", scratch.trace, "--controller", "NoSuchViewController"])
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("no event matched --controller 'NoSuchViewController'"), "\(result.err)")
+        let known = run(["events", scratch.trace, "--controller", "NoteEditorViewController"])
+        #expect(!known.out.isEmpty)
+        #expect(!known.err.contains("no event matched"))
+    }
 }
