@@ -163,4 +163,21 @@ struct NewcomerFindingsTests {
         #expect(!known.out.isEmpty)
         #expect(!known.err.contains("no event matched"))
     }
+
+    @Test("simulate -o with a scenario that fails leaves an existing trace untouched and puts the partial one beside it")
+    func simulateSyntaxErrorKeepsTrace() throws {
+        let scratch = try Scratch()
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.trace))
+        let scenario = scratch.path("bad.scenario")
+        try Data("at 1s launch\nat 0.5s background\n".utf8).write(to: URL(fileURLWithPath: scenario))
+        let result = run(["simulate", scenario, "-o", scratch.trace])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("bad.scenario:2"), "\(result.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.trace)) == before)
+        #expect(FileManager.default.fileExists(atPath: scratch.trace + ".partial.lifetrace"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.trace + ".simulating"))
+        let fresh = scratch.path("fresh.lifetrace")
+        #expect(run(["simulate", scenario, "-o", fresh]).code == .usageOrInput)
+        #expect(FileManager.default.fileExists(atPath: fresh))
+    }
 }
