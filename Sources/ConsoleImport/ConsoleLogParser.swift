@@ -117,20 +117,39 @@ extension ConsoleLogParser {
                 firstTime = time
                 if case .seconds = time { origin = 0 } else { origin = time.value }
             }
-            var raw = time.value + dayOffset
+            // Overflow-checked throughout: a line whose time cannot be placed (wild jumps between far dates)
+            // is treated as untimed, and nothing is changed for it.
+            let day: Int64 = 86_400 * 1_000_000_000
+            guard var raw = Int64.checked(time.value, times: 1, plus: dayOffset) else { return nil }
+            var newDayOffset = dayOffset
+            var newShift = shift
+            var adjustment: TimeAdjustment?
             if let previousRaw, raw < previousRaw {
-                let back = previousRaw - raw
+                let difference = previousRaw.subtractingReportingOverflow(raw)
+                guard !difference.overflow else { return nil }
+                let back = difference.partialValue
                 if case .timeOfDay = time, back > 12 * 3_600 * 1_000_000_000 {
-                    dayOffset += 86_400 * 1_000_000_000
-                    raw += 86_400 * 1_000_000_000
-                    adjustments.append(TimeAdjustment(kind: .midnightRollover, line: line, backwardsBy: UInt64(back)))
+                    guard let offset = Int64.checked(dayOffset, times: 1, plus: day),
+                          let moved = Int64.checked(raw, times: 1, plus: day)
+                    else { return nil }
+                    newDayOffset = offset
+                    raw = moved
+                    adjustment = TimeAdjustment(kind: .midnightRollover, line: line, backwardsBy: UInt64(back))
                 } else {
-                    shift += back
-                    adjustments.append(TimeAdjustment(kind: .clockWentBack, line: line, backwardsBy: UInt64(back)))
+                    guard let shifted = Int64.checked(shift, times: 1, plus: back) else { return nil }
+                    newShift = shifted
+                    adjustment = TimeAdjustment(kind: .clockWentBack, line: line, backwardsBy: UInt64(back))
                 }
             }
+            let relative = raw.subtractingReportingOverflow(origin)
+            guard !relative.overflow, let placed = Int64.checked(relative.partialValue, times: 1, plus: newShift) else {
+                return nil
+            }
+            dayOffset = newDayOffset
+            shift = newShift
+            if let adjustment { adjustments.append(adjustment) }
             previousRaw = raw
-            return raw - origin + shift
+            return placed
         }
 
         private mutating func ref(for name: ControllerName) -> ControllerRef {

@@ -99,8 +99,11 @@ enum LinePrefixReader {
         }
         guard (1...12).contains(month), (1...31).contains(day) else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
-        let seconds = days * 86_400 - offsetSeconds
-        return .wall(nanoseconds: seconds * 1_000_000_000 + clock, hasOffset: hasOffset)
+        // Int64 nanoseconds since 1970 reach only 1677...2262: a date outside is not read as a time.
+        guard let seconds = Int64.checked(days, times: 86_400, plus: -offsetSeconds),
+              let nanoseconds = Int64.checked(seconds, times: 1_000_000_000, plus: clock)
+        else { return nil }
+        return .wall(nanoseconds: nanoseconds, hasOffset: hasOffset)
     }
 
     private static func readTimeOfDay(_ cursor: inout Cursor) -> LineTime? {
@@ -152,7 +155,8 @@ enum LinePrefixReader {
         _ = cursor.take("s")
         _ = cursor.take("]")
         guard cursor.atEnd || cursor.peek?.isWhitespace == true || cursor.peek == "|" else { return nil }
-        return .seconds(nanoseconds: whole * 1_000_000_000 + fraction)
+        guard let nanoseconds = Int64.checked(whole, times: 1_000_000_000, plus: fraction) else { return nil }
+        return .seconds(nanoseconds: nanoseconds)
     }
 
     private static func skipListNumber(_ cursor: inout Cursor) {
@@ -278,5 +282,15 @@ struct Cursor {
             return nil
         }
         return value
+    }
+}
+
+extension Int64 {
+    /// `value × factor + addend`, or `nil` when any step overflows (times from a log can be anything).
+    static func checked(_ value: Int64, times factor: Int64, plus addend: Int64) -> Int64? {
+        let product = value.multipliedReportingOverflow(by: factor)
+        guard !product.overflow else { return nil }
+        let sum = product.partialValue.addingReportingOverflow(addend)
+        return sum.overflow ? nil : sum.partialValue
     }
 }

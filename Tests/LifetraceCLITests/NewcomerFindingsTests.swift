@@ -136,4 +136,31 @@ struct NewcomerFindingsTests {
         #expect(result.code == .usageOrInput)
         #expect(result.err.contains("is a directory"), "\(result.err)")
     }
+
+    @Test("audit DIR audits every *.lifetrace under DIR, as audit with no TRACE does for traces/")
+    func auditADirectory() throws {
+        let scratch = try Scratch()
+        let nested = scratch.url.appendingPathComponent("nested")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: scratch.trace, toPath: nested.appendingPathComponent("b.lifetrace").path)
+        let result = run(["audit", scratch.url.path])
+        #expect(result.code == .problemFound, "\(result.err)")
+        #expect(result.err.contains("audited 2 traces") || result.out.contains("audited 2 traces"), "\(result.out)")
+        let empty = scratch.url.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = run(["audit", empty.path])
+        #expect(none.code == .usageOrInput)
+        #expect(none.err.contains("no *.lifetrace file under"))
+    }
+
+    @Test("events --controller with a name no event has says so instead of printing nothing")
+    func eventsForAnUnknownController() throws {
+        let scratch = try Scratch()
+        let result = run(["events", scratch.trace, "--controller", "NoSuchViewController"])
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("no event matched --controller 'NoSuchViewController'"), "\(result.err)")
+        let known = run(["events", scratch.trace, "--controller", "NoteEditorViewController"])
+        #expect(!known.out.isEmpty)
+        #expect(!known.err.contains("no event matched"))
+    }
 }

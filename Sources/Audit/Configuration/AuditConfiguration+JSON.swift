@@ -36,7 +36,7 @@ extension AuditConfiguration {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON (\(Self.describe(error)))")
+            throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON\(Self.syntaxErrorPlace(data)) (\(Self.describe(error)))")
         }
         guard case .object(let members) = root else {
             throw ConfigurationError(file: origin, keyPath: "", message: "expected a JSON object at the top level")
@@ -93,6 +93,25 @@ extension AuditConfiguration {
             throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file")
         }
         return try AuditConfiguration(json: data, origin: path, rules: rules)
+    }
+
+    /// ` at line L, column C` for the first syntax error JSONSerialization reports ("around character N",
+    /// a 0-based UTF-16 offset), ` at the end of the file` for a truncated file, or "" when it gives no place.
+    static func syntaxErrorPlace(_ data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return ""
+        } catch {
+            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            if text.contains("end of file") || data.isEmpty { return " at the end of the file" }
+            guard let range = text.range(of: "around character "),
+                  let offset = Int(text[range.upperBound...].prefix { $0.isNumber })
+            else { return "" }
+            let prefix = String(decoding: data, as: UTF8.self).utf16.prefix(offset)
+            let line = prefix.filter { $0 == 0x0A }.count + 1
+            let column = prefix.count - (prefix.lastIndex(of: 0x0A).map { prefix.distance(from: prefix.startIndex, to: $0) + 1 } ?? 0) + 1
+            return " at line \(line), column \(column)"
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -11,7 +11,8 @@ struct AuditCommand: Command {
         abstract: "Check traces against the lifecycle rules (see 'lifetrace rules').",
         usage: "[TRACE…] [--config FILE] [--format text|json|sarif|junit|github] [--strict] [-o FILE]",
         discussion: """
-            With no TRACE, audits every *.lifetrace under traces/ (recursively).
+            With no TRACE, audits every *.lifetrace under traces/ (recursively); a TRACE that is a directory is
+            searched the same way.
             Configuration: --config FILE, else the nearest .lifetrace.json from the current directory up
             (disabled_rules, opt_in_rules, inconclusive_severity, rules.<id>.{enabled,severity,<parameter>});
             see docs/RULES.md.
@@ -40,7 +41,7 @@ struct AuditCommand: Command {
         let format = ReportFormat(rawValue: formatName)!
         let configuration = try loadConfiguration(arguments.value("config"))
         let auditor = try Auditor(configuration: configuration)
-        let paths = arguments.positionals.isEmpty ? try defaultTraces() : arguments.positionals
+        let paths = arguments.positionals.isEmpty ? try defaultTraces() : try arguments.positionals.flatMap(tracesIn)
         let writesJSONL = format == .sarif || format == .github
         if let file = arguments.value("output") {
             for path in paths where FilePaths.isSameFile(file, path) || (writesJSONL && FilePaths.isSameFile(file, path + ".jsonl")) {
@@ -94,18 +95,30 @@ struct AuditCommand: Command {
 
     /// Every `*.lifetrace` under `traces/`, sorted.
     static func defaultTraces() throws -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: "traces", isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FilePaths.isDirectory("traces") else {
             throw ValidationError("no TRACE given and there is no traces/ directory here")
         }
-        let found = (FileManager.default.enumerator(atPath: "traces")?.compactMap { $0 as? String } ?? [])
-            .filter { $0.hasSuffix(".lifetrace") }
-            .map { "traces/" + $0 }
-            .sorted()
+        let found = lifetraceFiles(under: "traces")
         guard !found.isEmpty else {
             throw ValidationError("no TRACE given and no *.lifetrace file under traces/")
         }
         return found
+    }
+
+    /// `path` itself, or for a directory every *.lifetrace under it (recursively, sorted), as with no TRACE.
+    static func tracesIn(_ path: String) throws -> [String] {
+        guard FilePaths.isDirectory(path) else { return [path] }
+        let found = lifetraceFiles(under: path)
+        guard !found.isEmpty else { throw ValidationError("no *.lifetrace file under \(path)") }
+        return found
+    }
+
+    private static func lifetraceFiles(under directory: String) -> [String] {
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return (FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".lifetrace") }
+            .map { prefix + $0 }
+            .sorted()
     }
 
     struct AuditInputError: Error {

@@ -69,11 +69,13 @@ struct EventsCommand: Command {
             output.errorLine("lifetrace events: warning: \(warning)")
         }
         var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
+        var listed = 0
         try input.scan(fromOffset: from) { ordinal, event, start in
             let offset = event.timestamp >= start ? event.timestamp - start : 0
             if let to, offset > to { return false }
             let enclosing = attribution?.step(ordinal, event)
             guard filter.matches(event) else { return true }
+            listed += 1
             if format == "jsonl" {
                 try writer.write(event)
             } else {
@@ -82,6 +84,12 @@ struct EventsCommand: Command {
             return true
         }
         try writer.finish()
+        let controllers = arguments.allValues("controller")
+        if listed == 0, !controllers.isEmpty {
+            // A misspelt name would otherwise print nothing at all; say so (as --visible does).
+            let names = controllers.map { "'\($0)'" }.joined(separator: ", ")
+            output.errorLine("lifetrace events: warning: no event matched --controller \(names) (use a display name such as Editor#2, or a type name)")
+        }
         return input.problems.isEmpty ? .success : .problemFound
     }
 
