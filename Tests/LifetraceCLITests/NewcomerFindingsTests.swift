@@ -180,4 +180,15 @@ struct NewcomerFindingsTests {
         #expect(run(["simulate", scenario, "-o", fresh]).code == .usageOrInput)
         #expect(FileManager.default.fileExists(atPath: fresh))
     }
+
+    @Test("importing a file with no callback line warns that it found nothing")
+    func importOfNothingWarns() throws {
+        let scratch = try Scratch()
+        let log = scratch.path("build.log")
+        try Data("Compiling Foo.swift\nLinking app\n".utf8).write(to: URL(fileURLWithPath: log))
+        let result = run(["import", log, "-o", scratch.path("build.lifetrace")])
+        #expect(result.code == .success)
+        #expect(result.out.contains("0 controllers\n"), "\(result.out)")
+        #expect(result.err.contains("no line is a lifecycle callback or a mark"), "\(result.err)")
+    }
 }
