@@ -191,4 +191,18 @@ struct NewcomerFindingsTests {
         #expect(result.out.contains("0 controllers\n"), "\(result.out)")
         #expect(result.err.contains("no line is a lifecycle callback or a mark"), "\(result.err)")
     }
+
+    @Test("verify of a closed trace damaged inside a frame does not claim the footer is missing")
+    func verifyDoesNotDenyAPresentFooter() throws {
+        let scratch = try Scratch()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.trace)))
+        let frameMagic = Array("LTFR".utf8)
+        let frame = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == frameMagic })
+        bytes[frame + 64 + 10] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.trace))
+        let result = run(["verify", scratch.trace])
+        #expect(result.code == .problemFound)
+        #expect(!result.out.contains("no valid footer"), "\(result.out)")
+        #expect(result.out.contains("footer present"), "\(result.out)")
+    }
 }
