@@ -163,4 +163,46 @@ struct NewcomerFindingsTests {
         #expect(!known.out.isEmpty)
         #expect(!known.err.contains("no event matched"))
     }
+
+    @Test("simulate -o with a scenario that fails leaves an existing trace untouched and puts the partial one beside it")
+    func simulateSyntaxErrorKeepsTrace() throws {
+        let scratch = try Scratch()
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.trace))
+        let scenario = scratch.path("bad.scenario")
+        try Data("at 1s launch\nat 0.5s background\n".utf8).write(to: URL(fileURLWithPath: scenario))
+        let result = run(["simulate", scenario, "-o", scratch.trace])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("bad.scenario:2"), "\(result.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.trace)) == before)
+        #expect(FileManager.default.fileExists(atPath: scratch.trace + ".partial.lifetrace"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.trace + ".simulating"))
+        let fresh = scratch.path("fresh.lifetrace")
+        #expect(run(["simulate", scenario, "-o", fresh]).code == .usageOrInput)
+        #expect(FileManager.default.fileExists(atPath: fresh))
+    }
+
+    @Test("importing a file with no callback line warns that it found nothing")
+    func importOfNothingWarns() throws {
+        let scratch = try Scratch()
+        let log = scratch.path("build.log")
+        try Data("Compiling Foo.swift\nLinking app\n".utf8).write(to: URL(fileURLWithPath: log))
+        let result = run(["import", log, "-o", scratch.path("build.lifetrace")])
+        #expect(result.code == .success)
+        #expect(result.out.contains("0 controllers\n"), "\(result.out)")
+        #expect(result.err.contains("no line is a lifecycle callback or a mark"), "\(result.err)")
+    }
+
+    @Test("verify of a closed trace damaged inside a frame does not claim the footer is missing")
+    func verifyDoesNotDenyAPresentFooter() throws {
+        let scratch = try Scratch()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.trace)))
+        let frameMagic = Array("LTFR".utf8)
+        let frame = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == frameMagic })
+        bytes[frame + 64 + 10] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.trace))
+        let result = run(["verify", scratch.trace])
+        #expect(result.code == .problemFound)
+        #expect(!result.out.contains("no valid footer"), "\(result.out)")
+        #expect(result.out.contains("footer present"), "\(result.out)")
+    }
 }

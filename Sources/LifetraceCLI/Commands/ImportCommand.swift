@@ -86,6 +86,9 @@ struct ImportCommand: Command {
         try write(imported.events, header: imported.header, to: destination)
         for line in imported.warnings { output.errorLine("\(input):\(line)") }
         output.line("imported \(imported.events.count) events from \(input) into \(destination)")
+        if imported.events.isEmpty, !data.isEmpty {
+            output.errorLine("lifetrace import: warning: \(input): no line is a lifecycle callback or a mark; is it the console output of an app (see docs/IMPORT.md)?")
+        }
         for line in imported.summary { output.line("  \(line)") }
         return .success
     }
@@ -138,8 +141,8 @@ struct ImportCommand: Command {
         let result = try parser.parse(text: text)
         var imported = ImportedTrace(events: result.events, header: header(for: result))
         imported.summary.append(
-            "\(result.controllers.count) controller\(result.controllers.count == 1 ? "" : "s"): "
-                + result.controllers.map(\.displayName).joined(separator: ", "))
+            "\(result.controllers.count) controller\(result.controllers.count == 1 ? "" : "s")"
+                + (result.controllers.isEmpty ? "" : ": " + result.controllers.map(\.displayName).joined(separator: ", ")))
         imported.summary.append("times: \(describe(result.clock))")
         if result.hasSyntheticTimes, result.clock != .synthetic {
             imported.summary.append("\(result.untimedLineCount) line(s) without a time took the previous line's time")

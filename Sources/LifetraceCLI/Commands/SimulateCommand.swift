@@ -20,7 +20,8 @@ struct SimulateCommand: Command {
               lifetrace simulate --generate 100000 --seed 7 -o session.lifetrace
 
             EXIT CODES: 0 success; 2 bad arguments, unreadable scenario or illegal step (the message names the
-            file and line; with -o, the events of the steps before it are still written).
+            file and line; with -o, the events of the steps before it are still written, to TRACE.partial.lifetrace
+            when TRACE already exists, which is left as it was).
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "Write the recorded trace to TRACE (*.lifetrace)."),
@@ -33,7 +34,7 @@ struct SimulateCommand: Command {
 
     /// What to simulate.
     private enum Source {
-        case scenario(path: String, text: String)
+        case scenario(path: String, text: String, parsed: Scenario)
         case generated(count: Int, seed: UInt64)
     }
 
@@ -64,7 +65,15 @@ struct SimulateCommand: Command {
                 output.errorLine("lifetrace simulate: error: '\(path)' is not UTF-8 text")
                 return .usageOrInput
             }
-            source = .scenario(path: path, text: text)
+            // Parse before -o is opened, so a scenario with a syntax error never replaces an existing trace.
+            let parsed: Scenario
+            do {
+                parsed = try ScenarioParser(file: path).parse(text)
+            } catch {
+                output.errorLine("\(error)")
+                return .usageOrInput
+            }
+            source = .scenario(path: path, text: text, parsed: parsed)
         }
 
         let outputPath = arguments.value("output")
@@ -74,9 +83,9 @@ struct SimulateCommand: Command {
         var failure: ScenarioError?
         func simulate(into sink: any LifecycleSink) {
             switch source {
-            case .scenario(let path, let text):
+            case .scenario(let path, _, let parsed):
                 do {
-                    markers = try Simulator.run(text: text, file: path, into: sink)
+                    markers = try Simulator.run(parsed, file: path, into: sink)
                 } catch let error as ScenarioError {
                     failure = error
                 } catch {
@@ -89,15 +98,30 @@ struct SimulateCommand: Command {
         if let outputPath {
             let identity: [UInt8]
             switch source {
-            case .scenario(_, let text): identity = Array(text.utf8)
+            case .scenario(_, let text, _): identity = Array(text.utf8)
             case .generated(let count, let seed): identity = Array("generate \(count) seed \(seed)".utf8)
             }
-            try TraceFileRecording.record(to: outputPath, identity: identity) { recorderSink in
+            // Record under a temporary name; an existing TRACE is replaced only by a complete run (see below).
+            let temporary = outputPath + ".simulating"
+            try? FileManager.default.removeItem(atPath: temporary)
+            defer { try? FileManager.default.removeItem(atPath: temporary) }
+            try TraceFileRecording.record(to: temporary, identity: identity) { recorderSink in
                 switch (printing, source) {
                 case (false, _): simulate(into: recorderSink)
                 case (true, .generated): simulate(into: PrintingSink(forwardingTo: recorderSink, write: output.line))
                 case (true, .scenario): simulate(into: TeeSink(primary: recorderSink, copy: copy))
                 }
+            }
+            // A failed run keeps its partial trace (the events before the bad step) but never replaces an
+            // existing TRACE with it: the partial one goes to TRACE.partial.lifetrace instead.
+            let keepsExisting = failure != nil && FileManager.default.fileExists(atPath: outputPath)
+            let destination = keepsExisting ? outputPath + ".partial.lifetrace" : outputPath
+            guard rename(temporary, destination) == 0 else {
+                output.errorLine("lifetrace simulate: error: \(destination): cannot move the new trace into place (errno \(errno))")
+                return .usageOrInput
+            }
+            if keepsExisting {
+                output.errorLine("lifetrace simulate: \(outputPath) left as it was; the events before the error are in \(destination)")
             }
         } else if case .generated = source {
             // Long sessions stream: nothing is held in memory.

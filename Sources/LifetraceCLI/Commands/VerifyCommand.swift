@@ -24,7 +24,8 @@ struct VerifyCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let path = arguments.positionals[0]
-        var report = try TraceReader(path: path).verify()
+        var reader = try TraceReader(path: path)
+        var report = try reader.verify()
         if arguments.flag("repair"), let tail = report.tornTail {
             // Say "dropping" only for what was cut: the walk can see a torn tail where the file's own index
             // (which truncateTornTail trusts) lists a complete frame, and then nothing is cut.
@@ -34,12 +35,17 @@ struct VerifyCommand: Command {
             } else {
                 output.line("repair: nothing cut: the damage at offset \(tail.offset) is inside a frame the file's index lists, not a torn tail")
             }
-            report = try TraceReader(path: path).verify()
+            reader = try TraceReader(path: path)
+            report = try reader.verify()
         }
         for problem in report.problems {
             output.line(problem.description)
         }
-        let closed = report.isCleanlyClosed ? "closed cleanly" : "not closed cleanly (no valid footer)"
+        // The verification's "cleanly closed" also needs the index to match the walk; a file with a footer whose
+        // index disagrees is not one "with no valid footer".
+        let closed = report.isCleanlyClosed ? "closed cleanly"
+            : reader.isCleanlyClosed ? "footer present, but its index does not match the frames found"
+            : "not closed cleanly (no valid footer)"
         let checked = "\(report.framesChecked) frames, \(report.eventsChecked) events, \(report.checkpointsChecked) checkpoints checked; \(closed)"
         if report.problems.isEmpty {
             output.line("ok: \(path): \(checked)")
