@@ -33,10 +33,17 @@ struct EventInput {
         }
     }
 
-    /// Damage found when the trace was opened (the readable prefix ends there), as one-line messages.
-    var problems: [String] {
-        if case .trace(let reader) = source { return reader.problems.map(\.description) }
+    /// Damage found when the trace was opened (the readable prefix ends there).
+    var problems: [TraceError] {
+        if case .trace(let reader) = source { return reader.problems }
         return []
+    }
+
+    /// Prints one warning per problem found when opening (`TraceDamage`); `.problemFound` when there was any.
+    @discardableResult
+    func reportProblems(command: String, output: CommandOutput) -> ExitCode {
+        guard case .trace(let reader) = source else { return .success }
+        return TraceDamage.report(reader, command: command, output: output)
     }
 
     /// Calls `body` with each event at or after `start + offset` (`start` = the first event's timestamp), in order,

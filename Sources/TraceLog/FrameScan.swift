@@ -36,6 +36,18 @@ struct FrameScan {
                 scan.validEnd = fileSize
                 return scan
             }
+            if remaining > UInt64(TraceFooter.length), let indexOffset = scan.indexOffset, scan.validEnd == offset,
+               let footer = TraceFooter.decode(try file.read(count: TraceFooter.length, at: offset)),
+               footer.indexOffset == indexOffset
+            {
+                // A valid footer followed by bytes that are not part of the trace: the trace itself is whole, and
+                // only what follows the footer is a torn tail.
+                let end = offset + UInt64(TraceFooter.length)
+                scan.hasFooter = true
+                scan.validEnd = end
+                try scan.fail(TraceError(.tornTail, "\(fileSize - end) bytes follow the footer", offset: end), file: file, fileSize: fileSize)
+                return scan
+            }
             let headerBytes = try file.read(count: FrameHeader.length, at: offset)
             let header: FrameHeader
             do {
@@ -123,6 +135,14 @@ struct FrameScan {
                 }
                 index += 1
             }
+        }
+        // A valid footer at the end of the file pointing after the damage: the file was closed cleanly, so the
+        // damage is not a torn write but a damaged frame before the index, which must not be cut off.
+        if nextValid == nil, fileSize - failOffset >= UInt64(TraceFooter.length),
+           let footer = TraceFooter.decode(try file.read(count: TraceFooter.length, at: fileSize - UInt64(TraceFooter.length))),
+           footer.indexOffset > failOffset, footer.indexOffset < fileSize
+        {
+            nextValid = footer.indexOffset
         }
         var failure = error
         if let nextValid {

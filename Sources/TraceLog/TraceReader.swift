@@ -4,10 +4,11 @@ import TraceModel
 /// Reads a `.lifetrace` file: the header, the frame list, events frame by frame, checkpoint payloads.
 ///
 /// Opening reads the header and, when the file was closed cleanly, the index written before the footer; the
-/// index is checked for consistency (contiguous frames, ordinals, sequence numbers) but frame payloads are not
-/// read until asked for. Without a valid footer and index, the reader walks every frame header and checks every
-/// payload CRC, stopping at the first damage: `frames` then lists the valid prefix and `problems` says where and
-/// why it ends. `verify()` checks everything regardless of the index.
+/// index is checked for consistency (contiguous frames, ordinals, sequence numbers) and every events frame it
+/// lists has its header and payload CRC checked (payloads are not inflated until asked for; checkpoints are
+/// checked when read). Without a valid footer and index, or when a listed events frame fails its CRC, the reader walks every frame header and checks every
+/// payload CRC, stopping at the first damage: `frames` then lists the valid prefix (the frames before the first
+/// damaged one, never a frame after it) and `problems` says where and why it ends. `verify()` checks everything regardless of the index.
 ///
 /// Thread safety: all stored state is immutable except the zlib stream, which a mutex guards; one reader may be
 /// shared between threads (`pread` does not move a shared file position).
@@ -25,11 +26,18 @@ public final class TraceReader: Sendable {
     public let allFrames: [FrameInfo]
     /// Whether the file ends with a valid footer and an index that agrees with the frames.
     public let isCleanlyClosed: Bool
+    /// Whether the file ends with a valid footer, even when its index is unusable or lists a damaged frame.
+    public let hasFooter: Bool
     /// What is wrong with the file, found while opening: an invalid index (rebuilt), damage that ends the valid
     /// prefix (with its offset), sequence or time-order problems between frames. Empty for a healthy file.
     public let problems: [TraceError]
     /// Events in the valid prefix.
     public let eventCount: UInt64
+    /// The damage that ends the valid prefix (`.corruptFrame` or `.tornTail`, with its offset), or `nil` when the
+    /// prefix is the whole file. The events of `frames` are the events before it.
+    public var damage: TraceError? {
+        problems.first { $0.code == .corruptFrame || $0.code == .tornTail }
+    }
     /// The file's size in bytes when it was opened.
     public let fileSize: UInt64
     /// Where the valid prefix of frames ends (after the footer for a cleanly closed file).
@@ -69,10 +77,20 @@ public final class TraceReader: Sendable {
 
             var problems: [TraceError] = []
             var indexed: [FrameInfo]?
+            var footerFound = false
             do {
                 indexed = try Self.readIndex(file, headerLength: UInt64(headerLength), fileSize: size)
+                footerFound = indexed != nil
             } catch let error as TraceError {
                 problems.append(error)
+                footerFound = error.code == .corruptIndex
+            }
+            hasFooter = footerFound
+            // The index gives the layout, but a frame it lists can still be damaged: check every listed events
+            // frame's header and payload CRC (no inflating), and on the first failure walk instead, so that the
+            // valid prefix ends before the damaged frame exactly as for a file without a footer.
+            if let listed = indexed, !(try Self.payloadsMatch(listed, file: file)) {
+                indexed = nil
             }
             if let indexed {
                 allFrames = indexed
@@ -162,6 +180,21 @@ public final class TraceReader: Sendable {
         guard indexHeader.info.sequence == UInt64(entries.count) else { throw bad("index frame sequence \(indexHeader.info.sequence)") }
         guard footer.eventCount == expectedOrdinal else { throw bad("footer counts \(footer.eventCount) events, the index \(expectedOrdinal)") }
         return entries
+    }
+
+    /// Whether every events frame in `frames` has a valid header equal to its entry and a payload matching its
+    /// CRC. Other frames are not read: a damaged checkpoint hides no events (`checkpointPayload(_:)` reports it
+    /// and the replayer falls back to an earlier one).
+    static func payloadsMatch(_ frames: [FrameInfo], file: FileDescriptor) throws -> Bool {
+        for frame in frames where frame.kind == .events {
+            let bytes = try file.read(count: FrameHeader.length + Int(frame.compressedLength), at: frame.offset)
+            guard bytes.count == FrameHeader.length + Int(frame.compressedLength),
+                  let header = try? FrameHeader.decode(bytes, at: 0, fileOffset: frame.offset),
+                  header.info == frame,
+                  CRC32.checksum(bytes[FrameHeader.length...]) == header.payloadCRC
+            else { return false }
+        }
+        return true
     }
 
     /// Decompresses a stored payload with a throwaway inflater (only used for the index while opening).

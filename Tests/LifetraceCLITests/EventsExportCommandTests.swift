@@ -219,22 +219,26 @@ struct EventsCommandTests {
         #expect(try reader.readAll() == [story[3], story[5]])
     }
 
-    @Test("--from starts at the frame holding that time: a damaged earlier frame is never decoded")
-    func skipsEarlierFrames() throws {
+    @Test("a damaged earlier frame ends the readable prefix, with or without --from: nothing after it is listed")
+    func damagedEarlierFrameEndsThePrefix() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path("t.lifetrace")
         try writeTrace(story, to: path, eventsPerFrame: 2)
-        let first = try #require(try TraceReader(path: path).frames.first)
+        let frames = try TraceReader(path: path).frames
+        let second = try #require(frames.dropFirst().first)
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes[Int(first.offset) + Int(first.totalLength) - 1] ^= 0xFF  // last payload byte of frame 0
+        bytes[Int(second.offset) + Int(second.totalLength) - 1] ^= 0xFF  // last payload byte of frame 1
         try Data(bytes).write(to: URL(fileURLWithPath: path))
 
+        // The valid prefix is frame 0 (events 0 and 1), even though the index lists the frames after the damage.
         let late = run(["events", path, "--from", "4s"])
-        #expect(late.code == .success, "\(late.err)")
-        #expect(ordinals(late.out) == [4, 5, 6, 7])
+        #expect(late.code == .problemFound, "\(late.err)")
+        #expect(ordinals(late.out) == [])
+        #expect(late.err.contains("damaged at offset \(second.offset)"), "\(late.err)")
 
         let all = run(["events", path])
-        #expect(all.code == .usageOrInput)
+        #expect(all.code == .problemFound)
+        #expect(ordinals(all.out) == [0, 1])
         #expect(all.err.contains("t.lifetrace"))
     }
 

@@ -24,8 +24,11 @@ struct AuditCommand: Command {
               lifetrace audit app.lifetrace --format sarif -o lifetrace.sarif
               lifetrace audit traces/ui-tests.lifetrace --strict --format github
 
-            EXIT CODES: 0 no error-level finding; 1 error-level findings (or warnings with --strict);
-            2 usage error, bad configuration, or an unreadable trace.
+            A damaged trace (torn tail, or a corrupt frame in the middle) is audited up to the damage: a warning
+            names the file, the byte offset and the events readable before it.
+
+            EXIT CODES: 0 no error-level finding; 1 error-level findings (or warnings with --strict), or a damaged
+            trace; 2 usage error, bad configuration, or an unreadable trace.
             """,
         options: [
             OptionSpec("config", value: "FILE", help: "Configuration file (default: nearest .lifetrace.json upwards)."),
@@ -54,9 +57,10 @@ struct AuditCommand: Command {
 
         var audits: [TraceAudit] = []
         var unreadable = false
+        var damaged = false
         for path in paths {
             do {
-                audits.append(try audit(path, auditor: auditor, writingJSONL: writesJSONL, output: output))
+                audits.append(try audit(path, auditor: auditor, writingJSONL: writesJSONL, output: output, damaged: &damaged))
             } catch let error as AuditInputError {
                 output.errorLine("lifetrace audit: error: \(error.message)")
                 unreadable = true
@@ -77,7 +81,7 @@ struct AuditCommand: Command {
             output.write(text)
         }
         if unreadable { return .usageOrInput }
-        return report.hasFailures ? .problemFound : .success
+        return report.hasFailures || damaged ? .problemFound : .success
     }
 
     /// `--config FILE`, else the nearest `.lifetrace.json`, else the defaults.
@@ -127,16 +131,14 @@ struct AuditCommand: Command {
     }
 
     /// Audits one trace, streaming its events; writes `path.jsonl` beside it when asked.
-    static func audit(_ path: String, auditor: Auditor, writingJSONL: Bool, output: CommandOutput) throws -> TraceAudit {
+    static func audit(_ path: String, auditor: Auditor, writingJSONL: Bool, output: CommandOutput, damaged: inout Bool) throws -> TraceAudit {
         let reader: TraceReader
         do {
             reader = try TraceReader(path: path)
         } catch {
             throw AuditInputError(message: "\(error)", partial: nil)
         }
-        for problem in reader.problems {
-            output.errorLine("lifetrace audit: warning: \(problem); auditing the readable events")
-        }
+        if TraceDamage.report(reader, command: "audit", output: output) != .success { damaged = true }
         var jsonl: JSONLExport?
         if writingJSONL {
             do {

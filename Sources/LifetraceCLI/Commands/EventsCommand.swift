@@ -57,12 +57,10 @@ struct EventsCommand: Command {
         let filter = try EventFilter(controllers: arguments.allValues("controller"), kinds: arguments.allValues("kind"))
 
         let input = try EventInput(path: arguments.positionals[0])
-        for problem in input.problems {
-            output.errorLine("lifetrace events: warning: \(problem)")
-        }
+        let damage = input.reportProblems(command: "events", output: output)
         if let name = arguments.value("visible") {
             try printVisible(name, input: input, from: from, to: to, format: format, output: output)
-            return input.problems.isEmpty ? .success : .problemFound
+            return damage
         }
         var attribution = format == "text" ? MarkAttribution(input: input, fromOffset: from) : nil
         if let warning = attribution?.warning {
@@ -90,7 +88,7 @@ struct EventsCommand: Command {
             let names = controllers.map { "'\($0)'" }.joined(separator: ", ")
             output.errorLine("lifetrace events: warning: no event matched --controller \(names) (use a display name such as Editor#2, or a type name)")
         }
-        return input.problems.isEmpty ? .success : .problemFound
+        return damage
     }
 
     /// `   12.480 s  #41  NoteEditorViewController#2 viewWillDisappear begin animated=true`

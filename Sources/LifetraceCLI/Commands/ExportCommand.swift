@@ -45,14 +45,12 @@ struct ExportCommand: Command {
             throw ValidationError("-o '\(outputPath)' is the input trace; choose another file")
         }
         let input = try EventInput(path: inputPath)
-        for problem in input.problems {
-            output.errorLine("lifetrace export: warning: \(problem)")
-        }
+        let damage = input.reportProblems(command: "export", output: output)
 
         guard let outputPath, outputPath != "-" else {
             var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
             try export(input, to: &writer)
-            return input.problems.isEmpty ? .success : .problemFound
+            return damage
         }
 
         let file = try OutputFile(path: outputPath)
@@ -65,7 +63,7 @@ struct ExportCommand: Command {
             file.discard()
             throw error
         }
-        return input.problems.isEmpty ? .success : .problemFound
+        return damage
     }
 
     static func export(_ input: EventInput, to writer: inout JSONLWriter) throws {

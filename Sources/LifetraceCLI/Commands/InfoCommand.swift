@@ -14,8 +14,13 @@ struct InfoCommand: Command {
             closed cleanly), then decodes every event to count controllers and event kinds.
             bytes/event is the file's size divided by its events (header, frame headers and index included).
 
-            Exit codes: 0 the file was read; 2 usage error or unreadable file (the error names the file and
-            the byte offset). Damage after a valid prefix is listed under "problems"; run 'lifetrace verify'.
+            A damaged file (torn tail, or a corrupt frame in the middle) is summarised up to the damage: every
+            count covers the readable events before it, "damaged" gives its offset, and a warning on standard
+            error names the file and the offset; run 'lifetrace verify' for a full check.
+
+            Exit codes: 0 the file was read and no problem was found; 1 the file is damaged (or has another
+            problem listed under "problems"); 2 usage error or unreadable file (the error names the file and
+            the byte offset).
             """,
         options: [OptionSpec("format", value: "FORMAT", help: "Output format: text (default) or json.")],
         positionalCount: (1, 1)
@@ -30,7 +35,7 @@ struct InfoCommand: Command {
         } else {
             output.write(summary.text)
         }
-        return .success
+        return TraceDamage.report(summary.problems, readableEvents: summary.eventCount, command: "info", output: output)
     }
 }
 
@@ -41,8 +46,10 @@ struct TraceSummary {
     var kinds: [(name: String, count: Int)] = [
         ("callback", 0), ("container", 0), ("app", 0), ("swiftUI", 0), ("mark", 0), ("recorder", 0), ("unknown", 0),
     ]
-    /// The error that stopped decoding early (a damaged frame the index did not reveal), if any.
+    /// The error that stopped decoding early (a frame whose CRC holds but whose payload does not decode), if any.
     var decodeError: TraceError?
+    /// The events read: those of the valid prefix, or fewer when `decodeError` stopped decoding early.
+    var eventCount: UInt64 = 0
 
     init(_ reader: TraceReader) throws {
         self.reader = reader
@@ -59,6 +66,7 @@ struct TraceSummary {
             case .unknown: slot = 6
             }
             kinds[slot].count += 1
+            eventCount += 1
             for controller in event.controllers { controllers.insert(controller) }
         }
         decodeError = iterator.error
@@ -66,8 +74,13 @@ struct TraceSummary {
 
     var problems: [TraceError] { reader.problems + (decodeError.map { [$0] } ?? []) }
 
+    /// Where the readable prefix ends, when the file is damaged.
+    var damageOffset: UInt64? {
+        (reader.damage ?? decodeError)?.offset
+    }
+
     var bytesPerEvent: Double? {
-        reader.eventCount == 0 ? nil : Double(reader.fileSize) / Double(reader.eventCount)
+        eventCount == 0 ? nil : Double(reader.fileSize) / Double(eventCount)
     }
 
     var wallAnchorText: String {
@@ -102,7 +115,7 @@ struct TraceSummary {
         } else {
             lines.append(("time span", "none (no events)"))
         }
-        lines.append(("events", "\(reader.eventCount)"))
+        lines.append(("events", "\(eventCount)"))
         lines.append(("  by kind", kinds.filter { $0.count > 0 }.map { "\($0.name) \($0.count)" }.joined(separator: ", ")))
         lines.append(("controllers", "\(controllers.count)"))
         lines.append(("frames", "\(reader.frames.count) events, \(reader.checkpoints.count) checkpoints"))
@@ -115,7 +128,12 @@ struct TraceSummary {
         } else {
             lines.append(("bytes/event", "n/a (no events)"))
         }
-        lines.append(("closed", reader.isCleanlyClosed ? "cleanly (index and footer present)" : "not cleanly: no valid footer, frame index rebuilt by walking the frames"))
+        if let damageOffset {
+            lines.append(("damaged", "at offset \(damageOffset): the counts above cover the \(eventCount) readable events before it"))
+        }
+        let notClean = damageOffset == nil ? "not cleanly: no valid footer, frame index rebuilt by walking the frames"
+            : "unknown: frame index rebuilt by walking the frames up to the damage"
+        lines.append(("closed", reader.isCleanlyClosed ? "cleanly (index and footer present)" : notClean))
         let problems = self.problems
         lines.append(("problems", problems.isEmpty ? "none found (run 'lifetrace verify' for a full check)" : "\(problems.count)"))
         let width = lines.map(\.0.count).max()! + 2
@@ -139,7 +157,8 @@ struct TraceSummary {
             ("wall_anchor_monotonic_ns", "\(header.wallClockAnchor.monotonicNanoseconds)"),
             ("first_t_ns", reader.timeSpan.map { "\($0.lowerBound)" } ?? "null"),
             ("last_t_ns", reader.timeSpan.map { "\($0.upperBound)" } ?? "null"),
-            ("events", "\(reader.eventCount)"),
+            ("events", "\(eventCount)"),
+            ("damaged_at_offset", damageOffset.map { "\($0)" } ?? "null"),
             ("events_by_kind", "{" + kinds.map { "\(jsonString($0.name)): \($0.count)" }.joined(separator: ", ") + "}"),
             ("controllers", "\(controllers.count)"),
             ("event_frames", "\(reader.frames.count)"),

@@ -58,10 +58,7 @@ struct StateCommand: Command {
             output.line("state at \(TimeText.seconds(relative)) (\(seek.state.eventCount) events; app \(seek.state.app.name)\(scenesText(seek.state)))")
             output.write(seek.state.tree(start: start))
         }
-        for problem in replayer.reader.problems {
-            output.errorLine("lifetrace state: warning: \(problem) (the state covers the readable events before it)")
-        }
-        return replayer.reader.problems.isEmpty ? .success : .problemFound
+        return TraceDamage.report(replayer.reader, command: "state", output: output)
     }
 
     static func scenesText(_ state: ReplayState) -> String {

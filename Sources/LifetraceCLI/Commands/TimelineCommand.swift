@@ -55,9 +55,6 @@ struct TimelineCommand: Command {
                 if let deinitTime = lane.deinitTime { output.line("  \(rel(deinitTime))  deinit") }
             }
         }
-        for problem in replayer.reader.problems {
-            output.errorLine("lifetrace timeline: warning: \(problem) (the timeline covers the readable events before it)")
-        }
-        return replayer.reader.problems.isEmpty ? .success : .problemFound
+        return TraceDamage.report(replayer.reader, command: "timeline", output: output)
     }
 }

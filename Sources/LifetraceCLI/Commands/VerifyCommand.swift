@@ -44,7 +44,7 @@ struct VerifyCommand: Command {
         // The verification's "cleanly closed" also needs the index to match the walk; a file with a footer whose
         // index disagrees is not one "with no valid footer".
         let closed = report.isCleanlyClosed ? "closed cleanly"
-            : reader.isCleanlyClosed ? "footer present, but its index does not match the frames found"
+            : reader.hasFooter ? "footer present, but its index does not match the frames found"
             : "not closed cleanly (no valid footer)"
         let checked = "\(report.framesChecked) frames, \(report.eventsChecked) events, \(report.checkpointsChecked) checkpoints checked; \(closed)"
         if report.problems.isEmpty {
