@@ -28,9 +28,10 @@ public enum TimeText {
         return UInt64(result)
     }
 
-    /// Formats nanoseconds as seconds with millisecond precision: `12.480 s`.
+    /// Formats nanoseconds as seconds rounded to the nearest millisecond: `12.480 s` (5_903_988_000 ns reads
+    /// `5.904 s`).
     public static func seconds(_ nanoseconds: UInt64) -> String {
-        let millis = nanoseconds / 1_000_000
+        let millis = nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 >= 500_000 ? 1 : 0)
         let fraction = millis % 1000
         let pad = fraction < 10 ? "00" : fraction < 100 ? "0" : ""
         return "\(millis / 1000).\(pad)\(fraction) s"

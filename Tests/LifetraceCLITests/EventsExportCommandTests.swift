@@ -170,7 +170,7 @@ struct EventsCommandTests {
                 0.011 s  #2  NoteListViewController#2 viewWillDisappear animated=true
                 2.500 s  #3  mark edit key=draft @ NoteEditorViewController#3
                 4.904 s  #4  NoteEditorViewController#3 viewWillDisappear begin animated=true
-                4.904 s  #5  mark save key=draft critical=true @ NoteEditorViewController#3  (in NoteEditorViewController#3.viewWillDisappear)
+                4.905 s  #5  mark save key=draft critical=true @ NoteEditorViewController#3  (in NoteEditorViewController#3.viewWillDisappear)
                 4.905 s  #6  NoteEditorViewController#3 viewWillDisappear end animated=true
                 9.214 s  #7  sceneDidEnterBackground(_:) scene=main
 
