@@ -1,22 +1,10 @@
+import TraceModel
+
 /// Minimal JSON text building for the state's machine-readable form (no Foundation needed).
 enum JSONText {
     /// `text` as a JSON string literal, with quotes.
     static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONString.quoted(text)
     }
 
     static func optional(_ text: String?) -> String { text.map(string) ?? "null" }

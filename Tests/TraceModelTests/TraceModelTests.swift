@@ -85,3 +85,15 @@ struct EventModelTests {
         #expect(event.controller == a)
     }
 }
+
+@Suite("JSON strings")
+struct JSONStringTests {
+    @Test("quotes, backslashes and control characters are escaped; other text is kept")
+    func escapes() {
+        #expect(JSONString.quoted("plain") == "\"plain\"")
+        #expect(JSONString.quoted("say \"hi\"\\") == "\"say \\\"hi\\\"\\\\\"")
+        #expect(JSONString.quoted("a\nb\tc\r") == "\"a\\nb\\tc\\r\"")
+        #expect(JSONString.quoted("\u{1}\u{1f}") == "\"\\u0001\\u001f\"")
+        #expect(JSONString.quoted("viewWillAppear → ✓") == "\"viewWillAppear → ✓\"")
+    }
+}

@@ -1,3 +1,5 @@
+import TraceModel
+
 /// A JSON document with object keys in a fixed order, so reports are stable and diffable. Also read back
 /// (`Decodable`) for configuration files; decoded objects keep the file's keys but not their order.
 public indirect enum JSONValue: Sendable, Hashable {
@@ -83,21 +85,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     }
 
     static func writeString(_ value: String, into out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        JSONString.append(value, to: &out)
     }
 }
 

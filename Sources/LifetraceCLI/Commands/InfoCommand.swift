@@ -182,19 +182,5 @@ private func format(_ value: Double, decimals: Int) -> String {
 
 /// `text` as a JSON string literal.
 private func jsonString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case _ where scalar.value < 0x20:
-            let hexDigits = String(scalar.value, radix: 16)
-            result += "\\u" + String(repeating: "0", count: 4 - hexDigits.count) + hexDigits
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
+    JSONString.quoted(text)
 }
