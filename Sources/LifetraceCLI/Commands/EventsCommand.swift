@@ -111,11 +111,14 @@ struct EventsCommand: Command {
 struct EventFilter {
     var controllers: [String]
     var kinds: [String]
+    /// `controllers`, each resolved once into a test that needs no display name (see `ControllerName`).
+    private var names: [ControllerName]
 
     /// - Throws: `ValidationError` for a `--kind` that is neither a kind, an event name nor a standard mark name.
     init(controllers: [String], kinds: [String]) throws {
         self.controllers = controllers
         self.kinds = kinds
+        self.names = controllers.map(ControllerName.init)
         let known = Set(JSONLSchema.Kind.allCases.map(\.rawValue))
             .union(JSONLSchema.eventNames.flatMap(\.names))
             .union(MarkName.standard)
@@ -127,12 +130,7 @@ struct EventFilter {
     }
 
     func matches(_ event: Event) -> Bool {
-        if !controllers.isEmpty {
-            let named = event.controllers
-            guard named.contains(where: { ref in
-                controllers.contains { $0 == ref.displayName || $0 == ref.typeName }
-            }) else { return false }
-        }
+        if !names.isEmpty, !namesAnyController(of: event) { return false }
         if !kinds.isEmpty {
             let kind = JSONLSchema.Kind(of: event.payload).rawValue
             let name = JSONLSchema.eventName(of: event.payload)
@@ -141,5 +139,73 @@ struct EventFilter {
             guard kinds.contains(where: { $0 == kind || $0 == name || $0 == markName }) else { return false }
         }
         return true
+    }
+}
+
+extension EventFilter {
+    /// Whether one of `names` names one of the event's controllers (the ones `Event.controllers` lists), without
+    /// building that array or any display name: this runs for every event a query scans.
+    private func namesAnyController(of event: Event) -> Bool {
+        switch event.payload {
+        case .callback(let callback):
+            if matches(callback.controller) { return true }
+            if case .controller(let parent)? = callback.parent { return matches(parent) }
+            return false
+        case .container(let container):
+            if let ref = container.container, matches(ref) { return true }
+            for ref in container.controllers where matches(ref) { return true }
+            return false
+        case .mark(let mark):
+            return mark.controller.map(matches) ?? false
+        case .swiftUI(let swiftUI):
+            return swiftUI.host.map(matches) ?? false
+        case .app, .recorder, .unknown:
+            return false
+        }
+    }
+
+    private func matches(_ ref: ControllerRef) -> Bool {
+        names.contains { $0.matches(ref) }
+    }
+}
+
+/// One `--controller NAME`, resolved once: `matches(_:)` says whether NAME is the controller's type name or its
+/// `ControllerRef.displayName`, with the same `String` equality as comparing against `displayName`, but building
+/// that name only for labelled controllers whose NAME ends in `>` (a display name `Type#serial` is compared as
+/// its type-name prefix and serial number).
+struct ControllerName {
+    let name: String
+    /// NAME split at its last `#` when what follows is a serial as `displayName` writes it (decimal, no leading
+    /// zero): `Editor#12` → ("Editor", 12).
+    private let typeAndSerial: (typeName: String, serial: UInt32)?
+    /// Whether NAME ends in `>`, as every display name `Type<label>` does.
+    private let endsInAngle: Bool
+
+    init(_ name: String) {
+        self.name = name
+        endsInAngle = name.utf8.last == UInt8(ascii: ">")
+        if let hash = name.utf8.lastIndex(of: UInt8(ascii: "#")) {
+            let digits = name.utf8[name.utf8.index(after: hash)...]
+            let canonical = !digits.isEmpty && (digits.count == 1 || digits.first != UInt8(ascii: "0"))
+                && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            if canonical, let serial = UInt32(Substring(digits)) {
+                typeAndSerial = (String(Substring(name.utf8[..<hash])), serial)
+            } else {
+                typeAndSerial = nil
+            }
+        } else {
+            typeAndSerial = nil
+        }
+    }
+
+    /// Same answer as `name == ref.displayName || name == ref.typeName`.
+    func matches(_ ref: ControllerRef) -> Bool {
+        if name == ref.typeName { return true }
+        guard let label = ref.label else {
+            guard let typeAndSerial else { return false }
+            return typeAndSerial.serial == ref.serial && typeAndSerial.typeName == ref.typeName
+        }
+        if ref.typeName.isEmpty { return name == label }
+        return endsInAngle && name == ref.displayName
     }
 }
