@@ -10,7 +10,7 @@ enum LeakedControllerRule {
     static var descriptor: RuleDescriptor {
         RuleDescriptor(
             id: id,
-            summary: "A controller removed (popped, dismissed, removed from its parent, didMove(toParent: nil)) is not deinitialized within the grace period.",
+            summary: "A controller removed (popped, dismissed, removed from its parent, dropped by setViewControllers, didMove(toParent: nil)) is not deinitialized within the grace period.",
             defaultSeverity: .error,
             severityNote: "inconclusive (the configuration's `inconclusive_severity`, a note by default) when the trace ends before the grace period does",
             parameters: [
@@ -22,7 +22,8 @@ enum LeakedControllerRule {
             ],
             explanation: """
                 Once a controller has left the controller tree — popped from a navigation stack, dismissed, \
-                removed from its parent (didMove(toParent: nil)) — nothing in UIKit keeps it, and it should be \
+                removed from its parent (didMove(toParent: nil)), dropped from a container's list by setViewControllers \
+                or replaced as a root (the replay's `replaced` removal) — nothing in UIKit keeps it, and it should be \
                 deinitialized soon after its disappearance animation ends (DESIGN.md §2, "pop": deinit only if \
                 nothing retains it). A controller that stays alive is retained by the app: a closure capturing \
                 self strongly, a delegate or data source declared strong, a Timer or CADisplayLink target, a \
@@ -70,10 +71,27 @@ enum LeakedControllerRule {
         tooShort.wait(1)
         tooShort.callback(.viewWillDisappear, feed)
 
+        var dropped = ExampleTrace()
+        dropped.appear(feed)
+        dropped.push(story, over: feed, navigation: navigation)
+        dropped.container(.setViewControllers, navigation, [feed])
+        dropped.callback(.viewWillDisappear, story)
+        dropped.callback(.viewWillAppear, feed)
+        dropped.callback(.viewDidDisappear, story)
+        dropped.callback(.viewDidAppear, feed)
+        var droppedAndFreed = dropped
+        droppedAndFreed.callback(.deinitialize, story)
+        dropped.wait(20)
+        dropped.callback(.viewWillDisappear, feed)
+        droppedAndFreed.wait(20)
+        droppedAndFreed.callback(.viewWillDisappear, feed)
+
         return [
             RuleExample(title: "popped, never deinitialized, trace goes on for 20 s", events: leaked.events, expectedFindings: 1, expectedSeverity: .error),
             RuleExample(title: "popped and deinitialized", events: freed.events, expectedFindings: 0),
             RuleExample(title: "popped; the trace ends 1 s later, before the 5 s grace", events: tooShort.events, expectedFindings: 1, expectedVerdict: .inconclusive, expectedSeverity: .note),
+            RuleExample(title: "dropped from the stack by setViewControllers, never deinitialized, trace goes on for 20 s", events: dropped.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "dropped by setViewControllers and deinitialized", events: droppedAndFreed.events, expectedFindings: 0),
         ]
     }
 }
@@ -127,6 +145,14 @@ final class LeakedControllerMonitor: RuleMonitor {
                 }
             case .push, .present, .addChild, .setRoot, .setViewControllers, .selectTab:
                 for controller in container.controllers { removed[controller.serial] = nil }
+                if container.operation == .setViewControllers || container.operation == .setRoot {
+                    // The members that left the list: the fold's removal record (`replaced`) at this event.
+                    let state = context.state
+                    for member in state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
+                    where member.removal?.kind == .replaced && member.removal?.ordinal == context.ordinal && member.isAlive {
+                        remove(member.ref, event, context, what: "left the list of \(container.operation.name)")
+                    }
+                }
             case .interactiveTransitionCancel:
                 if let from = container.controllers.first { removed[from.serial] = nil }
             default:
