@@ -31,7 +31,9 @@ enum LeakedControllerRule {
                 (a pop followed by didMove(toParent: nil) counts from the latter) and is measured on the trace \
                 clock, which is a monotonic clock (time asleep counts only if the trace's clock domain counts it). \
                 A controller added back (push, addChild, present, didMove(toParent:) a parent) is no longer \
-                removed; a cancelled interactive transition cancels the removal. A deinit that comes after the \
+                removed; a controller whose process ends (a later recording run starts: the app was killed or \
+                crashed) ends with it and is not reported, unless the grace had already run out at the last event \
+                its process recorded; a cancelled interactive transition cancels the removal. A deinit that comes after the \
                 grace period is also reported.
                 """,
             fix: """
@@ -86,12 +88,25 @@ enum LeakedControllerRule {
         droppedAndFreed.wait(20)
         droppedAndFreed.callback(.viewWillDisappear, feed)
 
+        var killed = ExampleTrace()
+        killed.runStarted("Feed[100]")
+        killed.appear(feed)
+        killed.push(story, over: feed, navigation: navigation)
+        killed.pop(story, revealing: feed, navigation: navigation)
+        killed.wait(1)
+        killed.callback(.viewWillDisappear, feed)
+        killed.wait(60)
+        killed.runStarted("Feed[200]")
+        killed.wait(20)
+        killed.appear(ExampleTrace.controller(4, "FeedViewController"))
+
         return [
             RuleExample(title: "popped, never deinitialized, trace goes on for 20 s", events: leaked.events, expectedFindings: 1, expectedSeverity: .error),
             RuleExample(title: "popped and deinitialized", events: freed.events, expectedFindings: 0),
             RuleExample(title: "popped; the trace ends 1 s later, before the 5 s grace", events: tooShort.events, expectedFindings: 1, expectedVerdict: .inconclusive, expectedSeverity: .note),
             RuleExample(title: "dropped from the stack by setViewControllers, never deinitialized, trace goes on for 20 s", events: dropped.events, expectedFindings: 1, expectedSeverity: .error),
             RuleExample(title: "dropped by setViewControllers and deinitialized", events: droppedAndFreed.events, expectedFindings: 0),
+            RuleExample(title: "popped; the app is killed 1 s later (a new recording run starts): it ended with its process", events: killed.events, expectedFindings: 0),
         ]
     }
 }
@@ -105,7 +120,7 @@ final class LeakedControllerMonitor: RuleMonitor {
         var deadline: UInt64
     }
 
-    let interests: EventInterests = [.callbacks, .containers]
+    let interests: EventInterests = [.callbacks, .containers, .recorder]
     let callbackFilter = CallbackSet([.deinitialize, .willMoveToParent, .didMoveToParent])
     private let settings: RuleSettings
     private let grace: UInt64
@@ -137,6 +152,19 @@ final class LeakedControllerMonitor: RuleMonitor {
             default:
                 break
             }
+        case .recorder(.runStarted) where context.ordinal > 0:
+            // The previous process ended (killed or crashed: the replay ends its controllers with it). A removed
+            // controller still alive then ended with its process and is not a leak, unless the grace had already
+            // run out while the process was still recording (its last event, a lower bound of its end).
+            let lastOfRun = context.previousTimestamp ?? event.timestamp
+            for removal in removed.values.sorted(by: { $0.last.ordinal < $1.last.ordinal }) where lastOfRun > removal.deadline {
+                findings.append(finding(
+                    removal, severity: settings.severity, verdict: .violation,
+                    message: "\(removal.controller.displayName) was removed at \(context.time(removal.last.timestamp)) and never deinitialized: still alive at \(context.time(lastOfRun)), the last event of its process, \(TimeText.duration(lastOfRun - removal.last.timestamp)) later (grace \(TimeText.duration(grace))); the process then ended (a new run starts at \(context.time(event.timestamp))). Something retains it.",
+                    extra: nil
+                ))
+            }
+            removed.removeAll()
         case .container(let container):
             switch container.operation {
             case .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent:
