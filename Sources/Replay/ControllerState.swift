@@ -64,6 +64,11 @@ public struct ControllerState: Sendable, Hashable {
     /// When `deinit` began (ns) and its ordinal; `nil` while alive.
     public var deinitTime: UInt64?
     public var deinitOrdinal: UInt64?
+    /// When the controller's process ended while it was alive (ns) and the ordinal of the event that showed it
+    /// (a later `RecorderEvent.runStarted`: the app was killed or crashed, so no deinit ever came); `nil`
+    /// otherwise. Distinct from `deinitTime`: the controller was never deallocated, its process went away.
+    public var processEndTime: UInt64?
+    public var processEndOrdinal: UInt64?
 
     /// A controller first seen at `time` by the event with `ordinal`, about which nothing else is known yet.
     public init(ref: ControllerRef, firstSeen time: UInt64, ordinal: UInt64) {
@@ -94,10 +99,15 @@ public struct ControllerState: Sendable, Hashable {
         self.removal = nil
         self.deinitTime = nil
         self.deinitOrdinal = nil
+        self.processEndTime = nil
+        self.processEndOrdinal = nil
     }
 
-    /// No deinit seen yet.
-    public var isAlive: Bool { deinitTime == nil }
+    /// No deinit seen yet, and its process has not ended (`processEndTime`).
+    public var isAlive: Bool { deinitTime == nil && processEndTime == nil }
+
+    /// The controller's process ended while it was alive (see `processEndTime`).
+    public var endedWithProcess: Bool { processEndTime != nil }
 
     /// The innermost callback executing on this controller, if any.
     public var currentCallback: ActiveCallback? { callbacks.last }

@@ -24,6 +24,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case unbalancedEnd = 8
         /// The recorder dropped events; the state after this point may be incomplete.
         case eventsDropped = 9
+        /// A new recording run started (`RecorderEvent.runStarted`) while callbacks of the previous run were still
+        /// executing: the previous process ended inside a callback (a crash, or a kill mid-callback).
+        case processEndedInCallback = 10
 
         /// The snake_case id: `did_without_will`, `duplicate_did_appear`, ….
         public var name: String {
@@ -38,6 +41,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             case .timeWentBackwards: "time_went_backwards"
             case .unbalancedEnd: "unbalanced_end"
             case .eventsDropped: "events_dropped"
+            case .processEndedInCallback: "process_ended_in_callback"
             }
         }
 

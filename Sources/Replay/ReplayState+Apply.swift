@@ -29,9 +29,14 @@ extension ReplayState {
         case .swiftUI(let swiftUI): applySwiftUI(swiftUI, time, ordinal)
         case .mark(let mark): applyMark(mark, time, ordinal)
         case .recorder(let recorder):
-            if case .eventsDropped(let count) = recorder {
+            switch recorder {
+            case .eventsDropped(let count):
                 droppedEvents &+= count
                 report(.eventsDropped, ordinal, time, nil, "the recorder dropped \(count) events here; state may be incomplete")
+            case .runStarted(let process):
+                if eventCount > 1 { endProcess(time, ordinal, nextProcess: process) }
+            case .note:
+                break
             }
         case .unknown:
             break
@@ -54,10 +59,11 @@ extension ReplayState {
             return
         }
         let isDead = Self.inPlace(&controllers.values[index]) { c in
-            c.deinitTime != nil && !c.callbacks.contains(where: { $0.callback == .deinitialize })
+            (c.deinitTime != nil && !c.callbacks.contains(where: { $0.callback == .deinitialize })) || c.processEndTime != nil
         }
         if isDead {
-            report(.eventAfterDeinit, ordinal, time, ref, "\(what()) after deinit")
+            let ended = controllers[ref.serial]!.deinitTime == nil
+            report(.eventAfterDeinit, ordinal, time, ref, "\(what()) after \(ended ? "its process ended" : "deinit")")
         }
     }
 
@@ -152,7 +158,7 @@ extension ReplayState {
 
     /// A controller's deinit ended: callbacks left on its stack are dropped, its serial joins `deadSerials`, and
     /// its record is retained until `retainedDeadLimit` later deaths push it out.
-    private mutating func compactDead(_ serial: UInt32) {
+    mutating func compactDead(_ serial: UInt32) {
         guard controllers.index(forKey: serial) != nil else { return }
         let hadCallbacks = Self.inPlace(&controllers[serial]!) { c -> Bool in
             defer { c.callbacks.removeAll() }

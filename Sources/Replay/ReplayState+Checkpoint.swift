@@ -1,6 +1,11 @@
 import TraceModel
 
-/// The checkpoint encoding of a `ReplayState` (version 3; earlier versions are refused and the trace replays from an older checkpoint or the start).
+/// The checkpoint encoding of a `ReplayState` (version 4; earlier versions are refused and the trace replays from an older checkpoint or the start).
+///
+/// Version 4 added `ControllerState.processEndTime`/`processEndOrdinal` and the end of a process at a later
+/// `runStarted`. A version 3 checkpoint could be read cheaply but is not used: one written after a second run
+/// began holds the old fold's state (the previous run's controllers still alive), which the events after it
+/// would not correct, so replaying from the start is the only correct choice.
 ///
 /// Layout: magic `LTCK`, varint version, string table (varint count, then varint length + UTF-8 bytes for each),
 /// then the body, in which every string is a varint index into the table. Integers are LEB128 varints (signed
@@ -11,7 +16,9 @@ import TraceModel
 extension ReplayState {
     static let checkpointMagic: [UInt8] = Array("LTCK".utf8)
     /// The encoding version this build writes and the newest it reads.
-    public static let checkpointVersion: UInt64 = 3
+    public static let checkpointVersion: UInt64 = 4
+    /// The oldest encoding version this build reads (see the type's documentation for why not older).
+    public static let oldestReadableCheckpointVersion: UInt64 = 4
 
     /// The state as a self-contained checkpoint payload (see the type's documentation for the layout).
     public func checkpointPayload() -> [UInt8] {
@@ -66,7 +73,14 @@ extension ReplayState {
     ///   any input.
     public init(checkpointPayload payload: [UInt8]) throws {
         var r = CheckpointReader(bytes: payload)
-        _ = try r.header(magic: Self.checkpointMagic, maximumVersion: Self.checkpointVersion)
+        let version = try r.header(magic: Self.checkpointMagic, maximumVersion: Self.checkpointVersion)
+        guard version >= Self.oldestReadableCheckpointVersion else {
+            throw CheckpointError(
+                .unsupportedVersion,
+                "checkpoint encoding version \(version) predates the end of a process at runStarted; this build reads \(Self.oldestReadableCheckpointVersion)…\(Self.checkpointVersion)",
+                offset: Self.checkpointMagic.count
+            )
+        }
         self.init()
         time = try r.optional { try $0.varint() }
         startTime = try r.optional { try $0.varint() }
@@ -213,6 +227,8 @@ extension CheckpointWriter {
         }
         optional(c.deinitTime) { $0.varint($1) }
         optional(c.deinitOrdinal) { $0.varint($1) }
+        optional(c.processEndTime) { $0.varint($1) }
+        optional(c.processEndOrdinal) { $0.varint($1) }
     }
 }
 
@@ -297,6 +313,8 @@ extension CheckpointReader {
         }
         c.deinitTime = try optional { try $0.varint() }
         c.deinitOrdinal = try optional { try $0.varint() }
+        c.processEndTime = try optional { try $0.varint() }
+        c.processEndOrdinal = try optional { try $0.varint() }
         return c
     }
 }

@@ -104,6 +104,7 @@ extension ReplayState {
                 })),
                 ("removal", c.removal.map { JSONText.object([("kind", JSONText.string($0.kind.name)), ("t_ns", String($0.time))]) } ?? "null"),
                 ("deinit_ns", JSONText.number(c.deinitTime)),
+                ("process_end_ns", JSONText.number(c.processEndTime)),
             ])
         }
         return JSONText.object([

@@ -30,6 +30,7 @@ extension ReplayState {
             if !views.isEmpty { parts.append("SwiftUI: " + views.joined(separator: ", ")) }
             if let removal = c.removal { parts.append("\(removal.kind.name) at \(rel(removal.time))") }
             if let deinitTime = c.deinitTime { parts.append("deinit at \(rel(deinitTime))") }
+            if let end = c.processEndTime { parts.append("process ended at \(rel(end)), never deinitialized") }
             return parts.joined(separator: "  ")
         }
 

@@ -125,6 +125,23 @@ struct NavigationTests {
         #expect(store.state[detail]?.isAlive == false)
     }
 
+    @Test("setViewControllers dropping B: B removed (`replaced`) at the operation, like a pop; nothing more until it dies")
+    func setViewControllersDrops() {
+        var store = Self.pushedStore()
+        let (nav, list, detail) = (Self.nav, Self.list, Self.detail)
+        store.send(op(.setViewControllers, nav, [list], 200)) {
+            $0.with(nav) { $0.viewControllers = [2]; $0.children = [2]; $0.isViewControllerListComplete = true }
+            $0.with(detail) { $0.parent = .none; $0.removal = Removal(kind: .replaced, time: ms(200), ordinal: 20) }
+        }
+        store.send(cb(.viewWillDisappear, detail, 201)) { $0.set(detail, .disappearing, at: 201) }
+        store.send(cb(.viewWillAppear, list, 202)) { $0.set(list, .appearing, at: 202) }
+        store.send(cb(.viewDidDisappear, detail, 203)) { $0.set(detail, .disappeared, at: 203) }
+        store.send(cb(.viewDidAppear, list, 204)) { $0.set(list, .appeared, at: 204) }
+        #expect(store.state.diagnostics.isEmpty)
+        #expect(store.state[detail]?.isAlive == true)
+        #expect(store.state[detail]?.removal?.kind == .replaced)
+    }
+
     @Test("interactive pop cancelled: B never gets viewDidDisappear, A never gets viewDidAppear; the save in viewWillDisappear is attributed to it")
     func interactivePopCancelled() throws {
         var store = Self.pushedStore()

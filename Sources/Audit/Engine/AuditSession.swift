@@ -12,6 +12,7 @@ public final class AuditSession {
     private let appMonitors: [any RuleMonitor]
     private let markMonitors: [any RuleMonitor]
     private let swiftUIMonitors: [any RuleMonitor]
+    private let recorderMonitors: [any RuleMonitor]
     private let monitors: [any RuleMonitor]
     /// The replayed state (the `Replay` fold) after the last event observed.
     let replay = ReplayBox()
@@ -28,18 +29,20 @@ public final class AuditSession {
         appMonitors = monitors.filter { $0.interests.contains(.app) }
         markMonitors = monitors.filter { $0.interests.contains(.marks) }
         swiftUIMonitors = monitors.filter { $0.interests.contains(.swiftUI) }
+        recorderMonitors = monitors.filter { $0.interests.contains(.recorder) }
     }
 
     /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.
     public func observe(_ event: Event, ordinal: UInt64) {
         if eventCount == 0 { firstTimestamp = event.timestamp }
+        let previousTimestamp = eventCount == 0 ? nil : lastTimestamp
         eventCount += 1
         lastTimestamp = event.timestamp
         replay.state.apply(event, ordinal: ordinal)
         let interested: [any RuleMonitor]
         switch event.payload {
         case .callback(let callback):
-            let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, replay: replay)
+            let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
             for index in callbackMonitors.indices where callbackFilters[index].contains(callback.callback) {
                 callbackMonitors[index].observe(event, context, &findings)
             }
@@ -48,10 +51,11 @@ public final class AuditSession {
         case .app: interested = appMonitors
         case .mark: interested = markMonitors
         case .swiftUI: interested = swiftUIMonitors
-        case .recorder, .unknown: return
+        case .recorder: interested = recorderMonitors
+        case .unknown: return
         }
         if interested.isEmpty { return }
-        let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, replay: replay)
+        let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
         for monitor in interested {
             monitor.observe(event, context, &findings)
         }

@@ -8,11 +8,15 @@ public struct EventContext {
     public let ordinal: UInt64
     /// The first event's timestamp; human times in messages are measured from it.
     public let traceStart: UInt64
+    /// The timestamp of the event before this one (of any kind), `nil` for the first event. At a
+    /// `RecorderEvent.runStarted` it is the last event recorded by the previous run's process.
+    public let previousTimestamp: UInt64?
     private let replay: ReplayBox
 
-    init(ordinal: UInt64, traceStart: UInt64, replay: ReplayBox) {
+    init(ordinal: UInt64, traceStart: UInt64, previousTimestamp: UInt64? = nil, replay: ReplayBox) {
         self.ordinal = ordinal
         self.traceStart = traceStart
+        self.previousTimestamp = previousTimestamp
         self.replay = replay
     }
 

@@ -11,5 +11,7 @@ public struct EventInterests: OptionSet, Sendable, Hashable {
     public static let app = EventInterests(rawValue: 1 << 2)
     public static let marks = EventInterests(rawValue: 1 << 3)
     public static let swiftUI = EventInterests(rawValue: 1 << 4)
-    public static let all: EventInterests = [.callbacks, .containers, .app, .marks, .swiftUI]
+    /// Recorder events (`runStarted`, `eventsDropped`, `note`).
+    public static let recorder = EventInterests(rawValue: 1 << 5)
+    public static let all: EventInterests = [.callbacks, .containers, .app, .marks, .swiftUI, .recorder]
 }

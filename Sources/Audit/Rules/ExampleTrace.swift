@@ -16,6 +16,11 @@ struct ExampleTrace {
         events.append(Event(timestamp: now, payload))
     }
 
+    /// A new recording run (`RecorderEvent.runStarted`): the previous process ended without a trace (killed).
+    mutating func runStarted(_ process: String) {
+        append(.recorder(.runStarted(process: process)))
+    }
+
     /// Moves the clock forward by `seconds` (on top of the usual step before the next event).
     mutating func wait(_ seconds: Double) {
         now += UInt64((seconds * 1e9).rounded())

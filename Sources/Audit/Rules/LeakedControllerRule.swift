@@ -10,7 +10,7 @@ enum LeakedControllerRule {
     static var descriptor: RuleDescriptor {
         RuleDescriptor(
             id: id,
-            summary: "A controller removed (popped, dismissed, removed from its parent, didMove(toParent: nil)) is not deinitialized within the grace period.",
+            summary: "A controller removed (popped, dismissed, removed from its parent, dropped by setViewControllers, didMove(toParent: nil)) is not deinitialized within the grace period.",
             defaultSeverity: .error,
             severityNote: "inconclusive (the configuration's `inconclusive_severity`, a note by default) when the trace ends before the grace period does",
             parameters: [
@@ -22,7 +22,8 @@ enum LeakedControllerRule {
             ],
             explanation: """
                 Once a controller has left the controller tree — popped from a navigation stack, dismissed, \
-                removed from its parent (didMove(toParent: nil)) — nothing in UIKit keeps it, and it should be \
+                removed from its parent (didMove(toParent: nil)), dropped from a container's list by setViewControllers \
+                or replaced as a root (the replay's `replaced` removal) — nothing in UIKit keeps it, and it should be \
                 deinitialized soon after its disappearance animation ends (DESIGN.md §2, "pop": deinit only if \
                 nothing retains it). A controller that stays alive is retained by the app: a closure capturing \
                 self strongly, a delegate or data source declared strong, a Timer or CADisplayLink target, a \
@@ -30,7 +31,9 @@ enum LeakedControllerRule {
                 (a pop followed by didMove(toParent: nil) counts from the latter) and is measured on the trace \
                 clock, which is a monotonic clock (time asleep counts only if the trace's clock domain counts it). \
                 A controller added back (push, addChild, present, didMove(toParent:) a parent) is no longer \
-                removed; a cancelled interactive transition cancels the removal. A deinit that comes after the \
+                removed; a controller whose process ends (a later recording run starts: the app was killed or \
+                crashed) ends with it and is not reported, unless the grace had already run out at the last event \
+                its process recorded; a cancelled interactive transition cancels the removal. A deinit that comes after the \
                 grace period is also reported.
                 """,
             fix: """
@@ -70,10 +73,40 @@ enum LeakedControllerRule {
         tooShort.wait(1)
         tooShort.callback(.viewWillDisappear, feed)
 
+        var dropped = ExampleTrace()
+        dropped.appear(feed)
+        dropped.push(story, over: feed, navigation: navigation)
+        dropped.container(.setViewControllers, navigation, [feed])
+        dropped.callback(.viewWillDisappear, story)
+        dropped.callback(.viewWillAppear, feed)
+        dropped.callback(.viewDidDisappear, story)
+        dropped.callback(.viewDidAppear, feed)
+        var droppedAndFreed = dropped
+        droppedAndFreed.callback(.deinitialize, story)
+        dropped.wait(20)
+        dropped.callback(.viewWillDisappear, feed)
+        droppedAndFreed.wait(20)
+        droppedAndFreed.callback(.viewWillDisappear, feed)
+
+        var killed = ExampleTrace()
+        killed.runStarted("Feed[100]")
+        killed.appear(feed)
+        killed.push(story, over: feed, navigation: navigation)
+        killed.pop(story, revealing: feed, navigation: navigation)
+        killed.wait(1)
+        killed.callback(.viewWillDisappear, feed)
+        killed.wait(60)
+        killed.runStarted("Feed[200]")
+        killed.wait(20)
+        killed.appear(ExampleTrace.controller(4, "FeedViewController"))
+
         return [
             RuleExample(title: "popped, never deinitialized, trace goes on for 20 s", events: leaked.events, expectedFindings: 1, expectedSeverity: .error),
             RuleExample(title: "popped and deinitialized", events: freed.events, expectedFindings: 0),
             RuleExample(title: "popped; the trace ends 1 s later, before the 5 s grace", events: tooShort.events, expectedFindings: 1, expectedVerdict: .inconclusive, expectedSeverity: .note),
+            RuleExample(title: "dropped from the stack by setViewControllers, never deinitialized, trace goes on for 20 s", events: dropped.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "dropped by setViewControllers and deinitialized", events: droppedAndFreed.events, expectedFindings: 0),
+            RuleExample(title: "popped; the app is killed 1 s later (a new recording run starts): it ended with its process", events: killed.events, expectedFindings: 0),
         ]
     }
 }
@@ -87,7 +120,7 @@ final class LeakedControllerMonitor: RuleMonitor {
         var deadline: UInt64
     }
 
-    let interests: EventInterests = [.callbacks, .containers]
+    let interests: EventInterests = [.callbacks, .containers, .recorder]
     let callbackFilter = CallbackSet([.deinitialize, .willMoveToParent, .didMoveToParent])
     private let settings: RuleSettings
     private let grace: UInt64
@@ -119,6 +152,19 @@ final class LeakedControllerMonitor: RuleMonitor {
             default:
                 break
             }
+        case .recorder(.runStarted) where context.ordinal > 0:
+            // The previous process ended (killed or crashed: the replay ends its controllers with it). A removed
+            // controller still alive then ended with its process and is not a leak, unless the grace had already
+            // run out while the process was still recording (its last event, a lower bound of its end).
+            let lastOfRun = context.previousTimestamp ?? event.timestamp
+            for removal in removed.values.sorted(by: { $0.last.ordinal < $1.last.ordinal }) where lastOfRun > removal.deadline {
+                findings.append(finding(
+                    removal, severity: settings.severity, verdict: .violation,
+                    message: "\(removal.controller.displayName) was removed at \(context.time(removal.last.timestamp)) and never deinitialized: still alive at \(context.time(lastOfRun)), the last event of its process, \(TimeText.duration(lastOfRun - removal.last.timestamp)) later (grace \(TimeText.duration(grace))); the process then ended (a new run starts at \(context.time(event.timestamp))). Something retains it.",
+                    extra: nil
+                ))
+            }
+            removed.removeAll()
         case .container(let container):
             switch container.operation {
             case .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent:
@@ -127,6 +173,14 @@ final class LeakedControllerMonitor: RuleMonitor {
                 }
             case .push, .present, .addChild, .setRoot, .setViewControllers, .selectTab:
                 for controller in container.controllers { removed[controller.serial] = nil }
+                if container.operation == .setViewControllers || container.operation == .setRoot {
+                    // The members that left the list: the fold's removal record (`replaced`) at this event.
+                    let state = context.state
+                    for member in state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
+                    where member.removal?.kind == .replaced && member.removal?.ordinal == context.ordinal && member.isAlive {
+                        remove(member.ref, event, context, what: "left the list of \(container.operation.name)")
+                    }
+                }
             case .interactiveTransitionCancel:
                 if let from = container.controllers.first { removed[from.serial] = nil }
             default:

@@ -9,7 +9,7 @@ enum UnsavedEditAtExitRule {
     static var descriptor: RuleDescriptor {
         RuleDescriptor(
             id: id,
-            summary: "An edit of a key is not followed by a critical save of that key before the controller disappears, is deinitialized, or the app/scene enters the background or terminates.",
+            summary: "An edit of a key is not followed by a critical save of that key before the controller disappears, is deinitialized, the app/scene enters the background or terminates, or the process ends (a new recording run starts).",
             defaultSeverity: .error,
             explanation: """
                 An `edit` mark says the user changed `key` and the change exists only in memory. It must be \
@@ -18,7 +18,10 @@ enum UnsavedEditAtExitRule {
                 app can be killed without further notice, and going to the background gives no \
                 viewWillDisappear/viewDidDisappear (Apple, "Managing your app's life cycle"; DESIGN.md §2). A save \
                 made inside the exit callback itself counts (between its begin and end, or in an instant-only log \
-                after the exit line and before the next callback or app line). The finding points at the exit and lists the unsaved edits; a save by the same controller, or \
+                after the exit line and before the next callback or app line). When the trace holds several \
+                recording runs, the start of a run (`runStarted` after earlier events) is the end of the previous \
+                process (killed or crashed, so nothing else was recorded): an edit still unsaved then was lost, \
+                and is reported at the `runStarted` event. The finding points at the exit and lists the unsaved edits; a save by the same controller, or \
                 by no controller, clears the key.
                 """,
             fix: """
@@ -62,11 +65,28 @@ enum UnsavedEditAtExitRule {
         savedInDidDisappear.interval(.viewDidDisappear, chat) { $0.mark(.save(key: "draft", critical: true, controller: chat)) }
         savedInDidDisappear.callback(.deinitialize, chat)
 
+        var killed = ExampleTrace()
+        killed.runStarted("Chat[100]")
+        killed.appear(chat)
+        killed.mark(.edit(key: "draft", controller: chat))
+        killed.wait(30)
+        killed.runStarted("Chat[200]")
+
+        var savedThenKilled = ExampleTrace()
+        savedThenKilled.runStarted("Chat[100]")
+        savedThenKilled.appear(chat)
+        savedThenKilled.mark(.edit(key: "draft", controller: chat))
+        savedThenKilled.mark(.save(key: "draft", critical: true, controller: chat))
+        savedThenKilled.wait(30)
+        savedThenKilled.runStarted("Chat[200]")
+
         return [
             RuleExample(title: "draft typed, app sent to the background, saved nowhere", events: lost.events, expectedFindings: 1, expectedSeverity: .error),
             RuleExample(title: "draft typed, controller popped and deallocated without a save", events: disappearing.events, expectedFindings: 1, expectedSeverity: .error),
             RuleExample(title: "draft saved on didEnterBackground (instant-only log style)", events: savedOnBackground.events, expectedFindings: 0),
             RuleExample(title: "draft saved inside viewDidDisappear", events: savedInDidDisappear.events, expectedFindings: 0),
+            RuleExample(title: "draft typed, then the app is killed while on screen (a new recording run starts): the draft was lost", events: killed.events, expectedFindings: 1, expectedSeverity: .error),
+            RuleExample(title: "draft typed and saved, then the app is killed", events: savedThenKilled.events, expectedFindings: 0),
         ]
     }
 }
@@ -101,10 +121,12 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         var callbackName: String
         var what: String
         var edits: [Edits]
+        /// The exit is the end of the process itself: the change was lost, not merely at risk.
+        var isProcessEnd = false
     }
 
     let settings: RuleSettings
-    let interests: EventInterests = [.callbacks, .app, .marks]
+    let interests: EventInterests = [.callbacks, .app, .marks, .recorder]
     /// Unsaved edits by controller serial (0 for marks without a controller), then key.
     private var unsaved: [UInt32: [String: Edits]] = [:]
     private var pending: [PendingExit] = []
@@ -176,6 +198,21 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
                 callbackName: app.delegateMethodName, what: "\(subject) \(verb) at \(context.time(event.timestamp)) (\(app.delegateMethodName))",
                 edits: edits
             ))
+        case .recorder(.runStarted(let process)) where context.ordinal > 0:
+            // The previous process ended (killed or crashed): exit windows close, and every edit still unsaved
+            // was lost with it.
+            settle(findings: &findings) { _ in true }
+            guard !unsaved.isEmpty else { return }
+            let edits = unsaved.values.flatMap(\.values).sorted { $0.first.ordinal < $1.first.ordinal }
+            unsaved.removeAll()
+            let lastOfRun = context.time(context.previousTimestamp ?? event.timestamp)
+            pending.append(PendingExit(
+                closer: .nextCallback, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
+                callbackName: "runStarted",
+                what: "its process ended (last event of the run at \(lastOfRun); a new run of \(process) starts at \(context.time(event.timestamp)), so the app was killed or crashed)",
+                edits: edits, isProcessEnd: true
+            ))
+            settle(findings: &findings) { _ in true }
         default:
             break
         }
@@ -212,7 +249,11 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
                     message += "\(edits.count) times (first at \(edits.firstTime), last at \(edits.lastTime))"
                     related.append(edits.last)
                 }
-                message += " was not followed by a critical save of '\(edits.key)' before \(exit.what); the change is lost if the process ends there."
+                if exit.isProcessEnd {
+                    message += " was never followed by a critical save of '\(edits.key)' before \(exit.what): the change was lost."
+                } else {
+                    message += " was not followed by a critical save of '\(edits.key)' before \(exit.what); the change is lost if the process ends there."
+                }
                 findings.append(Finding(
                     ruleID: UnsavedEditAtExitRule.id, severity: settings.severity,
                     controller: edits.controller?.displayName, timestamp: exit.timestamp, ordinal: exit.ordinal,
