@@ -58,6 +58,24 @@ struct RunBoundaryTests {
         #expect(findings.isEmpty)
     }
 
+    @Test("orphan_child: an addChild whose didMove never came before the kill is inconclusive at the next run's start")
+    func orphanPendingAtKill() throws {
+        let parent = ControllerRef(serial: 1, typeName: "HomeViewController")
+        let child = ControllerRef(serial: 2, typeName: "BannerViewController")
+        var trace = ExampleTrace()
+        trace.runStarted("Home[1]")
+        trace.appear(parent)
+        trace.callback(.initialize, child)
+        trace.container(.addChild, parent, [child])
+        trace.runStarted("Home[2]")
+        trace.wait(5)
+        trace.appear(ExampleTrace.controller(3, "HomeViewController"))
+        let findings = try Auditor().audit(trace.events).filter { $0.ruleID == "orphan_child" }
+        #expect(findings.count == 1)
+        #expect(findings.first?.verdict == .inconclusive)
+        #expect(findings.first?.message.contains("its process ended") == true)
+    }
+
     @Test("popped and still alive 30 s later in the same run, then killed: the leak is reported at the run's end")
     func leakedBeforeKill() throws {
         var events = Self.twoRuns(popAt: 0, saved: true)

@@ -11,7 +11,7 @@ enum OrphanChildRule {
             id: id,
             summary: "A controller's view attached under another controller's view, or its appearance callbacks run inside another's, without addChild; addChild without didMove(toParent:); removal that does not start with willMove(toParent: nil).",
             defaultSeverity: .error,
-            severityNote: "inconclusive when the trace ends after addChild but before the child finished appearing without didMove(toParent:)",
+            severityNote: "inconclusive when the trace (or the process: a later recording run starts) ends after addChild but before the child finished appearing without didMove(toParent:)",
             explanation: """
                 UIKit keeps a controller tree beside the view tree. Embedding a child takes three steps: \
                 addChild(_:) (which calls willMove(toParent:)), adding the child's view, then \
@@ -88,7 +88,7 @@ final class OrphanChildMonitor: RuleMonitor {
         var appeared: RelatedEvent?
     }
 
-    let interests: EventInterests = [.callbacks, .containers]
+    let interests: EventInterests = [.callbacks, .containers, .recorder]
     private let settings: RuleSettings
     /// Child serial → parent, from addChild, push, setViewControllers, selectTab, willMove/didMove(toParent:).
     private var parents: [UInt32: ControllerRef] = [:]
@@ -112,6 +112,20 @@ final class OrphanChildMonitor: RuleMonitor {
             observe(container, event, context, &findings)
         case .callback(let callback):
             observe(callback, event, context, &findings)
+        case .recorder(.runStarted) where context.ordinal > 0:
+            // The previous process ended (killed or crashed) before these children got didMove(toParent:): as
+            // inconclusive as a trace that ends there, and said so now rather than at the end of a later run.
+            let endedAt = context.time(context.previousTimestamp ?? event.timestamp)
+            for pending in pendingDidMove.values.sorted(by: { $0.addChild.ordinal < $1.addChild.ordinal }) {
+                let child = pending.child.displayName
+                findings.append(Finding(
+                    ruleID: OrphanChildRule.id, severity: settings.inconclusiveSeverity, verdict: .inconclusive,
+                    controller: child, timestamp: pending.addChild.timestamp, ordinal: pending.addChild.ordinal, callback: nil,
+                    message: "\(pending.parent.displayName) added \(child) with addChild at \(context.time(pending.addChild.timestamp)) and its process ended (last event at \(endedAt); a new run starts at \(context.time(event.timestamp))) before didMove(toParent:) is called.",
+                    related: [pending.addChild]
+                ))
+            }
+            pendingDidMove.removeAll()
         default:
             break
         }
