@@ -46,7 +46,7 @@ let package = Package(
         ),
         .target(
             name: "LifetraceTestSupport",
-            dependencies: ["TraceModel", "TraceLog", "Recorder"]
+            dependencies: ["TraceModel", "TraceLog", "Recorder", "Simulator"]
         ),
         .executableTarget(name: "lifetrace", dependencies: ["LifetraceCLI"]),
         .executableTarget(
