@@ -82,7 +82,7 @@ extension ReplayState {
             for c in dead { lines.append("  " + describe(c)) }
         }
         if !appCallbacks.isEmpty {
-            lines.append("app callbacks executing: " + appCallbacks.map(\.description).joined(separator: " > "))
+            lines.append("app callbacks executing: " + appCallbacks.map { self.describe($0) }.joined(separator: " > "))
         }
         if !appResources.isEmpty || !appUnsaved.isEmpty {
             var parts: [String] = []
