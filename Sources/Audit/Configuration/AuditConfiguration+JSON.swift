@@ -185,11 +185,23 @@ extension AuditConfiguration {
             return .count(Int(count))
         case (.flag, .bool(let flag)):
             return .flag(flag)
+        case (.names, .string(let name)) where !name.isEmpty:
+            return .names([name])
+        case (.names, .array(let items)) where !items.isEmpty:
+            var names: [String] = []
+            for item in items {
+                guard case .string(let name) = item, !name.isEmpty else {
+                    throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected a non-empty array of non-empty strings")
+                }
+                names.append(name)
+            }
+            return .names(names)
         default:
             let expected = switch parameter.kind {
             case .duration: "a duration such as \"5s\" or a number of seconds"
             case .count: "a non-negative integer"
             case .flag: "true or false"
+            case .names: "a name or a non-empty array of names, such as [\"timer.start\"]"
             }
             throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected \(expected)")
         }

@@ -9,13 +9,17 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
     case count(Int)
     /// On or off.
     case flag(Bool)
+    /// A list of names, such as the mark names a rule reads (`["timer.start"]`). Written as a JSON array of
+    /// strings (or one string) in the configuration file.
+    case names([String])
 
-    /// `5.000 s`, `3`, `true`.
+    /// `5.000 s`, `3`, `true`, `timer.start, poll.start`.
     public var description: String {
         switch self {
         case .duration(let nanoseconds): TimeText.duration(nanoseconds)
         case .count(let value): String(value)
         case .flag(let value): value ? "true" : "false"
+        case .names(let names): names.joined(separator: ", ")
         }
     }
 }

@@ -8,6 +8,9 @@ public struct RuleParameter: Sendable, Hashable {
         case count
         /// `true` or `false`.
         case flag
+        /// A list of names (mark names, for example); configured as `["timer.start", "poll.start"]` or one
+        /// string.
+        case names
     }
 
     /// The snake_case name used in the configuration file.

@@ -45,4 +45,10 @@ public struct RuleSettings: Sendable, Hashable {
         if case .count(let value)? = parameters[name] { return value }
         return fallback
     }
+
+    /// The names parameter `name`, or `fallback`.
+    public func names(_ name: String, default fallback: [String]) -> [String] {
+        if case .names(let value)? = parameters[name] { return value }
+        return fallback
+    }
 }

@@ -9,6 +9,10 @@ public enum BuiltinRules {
         OrphanChildRule.rule,
         ViewLoadedInInitRule.rule,
         GeometryBeforeAppearingRule.rule,
+        ExpensiveLayoutRule.rule,
+        TimerUnderSheetRule.rule,
+        AnalyticsOvercountRule.rule,
+        ObserverNotRemovedRule.rule,
     ]
 
     /// The rule with `id`, or `nil`.

@@ -50,6 +50,10 @@ struct ExampleTrace {
         append(.mark(mark))
     }
 
+    mutating func swiftUI(_ event: SwiftUIEvent) {
+        append(.swiftUI(event))
+    }
+
     /// The appearance of `controller` from nothing: init, viewDidLoad, viewWillAppear, viewDidAppear.
     mutating func appear(_ controller: ControllerRef, loading: Bool = true) {
         if loading {
