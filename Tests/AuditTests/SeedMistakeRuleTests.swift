@@ -64,7 +64,7 @@ struct SeedMistakeRuleTests {
 
     @Test("timer-under-sheet: other mark names are followed only when configured")
     func timerMarkNames() throws {
-        let none = try Self.audit("timer-under-sheet", #"{"rules": {"timer_under_sheet": {"start_marks": "poll.start"}}}"#)
+        let none = try Self.audit("timer-under-sheet", #"{"rules": {"timer_under_sheet": {"start_marks": ["poll.start"]}}}"#)
         #expect(none.isEmpty)
         let both = try Self.audit("timer-under-sheet", #"{"rules": {"timer_under_sheet": {"start_marks": ["poll.start", "timer.start"], "grace": "31s"}}}"#)
         #expect(both.isEmpty, "30.35 s under the sheet is within a 31 s grace")
@@ -206,11 +206,11 @@ struct SeedMistakeInstantLogTests {
 
 @Suite("names parameters in the configuration file")
 struct NamesParameterTests {
-    @Test("a string or a non-empty array of non-empty strings; anything else is an error naming the key")
+    @Test("an array of non-empty strings; anything else is an error naming the key; an empty list follows nothing")
     func parsing() throws {
-        let single = try AuditConfiguration(json: Data(#"{"rules": {"analytics_overcount": {"screen_marks": "screen_view"}}}"#.utf8), origin: "a.json", rules: BuiltinRules.all)
+        let single = try AuditConfiguration(json: Data(#"{"rules": {"analytics_overcount": {"screen_marks": ["screen_view"]}}}"#.utf8), origin: "a.json", rules: BuiltinRules.all)
         #expect(single.settings(for: AnalyticsOvercountRule.descriptor).names("screen_marks", default: []) == ["screen_view"])
-        for bad in [#"[]"#, #"[1]"#, #"[""]"#, #"true"#, #""""#] {
+        for bad in [#"[1]"#, #"[""]"#, #"true"#, #""screen_view""#] {
             let json = #"{"rules": {"analytics_overcount": {"screen_marks": "# + bad + "}}}"
             #expect(throws: ConfigurationError.self, "\(bad)") {
                 try AuditConfiguration(json: Data(json.utf8), origin: "a.json", rules: BuiltinRules.all)
@@ -221,6 +221,8 @@ struct NamesParameterTests {
                 #expect(error.keyPath == "rules.analytics_overcount.screen_marks", "\(error)")
             }
         }
+        let empty = try AuditConfiguration(json: Data(#"{"rules": {"timer_under_sheet": {"start_marks": []}}}"#.utf8), origin: "a.json", rules: BuiltinRules.all)
+        #expect(try Auditor(configuration: empty).audit(SeedMistakeRuleTests.events("timer-under-sheet")).isEmpty)
         let defaults = RuleSettings(defaultsOf: TimerUnderSheetRule.descriptor)
         #expect(defaults.names("start_marks", default: []) == ["timer.start"])
         #expect(defaults.names("stop_marks", default: []) == ["timer.stop"])

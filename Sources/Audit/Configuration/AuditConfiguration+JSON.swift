@@ -22,7 +22,8 @@ extension AuditConfiguration {
     /// }
     /// ```
     ///
-    /// Durations are strings with a unit (`"5s"`, `"1500ms"`) or numbers of seconds; severities are `error`,
+    /// Durations are strings with a unit (`"5s"`, `"1500ms"`) or numbers of seconds; name lists are arrays of
+    /// strings (`["timer.start", "playback.start"]`, replacing the default list); severities are `error`,
     /// `warning` or `note`.
     ///
     /// - Parameters:
@@ -185,13 +186,11 @@ extension AuditConfiguration {
             return .count(Int(count))
         case (.flag, .bool(let flag)):
             return .flag(flag)
-        case (.names, .string(let name)) where !name.isEmpty:
-            return .names([name])
-        case (.names, .array(let items)) where !items.isEmpty:
+        case (.names, .array(let items)):
             var names: [String] = []
             for item in items {
                 guard case .string(let name) = item, !name.isEmpty else {
-                    throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected a non-empty array of non-empty strings")
+                    throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected an array of non-empty strings")
                 }
                 names.append(name)
             }
@@ -201,7 +200,7 @@ extension AuditConfiguration {
             case .duration: "a duration such as \"5s\" or a number of seconds"
             case .count: "a non-negative integer"
             case .flag: "true or false"
-            case .names: "a name or a non-empty array of names, such as [\"timer.start\"]"
+            case .names: "an array of strings such as [\"timer.start\", \"request.start\"]"
             }
             throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected \(expected)")
         }

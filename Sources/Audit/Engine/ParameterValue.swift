@@ -9,17 +9,16 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
     case count(Int)
     /// On or off.
     case flag(Bool)
-    /// A list of names, such as the mark names a rule reads (`["timer.start"]`). Written as a JSON array of
-    /// strings (or one string) in the configuration file.
+    /// Names (mark names, type names), in the order given; written as a JSON array of strings.
     case names([String])
 
-    /// `5.000 s`, `3`, `true`, `timer.start, poll.start`.
+    /// `5.000 s`, `3`, `true`, `timer.start, request.start` (`none` for an empty list).
     public var description: String {
         switch self {
         case .duration(let nanoseconds): TimeText.duration(nanoseconds)
         case .count(let value): String(value)
         case .flag(let value): value ? "true" : "false"
-        case .names(let names): names.joined(separator: ", ")
+        case .names(let names): names.isEmpty ? "none" : names.joined(separator: ", ")
         }
     }
 }

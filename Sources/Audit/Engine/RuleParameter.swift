@@ -8,8 +8,7 @@ public struct RuleParameter: Sendable, Hashable {
         case count
         /// `true` or `false`.
         case flag
-        /// A list of names (mark names, for example); configured as `["timer.start", "poll.start"]` or one
-        /// string.
+        /// A list of names (mark names, type names), matched exactly; configured as a JSON array of strings.
         case names
     }
 

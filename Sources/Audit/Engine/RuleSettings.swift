@@ -40,15 +40,15 @@ public struct RuleSettings: Sendable, Hashable {
         return fallback
     }
 
-    /// The count parameter `name`, or `fallback`.
-    public func count(_ name: String, default fallback: Int) -> Int {
-        if case .count(let value)? = parameters[name] { return value }
+    /// The name-list parameter `name`, or `fallback`.
+    public func names(_ name: String, default fallback: [String]) -> [String] {
+        if case .names(let value)? = parameters[name] { return value }
         return fallback
     }
 
-    /// The names parameter `name`, or `fallback`.
-    public func names(_ name: String, default fallback: [String]) -> [String] {
-        if case .names(let value)? = parameters[name] { return value }
+    /// The count parameter `name`, or `fallback`.
+    public func count(_ name: String, default fallback: Int) -> Int {
+        if case .count(let value)? = parameters[name] { return value }
         return fallback
     }
 }

@@ -110,15 +110,14 @@ public enum RulesDocumentation {
               "rules": {
                 "leaked_controller": { "severity": "warning", "grace": "10s" },
                 "critical_save_placement": { "escalate_on_cancel": false },
-                "timer_under_sheet": { "start_marks": ["timer.start", "poll.start"], "stop_marks": ["timer.stop", "poll.stop"] },
                 "geometry_before_appearing": { "enabled": false }
               }
             }
             ```
 
-            Durations are strings with a unit (`"5s"`, `"1500ms"`, `"250us"`) or numbers of seconds. Names
-            (the mark names a rule reads, for an app whose own marks are called differently) are a string or a
-            non-empty array of strings; they replace the default list.
+            Durations are strings with a unit (`"5s"`, `"1500ms"`, `"250us"`) or numbers of seconds. Name lists
+            (mark names, type names) are arrays of strings and replace the default list: `"marks": ["timer.start",
+            "playback.start"]`.
 
             ## Output
 

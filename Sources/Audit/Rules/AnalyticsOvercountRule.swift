@@ -58,26 +58,26 @@ enum AnalyticsOvercountRule {
             trace.callback(.viewDidLoad, feed)
             trace.callback(.viewWillAppear, feed)
             if fromOnAppear {
-                trace.swiftUI(SwiftUIEvent(.onAppear, view: "FeedView", host: feed))
+                trace.swiftUI(.onAppear, view: "FeedView", host: feed)
                 trace.mark(view)
                 trace.callback(.viewDidAppear, feed)
             } else {
                 trace.interval(.viewDidAppear, feed) { $0.mark(view) }
             }
             trace.push(post, over: feed, navigation: nav)
-            if fromOnAppear { trace.swiftUI(SwiftUIEvent(.onDisappear, view: "FeedView", host: feed)) }
+            if fromOnAppear { trace.swiftUI(.onDisappear, view: "FeedView", host: feed) }
             // A swipe-back that peeks at the feed and is cancelled.
             trace.container(.interactiveTransitionBegin, nav, [post, feed])
             trace.callback(.viewWillDisappear, post)
             trace.callback(.viewWillAppear, feed)
             if fromOnAppear {
-                trace.swiftUI(SwiftUIEvent(.onAppear, view: "FeedView", host: feed))
+                trace.swiftUI(.onAppear, view: "FeedView", host: feed)
                 trace.mark(view)
             }
             trace.container(.interactiveTransitionCancel, nav, [post, feed])
             trace.callback(.viewWillDisappear, feed)
             trace.callback(.viewDidDisappear, feed)
-            if fromOnAppear { trace.swiftUI(SwiftUIEvent(.onDisappear, view: "FeedView", host: feed)) }
+            if fromOnAppear { trace.swiftUI(.onDisappear, view: "FeedView", host: feed) }
             trace.callback(.viewWillAppear, post)
             trace.callback(.viewDidAppear, post)
         }

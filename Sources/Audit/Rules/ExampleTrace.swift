@@ -50,8 +50,8 @@ struct ExampleTrace {
         append(.mark(mark))
     }
 
-    mutating func swiftUI(_ event: SwiftUIEvent) {
-        append(.swiftUI(event))
+    mutating func swiftUI(_ action: SwiftUIEvent.Action, view: String, host: ControllerRef?) {
+        append(.swiftUI(SwiftUIEvent(action, view: view, host: host)))
     }
 
     /// The appearance of `controller` from nothing: init, viewDidLoad, viewWillAppear, viewDidAppear.
