@@ -33,7 +33,9 @@ enum AnalyticsOvercountRule {
                 just before) against its appearance cycles, from viewWillAppear to the next \
                 viewWillDisappear/viewDidDisappear/deinit: a cycle allows one screen view per `name`, and only if \
                 it reaches viewDidAppear; a screen view while the controller is disappearing or disappeared counts \
-                for nothing. Returning from the background (willEnterForeground) opens a new allowance, since \
+                for nothing. A screen view sent inside init, loadView, viewDidLoad, viewWillAppear or viewIsAppearing for an \
+                appearance that is then cancelled is left to `work_before_visible`, which reports work started \
+                there for a screen that does not show. Returning from the background (willEnterForeground) opens a new allowance, since \
                 apps commonly re-send the screen view there. One finding per controller and screen name, at its \
                 first extra screen view, with the totals of the trace.
                 """,
@@ -56,7 +58,7 @@ enum AnalyticsOvercountRule {
         func session(_ trace: inout ExampleTrace, fromOnAppear: Bool) {
             trace.callback(.initialize, feed)
             trace.callback(.viewDidLoad, feed)
-            trace.callback(.viewWillAppear, feed)
+            trace.interval(.viewWillAppear, feed) { _ in }
             if fromOnAppear {
                 trace.swiftUI(.onAppear, view: "FeedView", host: feed)
                 trace.mark(view)
@@ -69,7 +71,7 @@ enum AnalyticsOvercountRule {
             // A swipe-back that peeks at the feed and is cancelled.
             trace.container(.interactiveTransitionBegin, nav, [post, feed])
             trace.callback(.viewWillDisappear, post)
-            trace.callback(.viewWillAppear, feed)
+            trace.interval(.viewWillAppear, feed) { _ in }
             if fromOnAppear {
                 trace.swiftUI(.onAppear, view: "FeedView", host: feed)
                 trace.mark(view)
@@ -106,6 +108,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         /// `FeedView.onAppear` when a SwiftUI onAppear of the controller came just before, else the enclosing
         /// callback's name.
         var sentFrom: String?
+        /// The UIKit callback of the controller the screen view was attributed to (`CallbackAttribution`), if any.
+        var enclosing: Callback?
     }
 
     /// Why a screen view counted for nothing.
@@ -129,6 +133,9 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         var names: [String] = []
     }
 
+    /// The callbacks whose cancelled screen views `work_before_visible` reports.
+    static let beforeVisible: Set<Callback> = [.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing]
+
     private let severity: Severity
     private let screenMarks: [String]
     private var tracked: [UInt32: Tracked] = [:]
@@ -149,11 +156,12 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             guard let owner else { return }
             let appearance = context.state[owner]?.appearance ?? .unknown
             if appearance == .unknown { return }
-            var sentFrom = context.attribution.enclosing(of: owner)?.name
+            let enclosing = context.attribution.enclosing(of: owner)
+            var sentFrom = enclosing?.name
             if let onAppear = lastOnAppear, onAppear.host?.serial == owner.serial, sentFrom == nil || sentFrom == Callback.viewWillAppear.name || sentFrom == Callback.viewIsAppearing.name || sentFrom == Callback.viewDidLayoutSubviews.name {
                 sentFrom = "\(onAppear.view).onAppear"
             }
-            let view = View(name: MarkOwner.identifier(mark), ordinal: context.ordinal, time: event.timestamp, source: event.source, sentFrom: sentFrom)
+            let view = View(name: MarkOwner.identifier(mark), ordinal: context.ordinal, time: event.timestamp, source: event.source, sentFrom: sentFrom, enclosing: enclosing?.callback)
             var entry = tracked[owner.serial] ?? start(owner, appearance: appearance, at: event.timestamp)
             if entry.totals[view.name] == nil {
                 entry.totals[view.name] = (0, 0, [])
@@ -230,6 +238,9 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         var seen = Set<String>()
         for view in entry.cycle {
             if !entry.confirmed {
+                // `work_before_visible` reports work (a screen view included) started in these callbacks for an
+                // appearance that does not complete; it is not reported twice.
+                if let callback = view.enclosing, Self.beforeVisible.contains(callback) { continue }
                 count(view, .cancelled(appearingSince: entry.cycleStart ?? view.time, closedBy: closer), in: &entry)
             } else if !seen.insert(view.name).inserted {
                 count(view, .duplicate, in: &entry)
