@@ -12,7 +12,16 @@ struct AuditScenarioTests {
         ("geometry-in-will-appear", ["geometry_before_appearing:warning"]),
         ("orphan-child", ["orphan_child:error"]),
         ("retain-cycle", ["leaked_controller:error", "leaked_controller:note"]),
-        ("view-touched-in-init", ["view_loaded_in_init:warning"]),
+        // The view loaded in init also starts the settings request 9 s before the screen is pushed.
+        ("view-touched-in-init", ["view_loaded_in_init:warning", "work_before_visible:warning"]),
+        ("teardown-cancelled-pop", ["teardown_in_will_disappear:warning"]),
+        ("teardown-cancelled-pop-fixed", []),
+        ("work-before-visible", ["work_before_visible:warning"]),
+        ("work-before-visible-fixed", []),
+        ("hosting-children-accumulate", ["hosting_children_accumulate:warning"]),
+        ("hosting-children-accumulate-fixed", []),
+        // A timer started in viewDidLoad of a controller that deinitializes without ever appearing.
+        ("created-never-shown", ["work_before_visible:warning"]),
         ("push", []),
         ("pop-back-button", []),
         ("swipe-back-cancelled", []),

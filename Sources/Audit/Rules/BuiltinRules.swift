@@ -9,6 +9,9 @@ public enum BuiltinRules {
         OrphanChildRule.rule,
         ViewLoadedInInitRule.rule,
         GeometryBeforeAppearingRule.rule,
+        TeardownInWillDisappearRule.rule,
+        WorkBeforeVisibleRule.rule,
+        HostingChildrenAccumulateRule.rule,
     ]
 
     /// The rule with `id`, or `nil`.
