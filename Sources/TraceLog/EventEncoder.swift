@@ -51,15 +51,24 @@ struct EventEncoder {
         var blocks: [Deflater.Block] = []
         for (index, stream) in streams.enumerated() {
             if index == 1, let stored = times.storedBitsOffset {
-                blocks.append(Deflater.Block(start: output.count, method: .filtered))
-                blocks.append(Deflater.Block(start: output.count + stored, method: .stored))
-            } else if index > 0 {
+                if stored >= Self.minimumBlockBytes {
+                    blocks.append(Deflater.Block(start: output.count, method: .filtered))
+                }
+                if stream.count - stored >= Self.minimumBlockBytes {
+                    blocks.append(Deflater.Block(start: output.count + stored, method: .stored))
+                }
+            } else if index > 0, stream.count >= Self.minimumBlockBytes || (blocks.last.map { $0.method != .standard } ?? false) {
                 blocks.append(Deflater.Block(start: output.count, method: .standard))
             }
             output.writeBytes(stream.bytes)
         }
         return (output.bytes, blocks)
     }
+
+    /// A stretch shorter than this shares the previous deflate block: a block of its own costs a few bytes of
+    /// headers and code tables, which only a longer stretch earns back (small frames: a recorder flushing
+    /// every second at a few events per second).
+    static let minimumBlockBytes = 256
 
     /// Starts a new frame: forgets the tables and the bytes.
     mutating func reset() {

@@ -49,7 +49,12 @@ enum TimeDeltaCodec {
 
     /// The times stream for `deltas`, and the offset inside it where the stored (incompressible) bits begin
     /// (`nil` for planes), so that the compressor can start a new deflate block there.
-    static func encode(_ deltas: [UInt64], layout: Layout) -> (bytes: ByteWriter, storedBitsOffset: Int?) {
+    ///
+    /// - Parameter significant: S for the split layout, 1…64 (tokens keep S bits; 64 stores no bits apart).
+    static func encode(
+        _ deltas: [UInt64], layout: Layout, significant: Int = significantBits
+    ) -> (bytes: ByteWriter, storedBitsOffset: Int?) {
+        precondition((1...64).contains(significant), "significant bits must be 1…64")
         let divisor = commonDivisor(deltas)
         switch layout {
         case .planes:
@@ -65,7 +70,6 @@ enum TimeDeltaCodec {
             }
             return (times, nil)
         case .split:
-            let significant = significantBits
             var tokens = ByteWriter(capacity: deltas.count + 8)
             var stored = ByteWriter(capacity: deltas.count * 2)
             var accumulator: UInt64 = 0

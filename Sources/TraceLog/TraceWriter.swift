@@ -13,9 +13,9 @@ public final class TraceWriter {
     /// Frame size and compression settings.
     public struct Options: Sendable {
         /// A frame is written once it holds this many events.
-        public var maxEventsPerFrame = 4096
+        public var maxEventsPerFrame = 8192
         /// A frame is written once its raw (uncompressed) payload reaches this many bytes.
-        public var maxFrameBytes = 64 * 1024
+        public var maxFrameBytes = 128 * 1024
         /// zlib level 0–9.
         public var compressionLevel: Int32 = 6
 
