@@ -9,7 +9,7 @@ public struct ConsoleImportResult: Sendable, Hashable {
     public var controllers: [ControllerRef]
     /// Number of lines read (including blank and skipped ones).
     public var lineCount: Int
-    /// Non-blank lines with neither a lifecycle callback nor a mark, in order.
+    /// Non-blank lines with neither a lifecycle callback nor a mark, in order (see `skippedLineCount`).
     public var skippedLines: [SkippedLine]
     /// Places where the log's times went backwards, in order.
     public var timeAdjustments: [TimeAdjustment]
@@ -18,6 +18,13 @@ public struct ConsoleImportResult: Sendable, Hashable {
     /// Number of event-producing lines whose time is not from the line itself (synthetic, or inherited from
     /// the previous timed line).
     public var untimedLineCount: Int
+    /// Number of skipped lines; `skippedLines` lists all of them or, from a `ConsoleLogSession` with a limit,
+    /// the first ones.
+    public var skippedLineCount: Int = 0
+    /// Number of controllers the log names; `controllers` lists all of them or (with a limit) the first ones.
+    public var controllerCount: Int = 0
+    /// Number of time adjustments; `timeAdjustments` lists all of them or (with a limit) the first ones.
+    public var timeAdjustmentCount: Int = 0
 
     /// Whether any event's time was made up rather than read from its line; the trace header says so.
     public var hasSyntheticTimes: Bool { untimedLineCount > 0 }

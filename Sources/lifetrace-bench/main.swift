@@ -187,6 +187,20 @@ func main() -> Int32 {
             return 1
         }
     }
+    // Internal: a deterministic console log for measuring `lifetrace import` (see ConsoleLogGenerator).
+    if arguments.first == "--write-console-log" {
+        guard arguments.count == 3, let lines = parseCount(arguments[2]) else {
+            FileHandle.standardError.write(Data("usage: lifetrace-bench --write-console-log FILE LINES\n".utf8))
+            return 2
+        }
+        do {
+            try ConsoleLogGenerator(lineCount: lines).write(to: arguments[1])
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("lifetrace-bench: error: \(error)\n".utf8))
+            return 1
+        }
+    }
     let options: Options
     do {
         options = try parseOptions(arguments)

@@ -23,11 +23,12 @@ struct ImportedCasesFreshnessTests {
         // The log's path as tools/import-cases gives it (relative to the repository), since it is recorded in
         // each event's source.
         let relative = "Tests/Fixtures/cases/\(name).log"
-        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent(relative)))
         let flags = RealCase.flags[name] ?? []
         let rules = try stride(from: 1, to: flags.count, by: 2).map { try MarkRule(parsing: flags[$0]) }
-        let trace = try ImportCommand.makeTrace(bytes: bytes, path: relative, format: "text", rules: rules, strict: false)
-        try ImportCommand.write(trace.events, header: trace.header, to: fresh.path)
+        let request = ImportCommand.ImportRequest(
+            input: Self.root.appendingPathComponent(relative).path, recordedPath: relative, format: "text", rules: rules,
+            destination: fresh.path)
+        _ = try ImportCommand.importFile(request)
         let checkedIn = try Data(contentsOf: Self.root.appendingPathComponent("traces/cases/\(name).lifetrace"))
         #expect(try Data(contentsOf: fresh) == checkedIn, "traces/cases/\(name).lifetrace is stale: run tools/import-cases")
     }

@@ -22,7 +22,8 @@ extension AuditConfiguration {
     /// }
     /// ```
     ///
-    /// Durations are strings with a unit (`"5s"`, `"1500ms"`) or numbers of seconds; severities are `error`,
+    /// Durations are strings with a unit (`"5s"`, `"1500ms"`) or numbers of seconds; name lists are arrays of
+    /// strings (`["timer.start", "playback.start"]`, replacing the default list); severities are `error`,
     /// `warning` or `note`.
     ///
     /// - Parameters:
@@ -185,11 +186,21 @@ extension AuditConfiguration {
             return .count(Int(count))
         case (.flag, .bool(let flag)):
             return .flag(flag)
+        case (.names, .array(let items)):
+            var names: [String] = []
+            for item in items {
+                guard case .string(let name) = item, !name.isEmpty else {
+                    throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected an array of non-empty strings")
+                }
+                names.append(name)
+            }
+            return .names(names)
         default:
             let expected = switch parameter.kind {
             case .duration: "a duration such as \"5s\" or a number of seconds"
             case .count: "a non-negative integer"
             case .flag: "true or false"
+            case .names: "an array of strings such as [\"timer.start\", \"request.start\"]"
             }
             throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected \(expected)")
         }

@@ -69,7 +69,7 @@ public struct AuditConfiguration: Sendable, Hashable {
                     throw ConfigurationError(file: origin, keyPath: "rules.\(id)", message: "unknown key '\(name)' (\(Self.knownRuleKeys(descriptor)))")
                 }
                 let matches: Bool = switch (parameter.kind, value) {
-                case (.duration, .duration), (.count, .count), (.flag, .flag): true
+                case (.duration, .duration), (.count, .count), (.flag, .flag), (.names, .names): true
                 default: false
                 }
                 if !matches {

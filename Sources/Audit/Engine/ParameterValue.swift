@@ -9,13 +9,16 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
     case count(Int)
     /// On or off.
     case flag(Bool)
+    /// Names (mark names, type names), in the order given; written as a JSON array of strings.
+    case names([String])
 
-    /// `5.000 s`, `3`, `true`.
+    /// `5.000 s`, `3`, `true`, `timer.start, request.start` (`none` for an empty list).
     public var description: String {
         switch self {
         case .duration(let nanoseconds): TimeText.duration(nanoseconds)
         case .count(let value): String(value)
         case .flag(let value): value ? "true" : "false"
+        case .names(let names): names.isEmpty ? "none" : names.joined(separator: ", ")
         }
     }
 }

@@ -8,6 +8,8 @@ public struct RuleParameter: Sendable, Hashable {
         case count
         /// `true` or `false`.
         case flag
+        /// A list of names (mark names, type names), matched exactly; configured as a JSON array of strings.
+        case names
     }
 
     /// The snake_case name used in the configuration file.

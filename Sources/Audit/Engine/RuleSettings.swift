@@ -40,6 +40,12 @@ public struct RuleSettings: Sendable, Hashable {
         return fallback
     }
 
+    /// The name-list parameter `name`, or `fallback`.
+    public func names(_ name: String, default fallback: [String]) -> [String] {
+        if case .names(let value)? = parameters[name] { return value }
+        return fallback
+    }
+
     /// The count parameter `name`, or `fallback`.
     public func count(_ name: String, default fallback: Int) -> Int {
         if case .count(let value)? = parameters[name] { return value }

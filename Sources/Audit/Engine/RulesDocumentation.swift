@@ -115,7 +115,9 @@ public enum RulesDocumentation {
             }
             ```
 
-            Durations are strings with a unit (`"5s"`, `"1500ms"`, `"250us"`) or numbers of seconds.
+            Durations are strings with a unit (`"5s"`, `"1500ms"`, `"250us"`) or numbers of seconds. Name lists
+            (mark names, type names) are arrays of strings and replace the default list: `"marks": ["timer.start",
+            "playback.start"]`.
 
             ## Output
 

@@ -9,6 +9,13 @@ public enum BuiltinRules {
         OrphanChildRule.rule,
         ViewLoadedInInitRule.rule,
         GeometryBeforeAppearingRule.rule,
+        TeardownInWillDisappearRule.rule,
+        WorkBeforeVisibleRule.rule,
+        HostingChildrenAccumulateRule.rule,
+        ExpensiveLayoutRule.rule,
+        TimerUnderSheetRule.rule,
+        AnalyticsOvercountRule.rule,
+        ObserverNotRemovedRule.rule,
     ]
 
     /// The rule with `id`, or `nil`.

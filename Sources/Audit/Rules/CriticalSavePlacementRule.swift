@@ -116,12 +116,12 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
 
     let settings: RuleSettings
     let interests: EventInterests = [.callbacks, .containers, .marks]
-    let callbackFilter = CallbackSet([.viewWillAppear, .viewDidDisappear, .deinitialize])
+    let callbackFilter = CallbackSet(CancelledDisappearances<(key: TypeKey, save: Save)>.callbacks)
     private var candidates: [TypeKey: Candidate] = [:]
     private var safe: Set<TypeKey> = []
     private var safeKeysForAnyType: Set<String> = []
     /// Saves made in a controller's current viewWillDisappear, waiting to see whether the disappearance completes.
-    private var awaiting: [UInt32: [(key: TypeKey, save: Save)]] = [:]
+    private var awaiting = CancelledDisappearances<(key: TypeKey, save: Save)>()
     private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
@@ -131,27 +131,10 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         switch event.payload {
-        case .callback(let callback):
-            guard !awaiting.isEmpty, callback.phase != .end else { return }
-            switch callback.callback {
-            case .viewWillAppear:
-                guard let saves = awaiting.removeValue(forKey: callback.controller.serial) else { return }
-                let cancellation = context.related(event, "disappearance cancelled: \(callback.controller.displayName) viewWillAppear at \(context.time(event.timestamp)) without viewDidDisappear")
-                for (key, save) in saves where candidates[key]?.cancelled == nil {
-                    candidates[key]?.cancelled = (save, cancellation)
-                }
-            case .viewDidDisappear, .deinitialize:
-                awaiting[callback.controller.serial] = nil
-            default:
-                break
-            }
-        case .container(let container):
-            guard !awaiting.isEmpty, container.operation == .interactiveTransitionCancel, container.phase != .end,
-                  let from = container.controllers.first,
-                  let saves = awaiting.removeValue(forKey: from.serial) else { return }
-            let cancellation = context.related(event, "interactive transition cancelled at \(context.time(event.timestamp)): \(from.displayName) stays on screen without viewDidDisappear")
-            for (key, save) in saves where candidates[key]?.cancelled == nil {
-                candidates[key]?.cancelled = (save, cancellation)
+        case .callback, .container:
+            guard let cancelled = awaiting.observe(event, context) else { return }
+            for (key, save) in cancelled.items where candidates[key]?.cancelled == nil {
+                candidates[key]?.cancelled = (save, cancelled.cancellation)
             }
         case .mark(let mark):
             guard mark.name == MarkName.save, mark.isCritical, let key = mark.key else { return }
@@ -170,7 +153,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
                 } else {
                     candidates[typeKey]?.count += 1
                 }
-                awaiting[ref.serial, default: []].append((typeKey, save))
+                awaiting.hold((typeKey, save), for: ref)
             case .controller(let ref, .viewDidDisappear)? where owner == ref:
                 safe.insert(TypeKey(typeName: ref.typeName, key: key))
             case .app(let app)? where app.transition == .didEnterBackground:

@@ -50,6 +50,10 @@ struct ExampleTrace {
         append(.mark(mark))
     }
 
+    mutating func swiftUI(_ action: SwiftUIEvent.Action, view: String, host: ControllerRef?) {
+        append(.swiftUI(SwiftUIEvent(action, view: view, host: host)))
+    }
+
     /// The appearance of `controller` from nothing: init, viewDidLoad, viewWillAppear, viewDidAppear.
     mutating func appear(_ controller: ControllerRef, loading: Bool = true) {
         if loading {

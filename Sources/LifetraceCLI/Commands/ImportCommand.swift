@@ -61,49 +61,89 @@ struct ImportCommand: Command {
         if format == "jsonl", !rules.isEmpty || arguments.flag("strict") {
             throw ValidationError("--mark and --strict apply to --format text only")
         }
-        guard let data = FileManager.default.contents(atPath: input) else {
-            output.errorLine("lifetrace import: error: \(input): cannot read the file")
-            return .usageOrInput
-        }
-        if data.starts(with: TraceHeader.magic) {
-            output.errorLine("lifetrace import: error: \(input): offset 0: already a Lifetrace trace, not a console log or JSONL export (to get JSONL: lifetrace export \(input) -o FILE.jsonl)")
-            return .usageOrInput
-        }
-        if FilePaths.isSameFile(input, destination) {
-            output.errorLine("lifetrace import: error: \(destination): the output is the input file \(input); choose another -o")
-            return .usageOrInput
-        }
-        let imported: ImportedTrace
+        let request = ImportRequest(
+            input: input, recordedPath: input, format: format, rules: rules, strict: arguments.flag("strict"),
+            destination: destination)
+        let report: ImportReport
         do {
-            imported = try makeTrace(bytes: [UInt8](data), path: input, format: format, rules: rules, strict: arguments.flag("strict"))
+            if let problem = try InputFile.refusal(of: input, format: format) {
+                output.errorLine("lifetrace import: error: \(input): \(problem)")
+                return .usageOrInput
+            }
+            if FilePaths.isSameFile(input, destination) {
+                output.errorLine("lifetrace import: error: \(destination): the output is the input file \(input); choose another -o")
+                return .usageOrInput
+            }
+            report = try importFile(request, progress: ImportProgress.forTerminal(input: input))
         } catch let error as ConsoleImportError {
             output.errorLine("lifetrace import: error: \(printable("\(error)", limit: 400))")
             return .usageOrInput
         } catch let error as JSONLError {
             output.errorLine("lifetrace import: error: \(error)")
             return .usageOrInput
+        } catch let error as ImportInputError {
+            output.errorLine("lifetrace import: error: \(error)")
+            return .usageOrInput
         }
-        try write(imported.events, header: imported.header, to: destination)
-        for line in imported.warnings { output.errorLine("\(input):\(line)") }
-        output.line("imported \(imported.events.count) events from \(input) into \(destination)")
-        if imported.events.isEmpty, !data.isEmpty {
-            output.errorLine("lifetrace import: warning: \(input): no line is a lifecycle callback or a mark; is it the console output of an app (see docs/IMPORT.md)?")
+        for line in report.warnings { output.errorLine("\(input):\(line)") }
+        output.line("imported \(report.eventCount) events from \(input) into \(destination)")
+        if let nothingFound = report.nothingFound {
+            output.errorLine("lifetrace import: warning: \(input): \(nothingFound)")
         }
-        for line in imported.summary { output.line("  \(line)") }
+        for line in report.summary { output.line("  \(line)") }
         return .success
     }
 
-    /// Parses `bytes` (read from `path`, which is recorded as each event's source file) into the events and
-    /// header of a trace, with the reproducible trace id.
+    /// What to import and where.
+    struct ImportRequest {
+        /// The file to read.
+        var input: String
+        /// The path recorded as each event's source file (`input`, or as a script names it).
+        var recordedPath: String
+        /// `text` or `jsonl`.
+        var format: String
+        var rules: [MarkRule] = []
+        var strict = false
+        /// The trace to write (through `destination.importing`, renamed at the end).
+        var destination: String
+    }
+
+    /// What an import did, for the command's output.
+    struct ImportReport {
+        var eventCount: UInt64 = 0
+        /// `LINE: warning: …` lines for standard error (the command prefixes the input's path).
+        var warnings: [String] = []
+        /// Summary lines for standard output.
+        var summary: [String] = []
+        /// Passes over the input (2 when a text log had to be read again; see `ConsoleLogSession`).
+        var passes = 1
+        /// For a text log without any event: why, for a warning.
+        var nothingFound: String?
+    }
+
+    /// Reads `request.input` in chunks, parses it and writes the trace as it goes: memory is bounded by what
+    /// the parser keeps live (controllers, a few held events), not by the log's length. The trace is written
+    /// to `destination.importing` and renamed over `destination` only when everything succeeded.
     ///
-    /// - Throws: `ConsoleImportError` (strict mode) or `JSONLError`.
-    static func makeTrace(bytes: [UInt8], path: String, format: String, rules: [MarkRule], strict: Bool) throws -> ImportedTrace {
-        var imported = format == "jsonl"
-            ? try importJSONL(bytes: bytes, path: path)
-            : try importText(bytes: bytes, path: path, rules: rules, strict: strict)
-        let fingerprintOptions = ["format=\(format)"] + rules.map { "mark=\($0.specText)" }
-        imported.header.traceID = ImportFingerprint.traceID(input: bytes, options: fingerprintOptions)
-        return imported
+    /// - Throws: `ConsoleImportError` (strict mode), `JSONLError`, `ImportInputError` (unreadable input, no
+    ///   lifecycle line), `TraceError` (cannot write the trace), `ImportWriteError` (cannot rename it).
+    static func importFile(_ request: ImportRequest, progress: ImportProgress? = nil) throws -> ImportReport {
+        let temporary = request.destination + ".importing"
+        try? FileManager.default.removeItem(atPath: temporary)
+        do {
+            let report = request.format == "jsonl"
+                ? try importJSONL(request, to: temporary, progress: progress)
+                : try importText(request, to: temporary, progress: progress)
+            // rename(2) replaces the destination atomically.
+            guard rename(temporary, request.destination) == 0 else {
+                throw ImportWriteError(message: "\(request.destination): cannot move the new trace into place (errno \(errno))")
+            }
+            return report
+        } catch {
+            progress?.clear()
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
     }
 
     /// `text` safe to echo to a terminal: control characters (escape sequences in a log, bytes of a binary
@@ -125,58 +165,155 @@ struct ImportCommand: Command {
         return (base.isEmpty ? input : base) + ".lifetrace"
     }
 
-    /// What an import produced, before writing.
-    struct ImportedTrace {
-        var events: [Event]
-        var header: TraceHeader
-        /// `LINE: warning: …` lines for standard error.
-        var warnings: [String] = []
-        /// Summary lines for standard output.
-        var summary: [String] = []
+    /// How many lines with invalid UTF-8 or cut short are named one by one in the warnings.
+    static let lineProblemsShown = 5
+
+    /// Streams a text log into a trace at `temporary`: chunks → lines → `ConsoleLogSession` → trace writer.
+    /// The header's fields known only at the end (trace id over the whole input, clock, synthetic times) are set
+    /// by rewriting the header in place after `close()`. When the session asks for a restart (untimed lines
+    /// before the first timed one, too many to hold), the log is read a second time with the leading time known.
+    static func importText(_ request: ImportRequest, to temporary: String, progress: ImportProgress?) throws -> ImportReport {
+        let parser = ConsoleLogParser(markRules: request.rules, isStrict: request.strict, sourceFile: request.recordedPath)
+        var leadingTime = ConsoleLogSession.LeadingTime.unknown
+        var passes = 1
+        while true {
+            let provisional = header(clock: .synthetic, hasSyntheticTimes: false, traceID: [UInt8](repeating: 0, count: 16))
+            let writer = CheckpointingWriter(writer: try TraceWriter(creating: temporary, header: provisional))
+            var session = ConsoleLogSession(parser: parser, leadingTime: leadingTime, limits: .streaming)
+            var splitter = LogLineSplitter()
+            var hasher = ImportFingerprint.Hasher()
+            var problems = LineProblems()
+            let file = try InputFile(path: request.input)
+            defer { file.close() }
+            var bytesRead: UInt64 = 0
+            func read(_ line: LogLine) throws {
+                let (text, isValid) = line.decoded()
+                problems.note(line, isValidUTF8: isValid)
+                try session.read(text, number: line.number)
+            }
+            while let chunk = try file.next() {
+                hasher.add(chunk)
+                bytesRead += UInt64(chunk.count)
+                try splitter.split(chunk, read)
+                if session.needsRestart {
+                    if session.restartLeadingTime != nil { break }
+                } else if session.readyCount > 0 {
+                    try writer.append(contentsOf: session.takeEvents())
+                }
+                progress?.update(bytes: bytesRead, lines: splitter.lineCount, events: writer.writer.eventCount)
+            }
+            if !session.needsRestart { try splitter.finish(read) }
+            let result = session.finish(lineCount: splitter.lineCount)
+            if session.needsRestart {
+                try? writer.close()
+                leadingTime = .known(session.restartLeadingTime ?? 0)
+                passes += 1
+                continue
+            }
+            try writer.append(contentsOf: result.events)
+            let eventCount = writer.writer.eventCount
+            try writer.close()
+            progress?.clear()
+            let fingerprintOptions = ["format=text"] + request.rules.map { "mark=\($0.specText)" }
+            let final = header(
+                clock: result.clock, hasSyntheticTimes: result.hasSyntheticTimes, traceID: hasher.traceID(options: fingerprintOptions))
+            try TraceWriter.rewriteHeader(of: temporary, with: final)
+            var report = summarize(result)
+            report.warnings = problems.warnings + report.warnings
+            report.summary += problems.summary
+            report.eventCount = eventCount
+            report.passes = passes
+            if eventCount == 0 { report.nothingFound = noEventsMessage(lines: splitter.lineCount, problems: problems) }
+            return report
+        }
     }
 
-    static func importText(bytes: [UInt8], path: String, rules: [MarkRule], strict: Bool) throws -> ImportedTrace {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let parser = ConsoleLogParser(markRules: rules, isStrict: strict, sourceFile: path)
-        let result = try parser.parse(text: text)
-        var imported = ImportedTrace(events: result.events, header: header(for: result))
-        imported.summary.append(
-            "\(result.controllers.count) controller\(result.controllers.count == 1 ? "" : "s")"
-                + (result.controllers.isEmpty ? "" : ": " + result.controllers.map(\.displayName).joined(separator: ", ")))
-        imported.summary.append("times: \(describe(result.clock))")
+    /// Why a log gave no event, for the warning.
+    static func noEventsMessage(lines: Int, problems: LineProblems) -> String {
+        if problems.invalidUTF8Count * 2 > lines {
+            return "no line is a lifecycle callback or a mark, and \(problems.invalidUTF8Count) of its \(lines) lines are not valid UTF-8: binary data rather than the console output of an app?"
+        }
+        return "no line is a lifecycle callback or a mark; is it the console output of an app (see docs/IMPORT.md)?"
+    }
+
+    /// Lines with invalid UTF-8 or cut to `LogLineSplitter.defaultMaximumLineBytes`, for warnings.
+    struct LineProblems {
+        var invalidUTF8Count = 0
+        var cutCount = 0
+        var warnings: [String] = []
+
+        mutating func note(_ line: LogLine, isValidUTF8: Bool) {
+            if !isValidUTF8 {
+                invalidUTF8Count += 1
+                if invalidUTF8Count <= lineProblemsShown {
+                    warnings.append("\(line.number): warning: invalid UTF-8; read with U+FFFD in place of the bad bytes")
+                }
+            }
+            if line.isCut {
+                cutCount += 1
+                if cutCount <= lineProblemsShown {
+                    warnings.append("\(line.number): warning: line of \(line.length) bytes; only its first \(line.bytes.count) are read")
+                }
+            }
+        }
+
+        var summary: [String] {
+            var lines: [String] = []
+            if invalidUTF8Count > lineProblemsShown { lines.append("\(invalidUTF8Count) lines with invalid UTF-8 (first \(lineProblemsShown) named on standard error)") }
+            if cutCount > lineProblemsShown { lines.append("\(cutCount) lines cut to \(LogLineSplitter.defaultMaximumLineBytes) bytes (first \(lineProblemsShown) named on standard error)") }
+            return lines
+        }
+    }
+
+    /// The summary and warnings of a text import.
+    static func summarize(_ result: ConsoleImportResult) -> ImportReport {
+        var report = ImportReport()
+        let count = result.controllerCount
+        let listed = result.controllers.prefix(controllersListed).map(\.displayName).joined(separator: ", ")
+        report.summary.append(
+            "\(count) controller\(count == 1 ? "" : "s")"
+                + (count == 0 ? "" : ": " + listed)
+                + (count > controllersListed ? ", … (\(count - controllersListed) more)" : ""))
+        report.summary.append("times: \(describe(result.clock))")
         if result.hasSyntheticTimes, result.clock != .synthetic {
-            imported.summary.append("\(result.untimedLineCount) line(s) without a time took the previous line's time")
+            report.summary.append("\(result.untimedLineCount) line(s) without a time took the previous line's time")
         }
         for adjustment in result.timeAdjustments {
-            imported.warnings.append("\(adjustment.line): warning: \(adjustment.description.dropFirst("line \(adjustment.line): ".count))")
+            report.warnings.append("\(adjustment.line): warning: \(adjustment.description.dropFirst("line \(adjustment.line): ".count))")
         }
-        if !result.skippedLines.isEmpty {
-            let count = result.skippedLines.count
-            imported.summary.append(
+        if result.timeAdjustmentCount > result.timeAdjustments.count {
+            report.warnings.append(
+                "\(result.timeAdjustments.last?.line ?? 0): warning: and \(result.timeAdjustmentCount - result.timeAdjustments.count) more places where the time went back (not listed)")
+        }
+        if result.skippedLineCount > 0 {
+            let count = result.skippedLineCount
+            report.summary.append(
                 "skipped \(count) line\(count == 1 ? "" : "s") with no callback or mark"
                     + (count > skippedLinesShown ? " (first \(skippedLinesShown) shown)" : "") + ":")
             for skipped in result.skippedLines.prefix(skippedLinesShown) {
-                imported.summary.append("  line \(skipped.line): \(printable(skipped.text, limit: 160))")
+                report.summary.append("  line \(skipped.line): \(printable(skipped.text, limit: 160))")
             }
         }
-        return imported
+        return report
     }
 
-    static func header(for result: ConsoleImportResult) -> TraceHeader {
+    /// How many controller names the summary lists.
+    static let controllersListed = 50
+
+    static func header(clock: ImportedClock, hasSyntheticTimes: Bool, traceID: [UInt8]) -> TraceHeader {
         let anchor: Int64
-        switch result.clock {
+        switch clock {
         case .wallClock(let start, _): anchor = start
         case .timeOfDay(let start): anchor = start
         case .seconds, .synthetic: anchor = 0
         }
         return TraceHeader(
-            clockDomain: result.clock == .synthetic ? .synthetic : .unknown,
+            clockDomain: clock == .synthetic ? .synthetic : .unknown,
             wallClockAnchor: WallClockAnchor(unixNanoseconds: anchor, monotonicNanoseconds: 0),
             producer: producer,
-            hasSyntheticTimes: result.hasSyntheticTimes,
-            traceID: [UInt8](repeating: 0, count: 16))
+            hasSyntheticTimes: hasSyntheticTimes,
+            traceID: traceID)
     }
-
     static func describe(_ clock: ImportedClock) -> String {
         switch clock {
         case .wallClock(let start, let hasOffset):
@@ -212,41 +349,46 @@ struct ImportCommand: Command {
             + ":\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
     }
 
-    static func importJSONL(bytes: [UInt8], path: String) throws -> ImportedTrace {
-        var reader = try JSONLReader(bytes: bytes, file: path)
-        let events = try reader.readAll()
+    /// Streams a JSONL export into a trace at `temporary`. The trace id hashes the file, read once before.
+    static func importJSONL(_ request: ImportRequest, to temporary: String, progress: ImportProgress?) throws -> ImportReport {
+        var hasher = ImportFingerprint.Hasher()
+        let file = try InputFile(path: request.input)
+        while let chunk = try file.next() { hasher.add(chunk) }
+        file.close()
+        var reader = try JSONLReader(path: request.input)
         var header = TraceHeader(
             clockDomain: .unknown, wallClockAnchor: WallClockAnchor(unixNanoseconds: 0, monotonicNanoseconds: 0),
-            producer: producer, hasSyntheticTimes: false, traceID: [UInt8](repeating: 0, count: 16))
+            producer: producer, hasSyntheticTimes: false, traceID: hasher.traceID(options: ["format=jsonl"]))
         if let exported = reader.header {  // an export's header line: keep its clock, anchor and synthetic flag
             header.clockDomain = exported.clockDomain
             header.wallClockAnchor = exported.wallClockAnchor
             header.hasSyntheticTimes = exported.hasSyntheticTimes
         }
-        var imported = ImportedTrace(events: events, header: header)
-        let controllers = Set(events.flatMap(\.controllers))
-        imported.summary.append("\(controllers.count) controller\(controllers.count == 1 ? "" : "s")")
-        return imported
-    }
-
-    /// Writes `events` (with Replay's checkpoint frames) to a temporary file next to `path`, then renames it over
-    /// `path`.
-    static func write(_ events: [Event], header: TraceHeader, to path: String) throws {
-        let temporary = path + ".importing"
-        try? FileManager.default.removeItem(atPath: temporary)
+        let writer = CheckpointingWriter(writer: try TraceWriter(creating: temporary, header: header))
+        var controllers = Set<ControllerRef>()
+        var batch: [Event] = []
+        batch.reserveCapacity(4096)
         do {
-            // Checkpoint frames let `state --at` seek in long imported traces (Replay's default policy).
-            let writer = CheckpointingWriter(writer: try TraceWriter(creating: temporary, header: header))
-            try writer.append(contentsOf: events)
-            try writer.close()
-            // rename(2) replaces `path` atomically.
-            guard rename(temporary, path) == 0 else {
-                throw ImportWriteError(message: "\(path): cannot move the new trace into place (errno \(errno))")
+            while let event = try reader.next() {
+                controllers.formUnion(event.controllers)
+                batch.append(event)
+                if batch.count == 4096 {
+                    try writer.append(contentsOf: batch)
+                    batch.removeAll(keepingCapacity: true)
+                    progress?.update(bytes: nil, lines: reader.lineNumber, events: writer.writer.eventCount)
+                }
             }
+            try writer.append(contentsOf: batch)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            try? writer.close()
             throw error
         }
+        var report = ImportReport()
+        report.eventCount = writer.writer.eventCount
+        try writer.close()
+        progress?.clear()
+        report.summary.append("\(controllers.count) controller\(controllers.count == 1 ? "" : "s")")
+        return report
     }
 }
 

@@ -1,0 +1,71 @@
+import TraceModel
+
+/// Work done inside a controller's viewWillDisappear, held until that disappearance either completes or is
+/// cancelled: the detection of cancelled disappearances that `critical_save_placement` and
+/// `teardown_cancelled_pop` share.
+///
+/// UIKit contract (DESIGN.md §2, "interactive pop, cancelled"; Apple, "notifyWhenInteractionChanges(_:)": when
+/// the user cancels an interactive transition, UIKit calls viewWillDisappear(_:) on the controller that was
+/// appearing and then viewWillAppear(_:) on the one that was disappearing): a disappearance is
+/// - **completed** by the controller's viewDidDisappear (or its deinit), which drops what is held for it;
+/// - **cancelled** by the controller's viewWillAppear before any viewDidDisappear, or by a recorded
+///   `interactiveTransitionCancel` whose `from` (first controller) is the controller, whichever comes first.
+///
+/// Feed it the callbacks in `callbacks` (begin or instant; ends are ignored) and the container events; it
+/// costs nothing while nothing is held. `Item` is whatever the rule keeps per piece of work (a save, a teardown).
+struct CancelledDisappearances<Item> {
+    /// A cancelled disappearance: the controller, what was held for it (in the order held), and the event that
+    /// showed the cancellation as a related event.
+    struct Cancellation {
+        var controller: ControllerRef
+        var items: [Item]
+        var cancellation: RelatedEvent
+    }
+
+    /// The callbacks `observe` needs to see.
+    static var callbacks: [Callback] { [.viewWillAppear, .viewDidDisappear, .deinitialize] }
+
+    /// Items by controller serial, for controllers whose viewWillDisappear is not yet resolved.
+    private var awaiting: [UInt32: [Item]] = [:]
+
+    /// Nothing is held: callers can skip events cheaply.
+    var isEmpty: Bool { awaiting.isEmpty }
+
+    /// Holds `item` until the current disappearance of `controller` completes or is cancelled.
+    mutating func hold(_ item: Item, for controller: ControllerRef) {
+        awaiting[controller.serial, default: []].append(item)
+    }
+
+    /// Applies a callback or container event; returns the cancellation it shows, if any.
+    mutating func observe(_ event: Event, _ context: EventContext) -> Cancellation? {
+        guard !awaiting.isEmpty else { return nil }
+        switch event.payload {
+        case .callback(let callback):
+            guard callback.phase != .end else { return nil }
+            switch callback.callback {
+            case .viewWillAppear:
+                guard let items = awaiting.removeValue(forKey: callback.controller.serial) else { return nil }
+                let related = context.related(event, "disappearance cancelled: \(callback.controller.displayName) viewWillAppear at \(context.time(event.timestamp)) without viewDidDisappear")
+                return Cancellation(controller: callback.controller, items: items, cancellation: related)
+            case .viewDidDisappear, .deinitialize:
+                awaiting[callback.controller.serial] = nil
+                return nil
+            default:
+                return nil
+            }
+        case .container(let container):
+            guard container.operation == .interactiveTransitionCancel, container.phase != .end,
+                  let from = container.controllers.first,
+                  let items = awaiting.removeValue(forKey: from.serial) else { return nil }
+            let related = context.related(event, "interactive transition cancelled at \(context.time(event.timestamp)): \(from.displayName) stays on screen without viewDidDisappear")
+            return Cancellation(controller: from, items: items, cancellation: related)
+        default:
+            return nil
+        }
+    }
+
+    /// Forgets everything held (the process ended: a new recording run started).
+    mutating func removeAll() {
+        awaiting.removeAll()
+    }
+}

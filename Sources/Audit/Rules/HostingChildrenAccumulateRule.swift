@@ -1,0 +1,232 @@
+import Replay
+import TraceModel
+
+/// `hosting_children_accumulate`: hosting controllers of one type piling up as live children of one controller.
+enum HostingChildrenAccumulateRule {
+    static let id = "hosting_children_accumulate"
+
+    /// Type names that are hosting controllers unless the configuration says otherwise.
+    static let defaultHostingTypes = ["UIHostingController", "LifetraceHostingController"]
+    static let defaultMaxLiveChildren = 4
+
+    static let rule = Rule(descriptor) { HostingChildrenAccumulateMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "A controller holds more than `max_live_children` live hosting controllers of one type as children, added with addChild and not removed: one hosting controller per cell or row accumulating.",
+            defaultSeverity: .warning,
+            parameters: [
+                RuleParameter(
+                    name: "max_live_children", kind: .count, defaultValue: .count(defaultMaxLiveChildren), unit: "children",
+                    summary: "How many live hosting children of one type a controller may hold; one more is reported."
+                ),
+                RuleParameter(
+                    name: "hosting_types", kind: .names, defaultValue: .names(defaultHostingTypes), unit: "type names",
+                    summary: "Type names that are hosting controllers: a type named exactly so, or so followed by `<` (`UIHostingController<PostCell>`). A controller that hosts a SwiftUI view in the trace (an onAppear/onDisappear naming it as host) counts too."
+                ),
+            ],
+            explanation: """
+                A UIHostingController embedded in another controller is a child in UIKit's controller tree: \
+                addChild(_:), add its view, didMove(toParent:); it stays a child, retained by its parent with its \
+                SwiftUI view graph, until willMove(toParent: nil) and removeFromParent() (Apple, "Creating a custom \
+                container view controller"; DESIGN.md §2, "child containment"). A screen embeds a fixed handful of \
+                SwiftUI sections; creating a hosting controller per table or collection cell and adding it as a \
+                child, without removing it when the cell is reused, adds one child per cell shown, so the children \
+                (and their memory and layout work) grow as the user scrolls. For SwiftUI content in cells SwiftUI \
+                provides UIHostingConfiguration (iOS 16), a content configuration with no controller to manage \
+                (Apple, "UIHostingConfiguration"). The rule counts, per parent and per hosting type, the children \
+                added with `addChild` that are still children (not removed by removeFromParent or \
+                didMove(toParent: nil), not deinitialized, their process not ended), and reports once per parent \
+                and type when the count first exceeds `max_live_children`, with the peak it reached. Children of \
+                navigation, tab bar and page controllers are those containers' own business and are not counted.
+                """,
+            fix: """
+                Put SwiftUI content in cells with UIHostingConfiguration (cell.contentConfiguration = \
+                UIHostingConfiguration { … }). If a cell must own a hosting controller, create one per cell (not per \
+                configuration), reuse it by updating rootView, and remove it from its parent (willMove(toParent: \
+                nil), removeFromSuperview, removeFromParent) when the cell is reused or ends display.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let timeline = ExampleTrace.controller(1, "TimelineViewController")
+        let cells = (0..<6).map { ExampleTrace.controller(UInt32(2 + $0), "UIHostingController<PostCell>") }
+
+        func add(_ cell: ControllerRef, _ trace: inout ExampleTrace) {
+            trace.callback(.initialize, cell)
+            trace.container(.addChild, timeline, [cell])
+            trace.callback(.willMoveToParent, cell, parent: .controller(timeline))
+            trace.container(.attachView, timeline, [cell])
+            trace.callback(.didMoveToParent, cell, parent: .controller(timeline))
+        }
+
+        var piling = ExampleTrace()
+        piling.appear(timeline)
+        for cell in cells { add(cell, &piling) }
+
+        var reused = ExampleTrace()
+        reused.appear(timeline)
+        for cell in cells {
+            add(cell, &reused)
+            reused.callback(.willMoveToParent, cell, parent: ParentArgument.none)
+            reused.container(.removeFromParent, timeline, [cell])
+            reused.callback(.didMoveToParent, cell, parent: ParentArgument.none)
+            reused.callback(.deinitialize, cell)
+        }
+
+        return [
+            RuleExample(title: "six UIHostingController<PostCell> children added to the timeline, none removed", events: piling.events, expectedFindings: 1, expectedSeverity: .warning),
+            RuleExample(title: "each cell's hosting controller is removed before the next one is added", events: reused.events, expectedFindings: 0),
+        ]
+    }
+}
+
+/// The monitor of `hosting_children_accumulate`.
+final class HostingChildrenAccumulateMonitor: RuleMonitor {
+    struct Child {
+        var parent: UInt32
+        var typeName: String
+    }
+
+    /// The live children of one type under one parent.
+    struct Group {
+        var parent: ControllerRef
+        var typeName: String
+        var live: Set<UInt32> = []
+        var added = 0
+        var removed = 0
+        var first: RelatedEvent
+        /// The addChild that first took the live count above the limit: ordinal, timestamp, source.
+        var excess: (ordinal: UInt64, timestamp: UInt64, source: EventSource?)?
+        var peak = 0
+        var peakEvent: RelatedEvent?
+    }
+
+    struct GroupKey: Hashable {
+        var parent: UInt32
+        var typeName: String
+    }
+
+    let interests: EventInterests = [.callbacks, .containers, .swiftUI, .recorder]
+    let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize])
+    private let severity: Severity
+    private let limit: Int
+    private let hostingPrefixes: [String]
+    /// Type names seen hosting a SwiftUI view.
+    private var hostingTypes: Set<String> = []
+    private var children: [UInt32: Child] = [:]
+    private var groups: [GroupKey: Group] = [:]
+    private var traceStart: UInt64 = 0
+
+    init(settings: RuleSettings) {
+        severity = settings.severity
+        limit = settings.count("max_live_children", default: HostingChildrenAccumulateRule.defaultMaxLiveChildren)
+        hostingPrefixes = settings.names("hosting_types", default: HostingChildrenAccumulateRule.defaultHostingTypes)
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        traceStart = context.traceStart
+        switch event.payload {
+        case .container(let container):
+            switch container.operation {
+            case .addChild:
+                guard let parent = container.container, let child = container.controllers.first else { return }
+                add(child, to: parent, event, context)
+            case .removeFromParent:
+                guard let child = container.controllers.first else { return }
+                remove(child.serial)
+            default:
+                break
+            }
+        case .callback(let callback):
+            guard callback.phase != .end else { return }
+            if callback.callback == .deinitialize {
+                remove(callback.controller.serial)
+                reportGroups(ofParent: callback.controller.serial, &findings)
+            } else if case .some(ParentArgument.none) = callback.parent {
+                remove(callback.controller.serial)
+            }
+        case .swiftUI(let swiftUI):
+            if let host = swiftUI.host { hostingTypes.insert(host.typeName) }
+        case .recorder(.runStarted) where context.ordinal > 0:
+            // The process ended: every child and parent ended with it.
+            reportAll(&findings)
+            children.removeAll()
+        default:
+            break
+        }
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
+        reportAll(&findings)
+    }
+
+    private func add(_ child: ControllerRef, to parent: ControllerRef, _ event: Event, _ context: EventContext) {
+        if let kind = context.state[parent]?.containerKind, kind != .unknown { return }
+        remove(child.serial)
+        children[child.serial] = Child(parent: parent.serial, typeName: child.typeName)
+        let key = GroupKey(parent: parent.serial, typeName: child.typeName)
+        let added = context.related(event, "addChild of \(child.displayName) at \(context.time(event.timestamp))")
+        var group = groups[key] ?? Group(parent: parent, typeName: child.typeName, first: added)
+        group.live.insert(child.serial)
+        group.added += 1
+        if group.live.count > group.peak {
+            group.peak = group.live.count
+            group.peakEvent = added
+        }
+        if group.excess == nil, group.live.count > limit {
+            group.excess = (context.ordinal, event.timestamp, event.source)
+        }
+        groups[key] = group
+    }
+
+    private func remove(_ serial: UInt32) {
+        guard let child = children.removeValue(forKey: serial) else { return }
+        let key = GroupKey(parent: child.parent, typeName: child.typeName)
+        guard groups[key] != nil else { return }
+        groups[key]!.live.remove(serial)
+        groups[key]!.removed += 1
+    }
+
+    private func isHosting(_ typeName: String) -> Bool {
+        hostingTypes.contains(typeName) || hostingPrefixes.contains { typeName == $0 || typeName.hasPrefix($0 + "<") }
+    }
+
+    private func reportGroups(ofParent serial: UInt32, _ findings: inout [Finding]) {
+        let keys = groups.keys.filter { $0.parent == serial }
+        for key in keys.sorted(by: { $0.typeName < $1.typeName }) {
+            if let group = groups.removeValue(forKey: key) { report(group, &findings) }
+        }
+    }
+
+    private func reportAll(_ findings: inout [Finding]) {
+        for key in groups.keys.sorted(by: { ($0.parent, $0.typeName) < ($1.parent, $1.typeName) }) {
+            report(groups[key]!, &findings)
+        }
+        groups.removeAll()
+    }
+
+    private func report(_ group: Group, _ findings: inout [Finding]) {
+        guard let excess = group.excess, isHosting(group.typeName) else { return }
+        let parent = group.parent.displayName
+        var message = "\(parent) holds \(limit + 1) live \(group.typeName) children at \(time(excess.timestamp)), more than the \(limit) allowed"
+        if group.peak > limit + 1, let peak = group.peakEvent {
+            message += ", and up to \(group.peak) at \(time(peak.timestamp))"
+        }
+        message += ": \(group.added) added with addChild since \(time(group.first.timestamp)), \(group.removed) removed. Hosting controllers are accumulating as children (one per cell or row?)"
+        var related = [group.first]
+        if let peak = group.peakEvent, peak.ordinal != group.first.ordinal, peak.ordinal != excess.ordinal { related.append(peak) }
+        findings.append(Finding(
+            ruleID: HostingChildrenAccumulateRule.id, severity: severity, controller: parent,
+            timestamp: excess.timestamp, ordinal: excess.ordinal, callback: nil,
+            message: message + ".", related: related, source: excess.source
+        ))
+    }
+
+    private func time(_ timestamp: UInt64) -> String {
+        TimeText.seconds(timestamp >= traceStart ? timestamp - traceStart : 0)
+    }
+}

@@ -1,0 +1,36 @@
+import TraceModel
+
+extension MarkEvent {
+    /// The mark as findings name it: its name and the value of its identifying field, e.g. `task.cancel 'download'`,
+    /// `teardown 'playback'`, `analytics.screen 'feed'` (the first of `id`, `name`, `what`, `key`, `label` it has,
+    /// else its first string field; the bare name when it has none).
+    var label: String {
+        for field in ["id", "name", "what", "key", "label"] {
+            if let value = self[field: field]?.stringValue { return "\(name) '\(value)'" }
+        }
+        if let value = fields.lazy.compactMap({ $0.value.stringValue }).first { return "\(name) '\(value)'" }
+        return name
+    }
+
+    /// For a standard resource stop (`timer.stop`, `observer.remove`, `task.cancel`, `request.cancel`): the mark
+    /// name and identifying value of the start it undoes (`task.start`, `download`); `nil` for any other mark.
+    var undoneStart: (name: String, id: String)? {
+        switch name {
+        case MarkName.timerStop: (MarkName.timerStart, self[field: "id"]?.stringValue ?? "")
+        case MarkName.observerRemove: (MarkName.observerAdd, self[field: "name"]?.stringValue ?? "")
+        case MarkName.taskCancel: (MarkName.taskStart, self[field: "id"]?.stringValue ?? "")
+        case MarkName.requestCancel: (MarkName.requestStart, self[field: "id"]?.stringValue ?? "")
+        default: nil
+        }
+    }
+
+    /// For a standard resource start (`timer.start`, `observer.add`, `task.start`, `request.start`): its name and
+    /// identifying value, in the form `undoneStart` gives; `nil` for any other mark.
+    var resourceStart: (name: String, id: String)? {
+        switch name {
+        case MarkName.timerStart, MarkName.taskStart, MarkName.requestStart: (name, self[field: "id"]?.stringValue ?? "")
+        case MarkName.observerAdd: (name, self[field: "name"]?.stringValue ?? "")
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import TraceModel
+
+/// `teardown_in_will_disappear`: teardown done in viewWillDisappear, and that disappearance was cancelled.
+enum TeardownInWillDisappearRule {
+    static let id = "teardown_in_will_disappear"
+
+    /// The marks that count as teardown unless the configuration says otherwise.
+    static let defaultMarks = [MarkName.teardown, MarkName.timerStop, MarkName.observerRemove, MarkName.taskCancel, MarkName.requestCancel]
+
+    static let rule = Rule(descriptor) { TeardownInWillDisappearMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "Teardown (a `teardown` mark, a timer, observer, task or request stopped) runs inside viewWillDisappear, and that disappearance is cancelled: the controller stays on screen torn down.",
+            defaultSeverity: .warning,
+            parameters: [
+                RuleParameter(
+                    name: "marks", kind: .names, defaultValue: .names(defaultMarks), unit: "mark names",
+                    summary: "The marks that count as teardown (add your app's own, such as `player.stop`)."
+                ),
+            ],
+            explanation: """
+                viewWillDisappear announces a disappearance that may not happen: an interactive pop (swipe back) or \
+                a page scroll can be cancelled, and then the controller gets viewWillAppear and viewDidAppear again \
+                without ever getting viewDidDisappear (DESIGN.md §2, "interactive pop, cancelled"; Apple, \
+                "notifyWhenInteractionChanges(_:)": on a cancelled interactive transition UIKit calls \
+                viewWillDisappear(_:) and viewWillAppear(_:) again to restore the original state). Teardown placed \
+                there — stopping a player, removing observers, invalidating timers, cancelling downloads — has \
+                already run when the user changes their mind, and the screen stays visible with its work stopped. \
+                The rule holds the teardown marks attributed to a controller's viewWillDisappear (see "Attribution" \
+                in docs/RULES.md) until that disappearance resolves: viewDidDisappear or deinit drops them (the \
+                screen really left); the controller's viewWillAppear before any viewDidDisappear, or a recorded \
+                interactiveTransitionCancel whose `from` is the controller, is the cancellation (the detection \
+                `critical_save_placement` uses). A standard stop (`timer.stop`, `observer.remove`, `task.cancel`, \
+                `request.cancel`) counts as restored when the controller starts the same timer, observer, task or \
+                request (same `id` or `name`) in its viewWillAppear, viewIsAppearing or viewDidAppear after the \
+                cancellation; a `teardown` mark or a custom one is never undone. One finding per cancelled \
+                disappearance, at its first teardown not restored, judged when the controller next starts \
+                disappearing or deinitializes, or when the trace or process ends.
+                """,
+            fix: """
+                Keep viewWillDisappear for reversible work, and undo it in viewWillAppear/viewDidAppear (pause there \
+                and resume on appearance). Do teardown that must only happen when the screen really leaves in \
+                viewDidDisappear, and guaranteed cleanup in deinit; or, in viewWillDisappear, defer it to \
+                transitionCoordinator?.animate(alongsideTransition:completion:) and skip it when the context \
+                isCancelled.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let library = ExampleTrace.controller(1, "LibraryViewController")
+        let player = ExampleTrace.controller(2, "PlayerViewController")
+        let navigation = ExampleTrace.controller(3, "UINavigationController")
+        let startDownload = MarkEvent(MarkName.taskStart, controller: player, fields: [MarkField("id", .string("download"))])
+        let cancelDownload = MarkEvent(MarkName.taskCancel, controller: player, fields: [MarkField("id", .string("download"))])
+        let stopPlayback = MarkEvent(MarkName.teardown, controller: player, fields: [MarkField("what", .string("playback"))])
+
+        func cancelledSwipeBack(_ trace: inout ExampleTrace, willDisappear: (inout ExampleTrace) -> Void, didAppear: (inout ExampleTrace) -> Void) {
+            trace.container(.interactiveTransitionBegin, navigation, [player, library])
+            trace.interval(.viewWillDisappear, player, willDisappear)
+            trace.callback(.viewWillAppear, library)
+            trace.container(.interactiveTransitionCancel, navigation, [player, library])
+            trace.callback(.viewWillDisappear, library)
+            trace.callback(.viewDidDisappear, library)
+            trace.callback(.viewWillAppear, player)
+            trace.interval(.viewDidAppear, player, didAppear)
+        }
+
+        var stopped = ExampleTrace()
+        stopped.appear(library)
+        stopped.push(player, over: library, navigation: navigation)
+        stopped.mark(startDownload)
+        cancelledSwipeBack(&stopped, willDisappear: { $0.mark(stopPlayback); $0.mark(cancelDownload) }, didAppear: { $0.mark(startDownload) })
+
+        var resumed = ExampleTrace()
+        resumed.appear(library)
+        resumed.push(player, over: library, navigation: navigation)
+        resumed.mark(startDownload)
+        cancelledSwipeBack(&resumed, willDisappear: { $0.mark(cancelDownload) }, didAppear: { $0.mark(startDownload) })
+
+        var completed = ExampleTrace()
+        completed.appear(library)
+        completed.push(player, over: library, navigation: navigation)
+        completed.container(.pop, navigation, [player])
+        completed.interval(.viewWillDisappear, player) { $0.mark(stopPlayback) }
+        completed.callback(.viewWillAppear, library)
+        completed.callback(.viewDidDisappear, player)
+        completed.callback(.viewDidAppear, library)
+        completed.callback(.didMoveToParent, player, parent: ParentArgument.none)
+        completed.callback(.deinitialize, player)
+
+        let keyboard = MarkEvent(MarkName.observerRemove, controller: player, fields: [MarkField("name", .string("keyboardWillShow"))])
+        var log = ExampleTrace()
+        log.appear(player)
+        log.callback(.viewWillDisappear, player)
+        log.mark(keyboard)
+        log.callback(.viewWillAppear, player)
+        log.callback(.viewDidAppear, player)
+
+        return [
+            RuleExample(title: "playback stopped and download cancelled in viewWillDisappear; the swipe-back is cancelled and only the download restarts", events: stopped.events, expectedFindings: 1, expectedSeverity: .warning),
+            RuleExample(title: "the download is cancelled in viewWillDisappear and restarted in viewDidAppear when the swipe-back is cancelled", events: resumed.events, expectedFindings: 0),
+            RuleExample(title: "playback stopped in viewWillDisappear; the pop completes", events: completed.events, expectedFindings: 0),
+            RuleExample(title: "keyboard observer removed after viewWillDisappear, then viewWillAppear again (instant-only log style)", events: log.events, expectedFindings: 1, expectedSeverity: .warning),
+        ]
+    }
+}
+
+/// The monitor of `teardown_in_will_disappear`.
+final class TeardownInWillDisappearMonitor: RuleMonitor {
+    struct Teardown {
+        var label: String
+        /// The start that restores it (`task.start`, `download`), for the standard resource stops.
+        var undoes: (name: String, id: String)?
+        var ordinal: UInt64
+        var timestamp: UInt64
+        var source: EventSource?
+        var willDisappear: RelatedEvent
+    }
+
+    /// A cancelled disappearance whose teardowns wait for the controller's reappearance to (maybe) restore them.
+    struct Cancelled {
+        var controller: ControllerRef
+        var teardowns: [Teardown]
+        var cancellation: RelatedEvent
+        /// Restarts seen since the cancellation, keyed by `name` and `id` of the start.
+        var restarts: [String: RelatedEvent] = [:]
+    }
+
+    let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
+    let callbackFilter = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear])
+    private let severity: Severity
+    private let marks: Set<String>
+    private var held = CancelledDisappearances<Teardown>()
+    private var cancelled: [UInt32: Cancelled] = [:]
+    private var traceStart: UInt64 = 0
+
+    init(settings: RuleSettings) {
+        severity = settings.severity
+        marks = Set(settings.names("marks", default: TeardownInWillDisappearRule.defaultMarks))
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        traceStart = context.traceStart
+        switch event.payload {
+        case .callback(let callback):
+            if !cancelled.isEmpty, callback.phase != .end, callback.callback != .viewWillAppear,
+               let entry = cancelled.removeValue(forKey: callback.controller.serial) {
+                report(entry, &findings)
+            }
+            if let cancellation = held.observe(event, context) { remember(cancellation) }
+        case .container:
+            if let cancellation = held.observe(event, context) { remember(cancellation) }
+        case .mark(let mark):
+            if marks.contains(mark.name) { hold(mark, event, context) }
+            if !cancelled.isEmpty, let start = mark.resourceStart { restart(start, mark, event, context) }
+        case .recorder(.runStarted) where context.ordinal > 0:
+            // The process ended: controllers still torn down stayed so until then.
+            reportAll(&findings)
+            held.removeAll()
+        default:
+            break
+        }
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
+        reportAll(&findings)
+    }
+
+    private func hold(_ mark: MarkEvent, _ event: Event, _ context: EventContext) {
+        guard let enclosing = context.attribution.enclosing(of: mark.controller),
+              case .controller(let ref, .viewWillDisappear) = enclosing.subject,
+              (mark.controller ?? ref) == ref else { return }
+        let willDisappear = RelatedEvent(ordinal: enclosing.ordinal, timestamp: enclosing.timestamp, message: "\(ref.displayName) viewWillDisappear at \(context.time(enclosing.timestamp))")
+        held.hold(Teardown(label: mark.label, undoes: mark.undoneStart, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, willDisappear: willDisappear), for: ref)
+    }
+
+    private func restart(_ start: (name: String, id: String), _ mark: MarkEvent, _ event: Event, _ context: EventContext) {
+        guard let enclosing = context.attribution.enclosing(of: mark.controller),
+              let ref = enclosing.controller, (mark.controller ?? ref) == ref,
+              let callback = enclosing.callback, callback == .viewWillAppear || callback == .viewIsAppearing || callback == .viewDidAppear,
+              cancelled[ref.serial] != nil else { return }
+        cancelled[ref.serial]!.restarts[Self.key(start)] = context.related(event, "\(mark.label) at \(context.time(event.timestamp)) in \(callback.name) restarted it")
+    }
+
+    private func remember(_ cancellation: CancelledDisappearances<Teardown>.Cancellation) {
+        cancelled[cancellation.controller.serial] = Cancelled(controller: cancellation.controller, teardowns: cancellation.items, cancellation: cancellation.cancellation)
+    }
+
+    private static func key(_ start: (name: String, id: String)) -> String {
+        "\(start.name)\u{0}\(start.id)"
+    }
+
+    private func reportAll(_ findings: inout [Finding]) {
+        for entry in cancelled.values.sorted(by: { $0.cancellation.ordinal < $1.cancellation.ordinal }) {
+            report(entry, &findings)
+        }
+        cancelled.removeAll()
+    }
+
+    private func report(_ entry: Cancelled, _ findings: inout [Finding]) {
+        var open: [Teardown] = []
+        var restored: [(Teardown, RelatedEvent)] = []
+        for teardown in entry.teardowns {
+            if let undo = teardown.undoes, let restart = entry.restarts[Self.key(undo)] {
+                restored.append((teardown, restart))
+            } else {
+                open.append(teardown)
+            }
+        }
+        guard let first = open.first else { return }
+        let name = entry.controller.displayName
+        var message = "\(name) tears down in viewWillDisappear at \(time(first.timestamp)) (\(open.map(\.label).joined(separator: ", "))), "
+        message += "and that disappearance was cancelled at \(time(entry.cancellation.timestamp)): the controller stayed on screen without viewDidDisappear, and nothing restored "
+        message += open.count == 1 ? "it" : "them"
+        if !restored.isEmpty {
+            message += " (\(restored.map(\.0.label).joined(separator: ", ")) \(restored.count == 1 ? "was" : "were") restarted when it reappeared)"
+        }
+        var related = [first.willDisappear, entry.cancellation]
+        related += open.dropFirst().map { RelatedEvent(ordinal: $0.ordinal, timestamp: $0.timestamp, message: "\($0.label) at \(time($0.timestamp)) in viewWillDisappear", source: $0.source) }
+        related += restored.map(\.1)
+        findings.append(Finding(
+            ruleID: TeardownInWillDisappearRule.id, severity: severity, controller: name,
+            timestamp: first.timestamp, ordinal: first.ordinal, callback: Callback.viewWillDisappear.name,
+            message: message + ".", related: related.sorted { $0.ordinal < $1.ordinal }, source: first.source
+        ))
+    }
+
+    private func time(_ timestamp: UInt64) -> String {
+        TimeText.seconds(timestamp >= traceStart ? timestamp - traceStart : 0)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import TraceLog
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ImportCommand {
+    /// The input read in chunks with `read(2)`, so no more than one chunk of it is in memory.
+    final class InputFile {
+        /// Bytes per `read(2)`.
+        static let chunkSize = 1 << 20
+
+        let path: String
+        private var descriptor: Int32
+        /// Size from `fstat` when opened (0 for a pipe).
+        let size: UInt64
+
+        /// - Throws: `ImportInputError` naming the path and the system's reason.
+        init(path: String) throws {
+            self.path = path
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw ImportInputError(message: "\(path): cannot read the file (\(String(cString: strerror(errno))))")
+            }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else {
+                let reason = String(cString: strerror(errno))
+                Glibc.close(descriptor)
+                throw ImportInputError(message: "\(path): cannot read the file (\(reason))")
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                Glibc.close(descriptor)
+                throw ImportInputError(message: "\(path): is a directory, not a log")
+            }
+            size = UInt64(max(0, info.st_size))
+        }
+
+        deinit { close() }
+
+        func close() {
+            if descriptor >= 0 { _ = Glibc.close(descriptor) }
+            descriptor = -1
+        }
+
+        /// The next chunk, or `nil` at the end of the file.
+        ///
+        /// - Throws: `ImportInputError` when `read(2)` fails, with the offset reached.
+        func next(maximum: Int = InputFile.chunkSize) throws -> [UInt8]? {
+            guard descriptor >= 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: maximum)
+            var count = 0
+            while true {
+                count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, maximum) }
+                if count >= 0 || errno != EINTR { break }
+            }
+            guard count >= 0 else {
+                throw ImportInputError(message: "\(path): cannot read the file (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { return nil }
+            if count < maximum { chunk.removeLast(maximum - count) }
+            return chunk
+        }
+
+        /// Why `path` cannot be imported, read from its first bytes: a missing or unreadable file, a directory,
+        /// an empty file, a trace, a gzip file, or (text format) binary data. `nil` when it looks like a log.
+        static func refusal(of path: String, format: String) throws -> String? {
+            let file: InputFile
+            do {
+                file = try InputFile(path: path)
+            } catch let error as ImportInputError {
+                return String(error.message.dropFirst(path.count + 2))
+            }
+            defer { file.close() }
+            guard let head = try file.next(maximum: 64 * 1024) else {
+                return "empty file (0 bytes): nothing to import"
+            }
+            if head.starts(with: TraceHeader.magic) {
+                return "offset 0: already a Lifetrace trace, not a console log or JSONL export (to get JSONL: lifetrace export \(path) -o FILE.jsonl)"
+            }
+            if head.starts(with: [0x1F, 0x8B]) {
+                return "offset 0: gzip-compressed data; decompress it first (gunzip -k \(path))"
+            }
+            if format == "text", let nul = head.firstIndex(of: 0) {
+                return "offset \(nul): a NUL byte: binary data, not a text console log"
+            }
+            return nil
+        }
+    }
+
+    /// A progress line on standard error while a long import runs, when standard error is a terminal: the first
+    /// after one second, then four a second, rewritten in place and erased at the end.
+    final class ImportProgress {
+        let input: String
+        let totalBytes: UInt64
+        private let start = DispatchTime.now().uptimeNanoseconds
+        private var nextUpdate: UInt64
+        private var shown = false
+
+        init(input: String, totalBytes: UInt64) {
+            self.input = input
+            self.totalBytes = totalBytes
+            nextUpdate = start + 1_000_000_000
+        }
+
+        /// A progress reporter when standard error is a terminal, else `nil`.
+        static func forTerminal(input: String) -> ImportProgress? {
+            guard isatty(STDERR_FILENO) == 1 else { return nil }
+            let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? NSNumber)?.uint64Value ?? 0
+            return ImportProgress(input: input, totalBytes: size)
+        }
+
+        /// - Parameters:
+        ///   - bytes: Bytes read so far, when known.
+        ///   - lines: Lines read so far.
+        ///   - events: Events written so far.
+        func update(bytes: UInt64?, lines: Int, events: UInt64) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now >= nextUpdate else { return }
+            nextUpdate = now + 250_000_000
+            var text = "\rlifetrace import: \(input): "
+            if let bytes, totalBytes > 0 {
+                text += "\(min(100, bytes * 100 / totalBytes))% of \(megabytes(totalBytes)), "
+            }
+            text += "\(lines) lines, \(events) events\u{1B}[K"
+            Self.writeToStandardError(text)
+            shown = true
+        }
+
+        /// Erases the progress line.
+        func clear() {
+            guard shown else { return }
+            Self.writeToStandardError("\r\u{1B}[K")
+            shown = false
+        }
+
+        private static func writeToStandardError(_ text: String) {
+            var bytes = Array(text.utf8)
+            _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
+
+        private func megabytes(_ bytes: UInt64) -> String {
+            let tenths = (bytes + 50_000) / 100_000
+            return "\(tenths / 10).\(tenths % 10) MB"
+        }
+    }
+}
+
+/// The input cannot be imported: unreadable, not a log, or without any lifecycle line.
+struct ImportInputError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
