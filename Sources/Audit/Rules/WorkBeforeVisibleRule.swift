@@ -231,7 +231,7 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         if let state = lastContext?.state[batch.controller], state.viewAttachedTo != nil, state.parent.serial == nil { return }
         let name = batch.controller.displayName
         let start = TimeText.seconds(batch.timestamp - min(batch.timestamp, lastContext?.traceStart ?? 0))
-        let message = "\(name) starts \(batch.marks.map(\.label).joined(separator: ", ")) in \(batch.callback.name) at \(start), before its view is visible, and \(what)."
+        let message = "\(name) starts work in \(batch.callback.name) at \(start) (\(batch.marks.map(\.label).joined(separator: ", "))), before its view is visible, and \(what)."
         var related = [RelatedEvent(ordinal: batch.callbackOrdinal, timestamp: batch.callbackTime, message: "\(name) \(batch.callback.name) at \(TimeText.seconds(batch.callbackTime - min(batch.callbackTime, lastContext?.traceStart ?? 0)))")]
         if let outcome { related.append(outcome) }
         findings.append(Finding(
