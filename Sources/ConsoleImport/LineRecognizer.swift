@@ -96,6 +96,11 @@ enum LineRecognizer {
             }
             var end = index
             while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
+            // Only words as long as some lifecycle name are looked up (saves a lowercased copy of most words).
+            guard end - index <= LifecycleVocabulary.longestName, LifecycleVocabulary.nameLengths.contains(end - index) else {
+                index = end
+                continue
+            }
             let word = String(chars[index..<end]).lowercased()
             if let name = LifecycleVocabulary.names[word] {
                 let tokenEnd = skipArguments(chars, from: end)
@@ -139,6 +144,8 @@ enum LineRecognizer {
     }
 
     private static func recognizePhrase(_ chars: [Character], from start: Int) -> RecognizedLine? {
+        // Every phrase contains "view": a line without it (most lines that reach here) needs no lowercased copy.
+        guard containsView(chars, from: start) else { return nil }
         let text = String(chars[start...]).lowercased()
         for entry in LifecycleVocabulary.phrases {
             guard let range = text.firstRange(of: entry.phrase) else { continue }
@@ -152,6 +159,22 @@ enum LineRecognizer {
             return line
         }
         return nil
+    }
+
+    /// Whether `chars[start...]` contains `view` in any case (ASCII letters only: no other character lowercases
+    /// to one of them, so a line without it cannot contain a phrase).
+    private static func containsView(_ chars: [Character], from start: Int) -> Bool {
+        var index = start
+        while index + 3 < chars.count {
+            if chars[index] == "v" || chars[index] == "V",
+               chars[index + 1] == "i" || chars[index + 1] == "I",
+               chars[index + 2] == "e" || chars[index + 2] == "E",
+               chars[index + 3] == "w" || chars[index + 3] == "W" {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     // MARK: - Around the token
