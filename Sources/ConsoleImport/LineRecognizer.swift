@@ -101,8 +101,7 @@ enum LineRecognizer {
                 index = end
                 continue
             }
-            let word = String(chars[index..<end]).lowercased()
-            if let name = LifecycleVocabulary.names[word] {
+            if let name = LifecycleVocabulary.names[lowercasedWord(chars[index..<end])] {
                 let tokenEnd = skipArguments(chars, from: end)
                 let colon = end < chars.count && chars[end] == ":"
                 return Token(name: name, start: index, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon)
@@ -159,6 +158,17 @@ enum LineRecognizer {
             return line
         }
         return nil
+    }
+
+    /// `String(word).lowercased()`, without the general Unicode path for an ASCII word.
+    private static func lowercasedWord(_ word: ArraySlice<Character>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(word.count)
+        for char in word {
+            guard let ascii = char.asciiValue else { return String(word).lowercased() }
+            bytes.append(ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `chars[start...]` contains `view` in any case (ASCII letters only: no other character lowercases
