@@ -88,7 +88,9 @@ public enum Lifetrace {
         lines += [
             "",
             "Run '\(program) <command> --help' for a command's options.",
-            "Exit codes: 0 success, 1 problem found (error-level findings, failed verification), 2 usage or unreadable input.",
+            "Every command that reads a TRACE reads a .lifetrace file or a JSON Lines export of one (told apart by content).",
+            "Exit codes: 0 success, 1 problem found (error-level findings, a damaged trace, failed verification),",
+            "2 usage error or unreadable input (not a trace, a frame or JSON line that does not decode).",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

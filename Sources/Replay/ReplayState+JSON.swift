@@ -7,14 +7,16 @@ extension ReplayState {
     /// {"t_ns", "t_rel_ns", "events_applied", "app", "scenes": {id: state}, "app_callbacks": [callback],
     ///  "window_root": name|null,
     ///  "controllers": [{"name", "serial", "type", "label", "appearance", "appearance_since_ns", "view_loaded",
-    ///     "view_did_load_count", "alive", "created_in_trace", "parent", "parent_known", "children",
+    ///     "view_did_load_count", "alive", "status", "created_in_trace", "parent", "parent_known", "children",
     ///     "structure_known", "presenting", "presented", "presentation_style", "container", "view_attached_to",
-    ///     "callbacks", "live_resources", "unsaved", "swiftui_views", "removal", "deinit_ns"}],
+    ///     "callbacks", "live_resources", "unsaved", "swiftui_views", "removal", "deinit_ns", "process_end_ns"}],
     ///  "transitions": [{"kind", "container", "from", "to", "since_ns", "pop_requested"}],
     ///  "diagnostics": [{"kind", "ordinal", "t_ns", "controller", "message"}]}
     /// ```
     /// Controllers (alive and dead) are ordered by serial and named by `ControllerRef.displayName` everywhere
-    /// (the JSONL export's `controller` field). `appearance` is `disappeared`, `appearing`, `appeared`,
+    /// (the JSONL export's `controller` field). `status` is `alive`, `deinitialized` (its deinit was recorded,
+    /// `deinit_ns`) or `process_ended` (its process ended while it was alive: a later run started, `process_end_ns`;
+    /// `alive` is `false` for both). `appearance` is `disappeared`, `appearing`, `appeared`,
     /// `disappearing`, or `unknown` before the first callback of a controller first seen mid-session. `parent`
     /// is a name, `"window"` for the window's root, or `null` (no parent when `parent_known`, unknown
     /// otherwise). `container` is `null` or `{"kind", "view_controllers" (null when never seen), "complete",
@@ -68,6 +70,7 @@ extension ReplayState {
                 ("view_loaded", String(c.isViewLoaded)),
                 ("view_did_load_count", String(c.viewDidLoadCount)),
                 ("alive", String(c.isAlive)),
+                ("status", JSONText.string(c.deinitTime != nil ? "deinitialized" : c.processEndTime != nil ? "process_ended" : "alive")),
                 ("created_in_trace", String(c.isCreatedInTrace)),
                 ("parent", parent),
                 ("parent_known", String(c.parent != .unknown)),

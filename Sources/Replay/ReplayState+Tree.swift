@@ -2,7 +2,8 @@ import TraceModel
 
 extension ReplayState {
     /// The state as a readable tree: window → containers → children, presented chains under their presenter,
-    /// then controllers whose place in the tree is unknown, then dead ones, in-flight transitions and
+    /// then controllers whose place in the tree is unknown, then dead ones (deinitialized), then those that ended
+    /// with their process (per process end; `ControllerState.processEndTime`), in-flight transitions and
     /// diagnostics. Each controller line has its display name, appearance, and what is executing, live or
     /// unsaved. Times are shown relative to `start` (the trace's first event, ns on the trace clock).
     ///
@@ -19,7 +20,7 @@ extension ReplayState {
         var lines: [String] = []
         var shown: Set<UInt32> = []
 
-        func describe(_ c: ControllerState) -> String {
+        func describe(_ c: ControllerState, withProcessEnd: Bool = true) -> String {
             var parts = [c.ref.displayName, c.appearance.name]
             if c.containerKind != .unknown { parts.append("[\(c.containerKind.name)]") }
             if !c.isViewLoaded { parts.append("view not loaded") }
@@ -30,7 +31,7 @@ extension ReplayState {
             if !views.isEmpty { parts.append("SwiftUI: " + views.joined(separator: ", ")) }
             if let removal = c.removal { parts.append("\(removal.kind.name) at \(rel(removal.time))") }
             if let deinitTime = c.deinitTime { parts.append("deinit at \(rel(deinitTime))") }
-            if let end = c.processEndTime { parts.append("process ended at \(rel(end)), never deinitialized") }
+            if withProcessEnd, let end = c.processEndTime { parts.append("process ended at \(rel(end)), never deinitialized") }
             return parts.joined(separator: "  ")
         }
 
@@ -76,10 +77,17 @@ extension ReplayState {
                 walk(c.ref.serial, prefix: "  ", connector: "")
             }
         }
-        let dead = sorted.filter { !$0.isAlive && !shown.contains($0.ref.serial) }
+        let dead = sorted.filter { $0.deinitTime != nil && !shown.contains($0.ref.serial) }
         if !dead.isEmpty {
             lines.append("dead")
             for c in dead { lines.append("  " + describe(c)) }
+        }
+        // Controllers whose process ended (a later run started) while they were alive: not deallocated, gone
+        // with their process; grouped by the process end.
+        let ended = sorted.filter { $0.deinitTime == nil && $0.processEndTime != nil && !shown.contains($0.ref.serial) }
+        for end in Set(ended.compactMap(\.processEndTime)).sorted() {
+            lines.append("ended with their process at \(rel(end)) (a new run started; never deinitialized)")
+            for c in ended where c.processEndTime == end { lines.append("  " + describe(c, withProcessEnd: false)) }
         }
         if !appCallbacks.isEmpty {
             lines.append("app callbacks executing: " + appCallbacks.map(\.description).joined(separator: " > "))

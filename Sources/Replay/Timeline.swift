@@ -10,7 +10,8 @@ public struct Timeline: Sendable, Equatable {
         public var appearance: Appearance
         /// Start (ns on the trace clock), inclusive.
         public var start: UInt64
-        /// End (ns), exclusive; `nil` while it lasts to the end of the trace (or the controller's deinit).
+        /// End (ns), exclusive; `nil` while it lasts to the end of the trace. A controller's last span ends at its
+        /// deinit, or at the end of its process (`Lane.processEndTime`).
         public var end: UInt64?
     }
 
@@ -29,6 +30,9 @@ public struct Timeline: Sendable, Equatable {
         public var spans: [Span]
         public var marks: [Mark]
         public var deinitTime: UInt64?
+        /// When the controller's process ended while it was alive (the `runStarted` of the next recording run;
+        /// `ControllerState.processEndTime`): the lane ends there, without a deinit.
+        public var processEndTime: UInt64? = nil
         /// Ordinals and times of diagnostics about this controller.
         public var diagnostics: [Diagnostic]
 
@@ -93,6 +97,9 @@ public struct Timeline: Sendable, Equatable {
                 }
                 timeline.lanes[index] = lane
             }
+            if case .recorder(.runStarted) = event.payload {
+                closeLanesEndedWithProcess(at: event.timestamp, state)
+            }
             if case .mark(let mark) = event.payload {
                 let owner = mark.controller ?? enclosingBefore?.controller
                 if let owner, let c = state.controllers[owner.serial] {
@@ -106,6 +113,19 @@ public struct Timeline: Sendable, Equatable {
                 diagnosticCount += 1
                 if let ref = diagnostic.controller, let c = state.controllers[ref.serial] {
                     timeline.lanes[lane(for: c)].diagnostics.append(diagnostic)
+                }
+            }
+        }
+
+        /// A `runStarted` after earlier events ended the previous process (docs/REPLAY.md, "Recording runs"): every
+        /// lane whose controller ended with it closes at `time`, as a deinit would close it.
+        private mutating func closeLanesEndedWithProcess(at time: UInt64, _ state: ReplayState) {
+            for index in timeline.lanes.indices where timeline.lanes[index].processEndTime == nil && timeline.lanes[index].deinitTime == nil {
+                guard let c = state.controllers[timeline.lanes[index].controller.serial], c.processEndTime == time else { continue }
+                timeline.lanes[index].processEndTime = time
+                let last = timeline.lanes[index].spans.count - 1
+                if last >= 0, timeline.lanes[index].spans[last].end == nil {
+                    timeline.lanes[index].spans[last].end = time
                 }
             }
         }
@@ -165,8 +185,9 @@ public struct Timeline: Sendable, Equatable {
     ///
     /// Each column covers `span / width` of trace time and shows the most transient appearance state seen in it
     /// (appearing/disappearing win over appeared/disappeared, so a short transition stays visible); a mark in
-    /// the column replaces it with its letter; `!` marks a diagnostic; `x` the deinit; blank before the
-    /// controller was first seen and after its deinit. Times relative to the first event.
+    /// the column replaces it with its letter; `!` marks a diagnostic; `x` the deinit; `~` the end of the
+    /// controller's process (killed or crashed, no deinit); blank before the controller was first seen and after
+    /// its deinit or process end. Times relative to the first event.
     public func render(width: Int = 80) -> String {
         guard let start, let end else { return "(empty trace)\n" }
         let columns = max(10, width)
@@ -179,7 +200,7 @@ public struct Timeline: Sendable, Equatable {
         var lines: [String] = []
         let perColumn = TimeText.duration(duration / UInt64(max(columns - 1, 1)))
         lines.append("timeline 0.000 s … \(TimeText.seconds(duration)), \(columns) columns, \(perColumn) per column")
-        lines.append("legend: # appeared  / appearing  \\ disappearing  . disappeared  ? unknown  x deinit  ! diagnostic  marks: S save  E edit  T timer  O observer  R task/request  * other")
+        lines.append("legend: # appeared  / appearing  \\ disappearing  . disappeared  ? unknown  x deinit  ~ process ended  ! diagnostic  marks: S save  E edit  T timer  O observer  R task/request  * other")
         func rank(_ appearance: Appearance) -> Int {
             switch appearance {
             case .appearing, .disappearing: 3
@@ -193,7 +214,7 @@ public struct Timeline: Sendable, Equatable {
             var ranks = [Int](repeating: -1, count: columns)
             for span in lane.spans {
                 let from = column(span.start)
-                let to = span.end.map(column) ?? column(lane.deinitTime ?? end)
+                let to = span.end.map(column) ?? column(lane.deinitTime ?? lane.processEndTime ?? end)
                 for index in from...max(from, to) where rank(span.appearance) > ranks[index] {
                     ranks[index] = rank(span.appearance)
                     cells[index] = Self.symbol(span.appearance)
@@ -202,6 +223,7 @@ public struct Timeline: Sendable, Equatable {
             for mark in lane.marks { cells[column(mark.time)] = Self.symbol(mark: mark.name) }
             for diagnostic in lane.diagnostics { cells[column(diagnostic.time)] = "!" }
             if let deinitTime = lane.deinitTime { cells[column(deinitTime)] = "x" }
+            if let processEndTime = lane.processEndTime { cells[column(processEndTime)] = "~" }
             var name = lane.controller.displayName
             if name.count > nameWidth { name = String(name.prefix(nameWidth - 1)) + "…" }
             name += String(repeating: " ", count: nameWidth - name.count)
@@ -221,7 +243,7 @@ public struct Timeline: Sendable, Equatable {
                 cells[column(change.time)] = symbol
             }
             let label = "app" + String(repeating: " ", count: max(0, nameWidth - 3))
-            lines.append(label + " |" + String(cells) + "|  (A active, i inactive, B background, T terminated)")
+            lines.append(label + " |" + String(cells) + "|  (A active, i inactive, B background, T terminated, · unknown)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

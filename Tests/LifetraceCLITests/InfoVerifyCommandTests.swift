@@ -89,7 +89,7 @@ struct InfoVerifyCommandTests {
         let result = run(["info", path])
         #expect(result.code == .usageOrInput)
         #expect(result.out.isEmpty)
-        #expect(result.err == "lifetrace info: error: \(path): offset 0: not a Lifetrace trace (the file does not start with the trace magic)\n")
+        #expect(result.err == "lifetrace info: error: \(path): offset 0: not a Lifetrace trace (the file does not start with the trace magic) nor a JSON Lines export (its first line is not a JSON object); to read a console log, import it first: lifetrace import LOG -o TRACE\n")
     }
 
     @Test("verify passes a sound file, and flags and repairs a torn tail")

@@ -8,12 +8,17 @@ import TraceModel
 
 @Suite("Recorder writes trace files")
 struct RecorderFileTests {
+    /// A path `NAME.lifetrace` in a new directory of its own under the temporary directory; `removeTemporary(_:)`
+    /// removes that directory (and whatever the test wrote next to the trace).
     static func temporaryPath(_ name: String) -> String {
-        let directory = NSTemporaryDirectory() + "lifetrace-recorder-tests-\(getpid())"
+        let directory = NSTemporaryDirectory() + "lifetrace-recorder-tests-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/\(name)-\(UInt32.random(in: 0...UInt32.max)).lifetrace"
-        try? FileManager.default.removeItem(atPath: path)
-        return path
+        return directory + "/\(name).lifetrace"
+    }
+
+    /// Removes the directory `temporaryPath(_:)` made for `path`.
+    static func removeTemporary(_ path: String) {
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
 
     static func readAll(_ path: String) throws -> [Event] {
@@ -26,7 +31,7 @@ struct RecorderFileTests {
     @Test("a new file gets a header with the clock domain; a reopened one gets a new run with fresh serials")
     func createThenAppend() throws {
         let path = Self.temporaryPath("append")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { RecorderFileTests.removeTemporary(path) }
         var options = RecorderOptions()
         options.processDescription = "first[1]"
         let first = try Recorder(path: path, options: options)
@@ -63,7 +68,7 @@ struct RecorderFileTests {
     @Test("serials continue after every controller of the trace, dead ones and ones only named by marks included")
     func serialsContinue() throws {
         let path = Self.temporaryPath("serials")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { RecorderFileTests.removeTemporary(path) }
         let first = try Recorder(path: path, checkpoints: CheckpointingWriter.Policy(eventInterval: 100, timeInterval: 0))
         for _ in 0..<300 {
             let controller = first.registry.register(typeName: "Short")
@@ -82,7 +87,7 @@ struct RecorderFileTests {
     @Test("appending with a clock behind the trace (a reboot) shifts the run to keep time non-decreasing")
     func appendAfterReboot() throws {
         let path = Self.temporaryPath("reboot")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { RecorderFileTests.removeTemporary(path) }
         let late = ManualClock(start: 9_000_000)
         let first = try Recorder(path: path, clock: late)
         first.applicationDidBecomeActive()
@@ -101,7 +106,7 @@ struct RecorderFileTests {
     @Test("opening something that is not a trace fails with RecorderError.open naming the file")
     func notATrace() throws {
         let path = Self.temporaryPath("garbage")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { RecorderFileTests.removeTemporary(path) }
         try Data("hello, not a trace\n".utf8).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: RecorderError.self) { try Recorder(path: path) }
         #expect(error?.code == .open)
@@ -115,7 +120,7 @@ struct RecorderCheckpointTests {
     @Test("the background thread writes checkpoint frames that replay to the same state as the events")
     func checkpoints() throws {
         let path = RecorderFileTests.temporaryPath("checkpoints")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { RecorderFileTests.removeTemporary(path) }
         let clock = ManualClock(start: 1_000_000)
         let recorder = try Recorder(path: path, clock: clock, checkpoints: CheckpointingWriter.Policy(eventInterval: 50, timeInterval: 0))
         let nav = recorder.registry.register(typeName: "UINavigationController")

@@ -12,6 +12,10 @@ public enum BuiltinRules {
         TeardownInWillDisappearRule.rule,
         WorkBeforeVisibleRule.rule,
         HostingChildrenAccumulateRule.rule,
+        ExpensiveLayoutRule.rule,
+        TimerUnderSheetRule.rule,
+        AnalyticsOvercountRule.rule,
+        ObserverNotRemovedRule.rule,
     ]
 
     /// The rule with `id`, or `nil`.

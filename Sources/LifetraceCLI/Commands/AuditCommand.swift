@@ -27,8 +27,12 @@ struct AuditCommand: Command {
             A damaged trace (torn tail, or a corrupt frame in the middle) is audited up to the damage: a warning
             names the file, the byte offset and the events readable before it.
 
+            A TRACE given by name may be a .lifetrace file or a JSON Lines export of one (recognised by its content);
+            sarif and github findings then point at its own lines. Directories are searched for *.lifetrace only.
+
             EXIT CODES: 0 no error-level finding; 1 error-level findings (or warnings with --strict), or a damaged
-            trace; 2 usage error, bad configuration, or an unreadable trace.
+            trace (torn tail, a frame failing its CRC); 2 usage error, bad configuration, or an unreadable trace: not
+            a trace, or a frame or JSON line that does not decode (the events before it are audited and reported).
             """,
         options: [
             OptionSpec("config", value: "FILE", help: "Configuration file (default: nearest .lifetrace.json upwards)."),
@@ -130,17 +134,18 @@ struct AuditCommand: Command {
         var partial: TraceAudit?
     }
 
-    /// Audits one trace, streaming its events; writes `path.jsonl` beside it when asked.
+    /// Audits one trace (a `.lifetrace` or a JSON Lines export, `TraceInput`), streaming its events; for a trace,
+    /// writes `path.jsonl` beside it when asked (a JSON Lines input is pointed at directly).
     static func audit(_ path: String, auditor: Auditor, writingJSONL: Bool, output: CommandOutput, damaged: inout Bool) throws -> TraceAudit {
-        let reader: TraceReader
+        let input: TraceInput
         do {
-            reader = try TraceReader(path: path)
+            input = try TraceInput(path: path)
         } catch {
             throw AuditInputError(message: "\(error)", partial: nil)
         }
-        if TraceDamage.report(reader, command: "audit", output: output) != .success { damaged = true }
+        if input.reportOpenProblems(command: "audit", output: output) != .success { damaged = true }
         var jsonl: JSONLExport?
-        if writingJSONL {
+        if writingJSONL, !input.isJSONL {
             do {
                 jsonl = try JSONLExport(path: path + ".jsonl")
             } catch {
@@ -148,10 +153,9 @@ struct AuditCommand: Command {
             }
         }
         let session = auditor.makeSession()
-        var iterator = reader.events()
         var count: UInt64 = 0
         var start: UInt64?
-        while let (ordinal, event) = iterator.next() {
+        let stop = try input.scan(fromOffset: nil) { ordinal, event, _ in
             if start == nil { start = event.timestamp }
             session.observe(event, ordinal: ordinal)
             if jsonl != nil {
@@ -163,8 +167,10 @@ struct AuditCommand: Command {
                 }
             }
             count += 1
+            return true
         }
         var jsonlPath: String?
+        var firstEventLine: UInt64 = 1
         if var export = jsonl {
             do {
                 try export.finish()
@@ -172,13 +178,31 @@ struct AuditCommand: Command {
             } catch {
                 output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error))")
             }
+        } else if writingJSONL, input.isJSONL, let first = Self.contiguousEventLines(path) {
+            jsonlPath = path
+            firstEventLine = first
         }
-        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath, jsonlFirstEventLine: 1)
+        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath, jsonlFirstEventLine: firstEventLine)
         audit.baseDirectory = FileManager.default.currentDirectoryPath
-        if let error = iterator.error {
-            throw AuditInputError(message: "\(error) (audited the \(count) events before it)", partial: audit)
+        if let stop {
+            throw AuditInputError(message: "\(stop)", partial: audit)
         }
         return audit
+    }
+
+    /// The line of event 0 in the JSON Lines file at `path` when event N is on line `first + N` for every event
+    /// (no blank line between events), else `nil`.
+    static func contiguousEventLines(_ path: String) -> UInt64? {
+        guard var reader = try? JSONLReader(path: path) else { return nil }
+        var first: Int?
+        var ordinal = 0
+        while let event = try? reader.next() {
+            _ = event
+            if first == nil { first = reader.lineNumber }
+            guard reader.lineNumber == first! + ordinal else { return nil }
+            ordinal += 1
+        }
+        return first.map { UInt64($0) }
     }
 }
 

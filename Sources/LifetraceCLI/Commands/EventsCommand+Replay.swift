@@ -12,20 +12,21 @@ struct MarkAttribution {
     /// Prepares the state just before `offset` (ns after the first event), so marks at or after it are
     /// attributed as a replay from the start would: from the nearest checkpoint for a trace, by folding the
     /// earlier lines for a JSONL file.
-    init(input: EventInput, fromOffset offset: UInt64?) {
+    init(input: TraceInput, fromOffset offset: UInt64?) {
         guard let offset, offset > 0 else { return }
         do {
             switch input.source {
             case .trace(let reader):
                 guard let start = reader.timeSpan?.lowerBound else { return }
-                state = try Replayer(reader: reader).state(at: EventInput.adding(start, offset) - 1)
+                state = try Replayer(reader: reader).state(at: TraceInput.adding(start, offset) - 1)
             case .jsonl:
                 var folded = ReplayState()
-                try input.scan(fromOffset: nil) { ordinal, event, start in
-                    guard event.timestamp < EventInput.adding(start, offset) else { return false }
+                let stop = try input.scan(fromOffset: nil) { ordinal, event, start in
+                    guard event.timestamp < TraceInput.adding(start, offset) else { return false }
                     folded.apply(event, ordinal: ordinal)
                     return true
                 }
+                if let stop { throw stop }
                 state = folded
             }
         } catch {
@@ -56,13 +57,15 @@ extension EventsCommand {
     /// `--visible NAME`: the intervals when each controller named NAME (display name, or type name for every
     /// instance) was `appeared`, clipped to `--from`/`--to`. Text: one line per interval; jsonl: one object per
     /// interval `{"controller", "start_ns", "end_ns"}` (`end_ns` null while still appeared at the end).
+    ///
+    /// - Returns: Where reading stopped early, if it did (the intervals cover the events before it).
     static func printVisible(
-        _ name: String, input: EventInput, from: UInt64?, to: UInt64?, format: String, output: CommandOutput
-    ) throws {
+        _ name: String, input: TraceInput, from: UInt64?, to: UInt64?, format: String, output: CommandOutput
+    ) throws -> TraceInput.Stop? {
         var builder = Timeline.Builder()
         var state = ReplayState()
         var origin: UInt64 = 0
-        try input.scan(fromOffset: nil) { ordinal, event, start in
+        let stop = try input.scan(fromOffset: nil) { ordinal, event, start in
             origin = start
             try builder.willApply(event, ordinal: ordinal, to: state)
             state.apply(event, ordinal: ordinal)
@@ -74,8 +77,8 @@ extension EventsCommand {
         guard !lanes.isEmpty else {
             throw ValidationError("no controller named '\(name)' in the trace (use a display name such as Editor#2, or a type name)")
         }
-        let lower = from.map { EventInput.adding(origin, $0) } ?? 0
-        let upper = to.map { EventInput.adding(origin, $0) } ?? UInt64.max
+        let lower = from.map { TraceInput.adding(origin, $0) } ?? 0
+        let upper = to.map { TraceInput.adding(origin, $0) } ?? UInt64.max
         for lane in lanes {
             let intervals = lane.visibleIntervals.compactMap { span -> (UInt64, UInt64?)? in
                 let end = span.end
@@ -98,6 +101,7 @@ extension EventsCommand {
                 }
             }
         }
+        return stop
     }
 
     private static func jsonEscaped(_ text: String) -> String {

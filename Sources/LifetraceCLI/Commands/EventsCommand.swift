@@ -10,7 +10,7 @@ struct EventsCommand: Command {
         abstract: "List a trace's events, filtered by time, controller and kind.",
         usage: "TRACE [--from T] [--to T] [--controller NAME] [--kind K] [--visible NAME] [--format text|jsonl]",
         discussion: """
-            TRACE is a .lifetrace file or a JSON Lines export (.jsonl). Times are relative to the first event and
+            \(TraceInput.help) Times are relative to the first event and
             accept 1.5s, 1500ms, 250us, 1500000000ns, 2m, or a bare number of seconds; both ends are inclusive.
             With --from, frames that end earlier are not decoded.
 
@@ -27,8 +27,7 @@ struct EventsCommand: Command {
               lifetrace events app.lifetrace --controller NoteEditorViewController --kind callback
               lifetrace events app.lifetrace --kind save --format jsonl
 
-            Exit codes: 0 success; 1 the trace is damaged (the events of its readable prefix were listed);
-            2 usage error or unreadable input.
+            \(TraceInput.exitHelp)
             """,
         options: [
             OptionSpec("from", value: "T", help: "First time to list, after the first event (e.g. 1.5s)."),
@@ -56,11 +55,11 @@ struct EventsCommand: Command {
         }
         let filter = try EventFilter(controllers: arguments.allValues("controller"), kinds: arguments.allValues("kind"))
 
-        let input = try EventInput(path: arguments.positionals[0])
-        let damage = input.reportProblems(command: "events", output: output)
+        let input = try TraceInput(path: arguments.positionals[0])
+        let damage = input.reportOpenProblems(command: "events", output: output)
         if let name = arguments.value("visible") {
-            try printVisible(name, input: input, from: from, to: to, format: format, output: output)
-            return damage
+            let stop = try printVisible(name, input: input, from: from, to: to, format: format, output: output)
+            return stop.map { TraceDamage.worse(damage, $0.report(command: "events", output: output)) } ?? damage
         }
         var attribution = format == "text" ? MarkAttribution(input: input, fromOffset: from) : nil
         if let warning = attribution?.warning {
@@ -68,7 +67,7 @@ struct EventsCommand: Command {
         }
         var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
         var listed = 0
-        try input.scan(fromOffset: from) { ordinal, event, start in
+        let stop = try input.scan(fromOffset: from) { ordinal, event, start in
             let offset = event.timestamp >= start ? event.timestamp - start : 0
             if let to, offset > to { return false }
             let enclosing = attribution?.step(ordinal, event)
@@ -88,7 +87,8 @@ struct EventsCommand: Command {
             let names = controllers.map { "'\($0)'" }.joined(separator: ", ")
             output.errorLine("lifetrace events: warning: no event matched --controller \(names) (use a display name such as Editor#2, or a type name)")
         }
-        return damage
+        guard let stop else { return damage }
+        return TraceDamage.worse(damage, stop.report(command: "events", output: output))
     }
 
     /// `   12.480 s  #41  NoteEditorViewController#2 viewWillDisappear begin animated=true`

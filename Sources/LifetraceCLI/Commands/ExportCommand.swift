@@ -27,8 +27,9 @@ struct ExportCommand: Command {
               lifetrace export app.lifetrace > app.jsonl
               lifetrace export app.lifetrace -o app.jsonl && gzip -6 -k app.jsonl
 
-            Exit codes: 0 success; 1 the trace is damaged (its readable prefix was exported, a warning says where it
-            ends); 2 usage error or unreadable input.
+            \(TraceInput.help) (Exporting a JSON Lines file normalises it.)
+
+            \(TraceInput.exitHelp) With -o, the readable prefix is written in both cases.
             """,
         options: [
             OptionSpec("format", value: "FORMAT", help: "jsonl (the only format, and the default)."),
@@ -41,45 +42,51 @@ struct ExportCommand: Command {
         _ = try arguments.choice("format", among: ["jsonl"], default: "jsonl")
         let inputPath = arguments.positionals[0]
         let outputPath = arguments.value("output")
-        if let outputPath, outputPath != "-", Self.samePath(outputPath, inputPath) {
+        if let outputPath, outputPath != "-", FilePaths.isSameFile(outputPath, inputPath) {
             throw ValidationError("-o '\(outputPath)' is the input trace; choose another file")
         }
-        let input = try EventInput(path: inputPath)
-        let damage = input.reportProblems(command: "export", output: output)
+        let input = try TraceInput(path: inputPath)
+        let damage = input.reportOpenProblems(command: "export", output: output)
 
         guard let outputPath, outputPath != "-" else {
             var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
-            try export(input, to: &writer)
-            return damage
+            let stop = try export(input, to: &writer)
+            return finish(damage, stop, output: output)
         }
 
         let file = try OutputFile(path: outputPath)
+        let stop: TraceInput.Stop?
         do {
             var writer = JSONLWriter { bytes in try file.write(bytes) }
-            try export(input, to: &writer)
+            stop = try export(input, to: &writer)
             try file.commit()
-            output.line("exported \(writer.eventCount) events (\(writer.byteCount) bytes) to \(outputPath)")
+            let prefix = stop == nil ? "" : "the readable prefix: "
+            output.line("exported \(prefix)\(writer.eventCount) events (\(writer.byteCount) bytes) to \(outputPath)")
         } catch {
             file.discard()
             throw error
         }
-        return damage
+        return finish(damage, stop, output: output)
     }
 
-    static func export(_ input: EventInput, to writer: inout JSONLWriter) throws {
+    private static func finish(_ damage: ExitCode, _ stop: TraceInput.Stop?, output: CommandOutput) -> ExitCode {
+        guard let stop else { return damage }
+        return TraceDamage.worse(damage, stop.report(command: "export", output: output))
+    }
+
+    /// Writes the header (when the input has one) and every readable event.
+    ///
+    /// - Returns: Where reading stopped early, if it did: the events before it were written.
+    static func export(_ input: TraceInput, to writer: inout JSONLWriter) throws -> TraceInput.Stop? {
         if let header = try input.header() {
             try writer.writeHeader(header)
         }
-        try input.scan(fromOffset: nil) { _, event, _ in
+        let stop = try input.scan(fromOffset: nil) { _, event, _ in
             try writer.write(event)
             return true
         }
         try writer.finish()
-    }
-
-    static func samePath(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
-            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
+        return stop
     }
 }
 

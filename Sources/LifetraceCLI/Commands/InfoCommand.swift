@@ -18,9 +18,12 @@ struct InfoCommand: Command {
             count covers the readable events before it, "damaged" gives its offset, and a warning on standard
             error names the file and the offset; run 'lifetrace verify' for a full check.
 
-            Exit codes: 0 the file was read and no problem was found; 1 the file is damaged (or has another
-            problem listed under "problems"); 2 usage error or unreadable file (the error names the file and
-            the byte offset).
+            A JSON Lines export gets the same counts, its header's fields (when it has a header line) and its size;
+            frames, compression and "closed" are .lifetrace matters and are left out.
+
+            \(TraceInput.help)
+
+            \(TraceInput.exitHelp)
             """,
         options: [OptionSpec("format", value: "FORMAT", help: "Output format: text (default) or json.")],
         positionalCount: (1, 1)
@@ -28,33 +31,47 @@ struct InfoCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let format = try arguments.choice("format", among: ["text", "json"], default: "text")
-        let reader = try TraceReader(path: arguments.positionals[0])
-        let summary = try TraceSummary(reader)
+        let input = try TraceInput(path: arguments.positionals[0])
+        let summary = try TraceSummary(input)
         if format == "json" {
             output.line(summary.json)
         } else {
             output.write(summary.text)
         }
-        return TraceDamage.report(summary.problems, readableEvents: summary.eventCount, command: "info", output: output)
+        let damage = TraceDamage.report(summary.openProblems, readableEvents: summary.eventCount, command: "info", output: output)
+        guard let stop = summary.stop else { return damage }
+        return TraceDamage.worse(damage, stop.report(command: "info", output: output))
     }
 }
 
-/// The figures `lifetrace info` prints, gathered from one pass over a trace.
+/// The figures `lifetrace info` prints, gathered from one pass over a trace or a JSON Lines export.
 struct TraceSummary {
-    let reader: TraceReader
+    let input: TraceInput
     var controllers = Set<ControllerRef>()
     var kinds: [(name: String, count: Int)] = [
         ("callback", 0), ("container", 0), ("app", 0), ("swiftUI", 0), ("mark", 0), ("recorder", 0), ("unknown", 0),
     ]
-    /// The error that stopped decoding early (a frame whose CRC holds but whose payload does not decode), if any.
-    var decodeError: TraceError?
-    /// The events read: those of the valid prefix, or fewer when `decodeError` stopped decoding early.
+    /// Where reading stopped early (a frame whose CRC holds but whose payload does not decode, a bad JSON line).
+    var stop: TraceInput.Stop?
+    /// The events read: those of the valid prefix, or fewer when `stop` ended reading early.
     var eventCount: UInt64 = 0
+    /// First and last event times (ns), from the events read.
+    var firstTime: UInt64?
+    var lastTime: UInt64?
+    /// The input's header (a JSON Lines file may have none).
+    let header: TraceHeader?
+    let fileSize: UInt64
 
-    init(_ reader: TraceReader) throws {
-        self.reader = reader
-        var iterator = reader.events()
-        while let (_, event) = iterator.next() {
+    init(_ input: TraceInput) throws {
+        self.input = input
+        header = try input.header()
+        if case .trace(let reader) = input.source {
+            fileSize = reader.fileSize
+        } else {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: input.path)
+            fileSize = (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
+        }
+        stop = try input.scan(fromOffset: nil) { _, event, _ in
             let slot: Int
             switch event.payload {
             case .callback: slot = 0
@@ -67,32 +84,46 @@ struct TraceSummary {
             }
             kinds[slot].count += 1
             eventCount += 1
+            if firstTime == nil { firstTime = event.timestamp }
+            lastTime = event.timestamp
             for controller in event.controllers { controllers.insert(controller) }
+            return true
         }
-        decodeError = iterator.error
     }
 
-    var problems: [TraceError] { reader.problems + (decodeError.map { [$0] } ?? []) }
+    var reader: TraceReader? {
+        if case .trace(let reader) = input.source { return reader }
+        return nil
+    }
 
-    /// Where the readable prefix ends, when the file is damaged.
-    var damageOffset: UInt64? {
-        (reader.damage ?? decodeError)?.offset
+    /// Damage found when opening a trace (warnings, exit 1).
+    var openProblems: [TraceError] { input.problems }
+
+    /// Every problem, as lines: damage found when opening, then where reading stopped.
+    var problemLines: [String] {
+        openProblems.map(\.description) + (stop.map { ["\($0)"] } ?? [])
+    }
+
+    /// Where the readable prefix ends, when the input is damaged or stops early: a byte offset or a line.
+    var damagePlace: String? {
+        if let offset = reader?.damage?.offset { return "offset \(offset)" }
+        return stop?.place
     }
 
     var bytesPerEvent: Double? {
-        eventCount == 0 ? nil : Double(reader.fileSize) / Double(eventCount)
+        eventCount == 0 ? nil : Double(fileSize) / Double(eventCount)
     }
 
-    var wallAnchorText: String {
-        let anchor = reader.header.wallClockAnchor
+    func wallAnchorText(_ header: TraceHeader) -> String {
+        let anchor = header.wallClockAnchor
         let date = Date(timeIntervalSince1970: Double(anchor.unixNanoseconds) / 1e9)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return "\(formatter.string(from: date)) at \(TimeText.seconds(anchor.monotonicNanoseconds))"
     }
 
-    var clockText: String {
-        let domain = reader.header.clockDomain
+    func clockText(_ header: TraceHeader) -> String {
+        let domain = header.clockDomain
         switch domain.countsSleep {
         case true?: return "\(domain) (counts sleep)"
         case false?: return "\(domain) (does not count sleep)"
@@ -100,41 +131,59 @@ struct TraceSummary {
         }
     }
 
+    var formatText: String {
+        guard let reader else {
+            let written = header.map { " written by \"\($0.producer)\"" } ?? " (no header line)"
+            return "JSON Lines export (docs/JSONL.md),\(written)"
+        }
+        return "\(reader.header.formatMajor).\(reader.header.formatMinor), written by \"\(reader.header.producer)\""
+    }
+
     var text: String {
-        let header = reader.header
-        let payload = reader.payloadBytes
         var lines: [(String, String)] = [
-            ("trace", reader.path),
-            ("format", "\(header.formatMajor).\(header.formatMinor), written by \"\(header.producer)\""),
-            ("trace id", header.traceIDHex),
-            ("clock", clockText + (header.hasSyntheticTimes ? "; times are synthetic" : "")),
-            ("wall anchor", wallAnchorText),
+            ("trace", input.path),
+            ("format", formatText),
         ]
-        if let span = reader.timeSpan {
-            lines.append(("time span", "\(TimeText.duration(span.upperBound - span.lowerBound)) (\(TimeText.seconds(span.lowerBound)) to \(TimeText.seconds(span.upperBound)))"))
+        if let header {
+            lines += [
+                ("trace id", header.traceIDHex),
+                ("clock", clockText(header) + (header.hasSyntheticTimes ? "; times are synthetic" : "")),
+                ("wall anchor", wallAnchorText(header)),
+            ]
+        }
+        if let firstTime, let lastTime {
+            lines.append(("time span", "\(TimeText.duration(lastTime - firstTime)) (\(TimeText.seconds(firstTime)) to \(TimeText.seconds(lastTime)))"))
         } else {
             lines.append(("time span", "none (no events)"))
         }
         lines.append(("events", "\(eventCount)"))
         lines.append(("  by kind", kinds.filter { $0.count > 0 }.map { "\($0.name) \($0.count)" }.joined(separator: ", ")))
         lines.append(("controllers", "\(controllers.count)"))
-        lines.append(("frames", "\(reader.frames.count) events, \(reader.checkpoints.count) checkpoints"))
-        lines.append(("raw bytes", "\(payload.raw) (event payloads before compression)"))
-        lines.append(("compressed", "\(payload.compressed) (event payloads as stored)"))
-        lines.append(("file size", "\(reader.fileSize) bytes"))
-        if let bytesPerEvent {
-            let ratio = payload.raw == 0 ? 0 : Double(payload.compressed) / Double(payload.raw)
-            lines.append(("bytes/event", "\(format(bytesPerEvent, decimals: 2)) (file size / events; compression ratio \(format(ratio, decimals: 3)))"))
+        if let reader {
+            let payload = reader.payloadBytes
+            lines.append(("frames", "\(reader.frames.count) events, \(reader.checkpoints.count) checkpoints"))
+            lines.append(("raw bytes", "\(payload.raw) (event payloads before compression)"))
+            lines.append(("compressed", "\(payload.compressed) (event payloads as stored)"))
+            lines.append(("file size", "\(fileSize) bytes"))
+            if let bytesPerEvent {
+                let ratio = payload.raw == 0 ? 0 : Double(payload.compressed) / Double(payload.raw)
+                lines.append(("bytes/event", "\(format(bytesPerEvent, decimals: 2)) (file size / events; compression ratio \(format(ratio, decimals: 3)))"))
+            } else {
+                lines.append(("bytes/event", "n/a (no events)"))
+            }
         } else {
-            lines.append(("bytes/event", "n/a (no events)"))
+            lines.append(("file size", "\(fileSize) bytes"))
+            lines.append(("bytes/event", bytesPerEvent.map { "\(format($0, decimals: 2)) (file size / events)" } ?? "n/a (no events)"))
         }
-        if let damageOffset {
-            lines.append(("damaged", "at offset \(damageOffset): the counts above cover the \(eventCount) readable events before it"))
+        if let damagePlace {
+            lines.append(("damaged", "at \(damagePlace): the counts above cover the \(eventCount) readable events before it"))
         }
-        let notClean = damageOffset == nil ? "not cleanly: no valid footer, frame index rebuilt by walking the frames"
-            : "unknown: frame index rebuilt by walking the frames up to the damage"
-        lines.append(("closed", reader.isCleanlyClosed ? "cleanly (index and footer present)" : notClean))
-        let problems = self.problems
+        if let reader {
+            let notClean = reader.damage == nil ? "not cleanly: no valid footer, frame index rebuilt by walking the frames"
+                : "unknown: frame index rebuilt by walking the frames up to the damage"
+            lines.append(("closed", reader.isCleanlyClosed ? "cleanly (index and footer present)" : notClean))
+        }
+        let problems = problemLines
         lines.append(("problems", problems.isEmpty ? "none found (run 'lifetrace verify' for a full check)" : "\(problems.count)"))
         let width = lines.map(\.0.count).max()! + 2
         var text = lines.map { "\($0.0 + ":")\(String(repeating: " ", count: width - $0.0.count))\($0.1)" }.joined(separator: "\n") + "\n"
@@ -143,32 +192,33 @@ struct TraceSummary {
     }
 
     var json: String {
-        let header = reader.header
-        let payload = reader.payloadBytes
+        let payload = reader?.payloadBytes
         var fields: [(String, String)] = [
-            ("path", jsonString(reader.path)),
-            ("format_major", "\(header.formatMajor)"),
-            ("format_minor", "\(header.formatMinor)"),
-            ("producer", jsonString(header.producer)),
-            ("trace_id", jsonString(header.traceIDHex)),
-            ("clock_domain", jsonString(header.clockDomain.name)),
-            ("synthetic_times", "\(header.hasSyntheticTimes)"),
-            ("wall_anchor_unix_ns", "\(header.wallClockAnchor.unixNanoseconds)"),
-            ("wall_anchor_monotonic_ns", "\(header.wallClockAnchor.monotonicNanoseconds)"),
-            ("first_t_ns", reader.timeSpan.map { "\($0.lowerBound)" } ?? "null"),
-            ("last_t_ns", reader.timeSpan.map { "\($0.upperBound)" } ?? "null"),
+            ("path", jsonString(input.path)),
+            ("input_format", jsonString(reader == nil ? "jsonl" : "lifetrace")),
+            ("format_major", reader.map { "\($0.header.formatMajor)" } ?? "null"),
+            ("format_minor", reader.map { "\($0.header.formatMinor)" } ?? "null"),
+            ("producer", header.map { jsonString($0.producer) } ?? "null"),
+            ("trace_id", header.map { jsonString($0.traceIDHex) } ?? "null"),
+            ("clock_domain", header.map { jsonString($0.clockDomain.name) } ?? "null"),
+            ("synthetic_times", header.map { "\($0.hasSyntheticTimes)" } ?? "null"),
+            ("wall_anchor_unix_ns", header.map { "\($0.wallClockAnchor.unixNanoseconds)" } ?? "null"),
+            ("wall_anchor_monotonic_ns", header.map { "\($0.wallClockAnchor.monotonicNanoseconds)" } ?? "null"),
+            ("first_t_ns", firstTime.map { "\($0)" } ?? "null"),
+            ("last_t_ns", lastTime.map { "\($0)" } ?? "null"),
             ("events", "\(eventCount)"),
-            ("damaged_at_offset", damageOffset.map { "\($0)" } ?? "null"),
+            ("damaged_at_offset", (reader?.damage?.offset ?? stop.flatMap { ($0.underlying as? TraceError)?.offset }).map { "\($0)" } ?? "null"),
+            ("damaged_at_line", stop.flatMap { ($0.underlying as? JSONLError)?.line }.map { "\($0)" } ?? "null"),
             ("events_by_kind", "{" + kinds.map { "\(jsonString($0.name)): \($0.count)" }.joined(separator: ", ") + "}"),
             ("controllers", "\(controllers.count)"),
-            ("event_frames", "\(reader.frames.count)"),
-            ("checkpoints", "\(reader.checkpoints.count)"),
-            ("raw_bytes", "\(payload.raw)"),
-            ("compressed_bytes", "\(payload.compressed)"),
-            ("file_bytes", "\(reader.fileSize)"),
+            ("event_frames", reader.map { "\($0.frames.count)" } ?? "null"),
+            ("checkpoints", reader.map { "\($0.checkpoints.count)" } ?? "null"),
+            ("raw_bytes", payload.map { "\($0.raw)" } ?? "null"),
+            ("compressed_bytes", payload.map { "\($0.compressed)" } ?? "null"),
+            ("file_bytes", "\(fileSize)"),
             ("bytes_per_event", bytesPerEvent.map { format($0, decimals: 3) } ?? "null"),
-            ("cleanly_closed", "\(reader.isCleanlyClosed)"),
-            ("problems", "[" + problems.map { jsonString($0.description) }.joined(separator: ", ") + "]"),
+            ("cleanly_closed", reader.map { "\($0.isCleanlyClosed)" } ?? "null"),
+            ("problems", "[" + problemLines.map { jsonString($0) }.joined(separator: ", ") + "]"),
         ]
         fields = fields.map { ("\"\($0.0)\"", $0.1) }
         return "{" + fields.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "}"

@@ -16,12 +16,18 @@ struct StateCommand: Command {
             interval is decoded.
 
             text: a tree (window → containers → children, presented chains), then controllers whose place in the
-            tree is unknown (imported console logs), dead controllers, in-flight transitions and diagnostics.
+            tree is unknown (imported console logs), dead controllers (deinitialized), controllers that ended with
+            their process (a later recording run started; never deinitialized), in-flight transitions and diagnostics.
             json: one object, see docs/REPLAY.md ("t_ns", "app", "scenes", "controllers", "transitions",
-            "diagnostics"); controller "name" is the same display name the events' "controller" field uses.
+            "diagnostics"); controller "name" is the same display name the events' "controller" field uses, and
+            "status" is alive, deinitialized or process_ended.
 
-            Exit codes: 0 success; 1 the trace is damaged (a warning names the offset; the state covers the events
-            before it); 2 usage error or unreadable trace (the error names the file and offset).
+            A JSON Lines input is folded from its first line. A frame or line that does not decode is found only when
+            the state needs it (the seek decodes one checkpoint interval; 'lifetrace verify' checks every frame).
+
+            \(TraceInput.help)
+
+            \(TraceInput.exitHelp)
             """,
         options: [
             OptionSpec("at", value: "T", help: "Instant, relative to the first event (default: the end)."),
@@ -39,26 +45,24 @@ struct StateCommand: Command {
             }
             offset = parsed
         }
-        let replayer = try Replayer(path: arguments.positionals[0])
-        let start = replayer.reader.timeSpan?.lowerBound ?? 0
-        let instant: UInt64
-        if let offset {
-            instant = UInt64.max - start < offset ? UInt64.max : start + offset
-        } else {
-            instant = replayer.reader.timeSpan?.upperBound ?? 0
-        }
-        let seek = try replayer.seek(to: instant)
-        for skipped in seek.skippedCheckpoints {
+        let input = try TraceInput(path: arguments.positionals[0])
+        let damage = input.reportOpenProblems(command: "state", output: output)
+        let found = try input.state(atOffset: offset)
+        for skipped in found.skippedCheckpoints {
             output.errorLine("lifetrace state: warning: skipped a bad checkpoint (\(skipped)); replayed from an earlier one")
         }
+        let state = found.state
         if format == "json" {
-            output.line(seek.state.json(at: instant, start: start))
+            output.line(state.json(at: found.instant, start: found.start))
         } else {
-            let relative = instant == UInt64.max ? (replayer.reader.timeSpan.map { $0.upperBound - $0.lowerBound } ?? 0) : instant - start
-            output.line("state at \(TimeText.seconds(relative)) (\(seek.state.eventCount) events; app \(seek.state.app.name)\(scenesText(seek.state)))")
-            output.write(seek.state.tree(start: start))
+            // An instant past the clock's end (an --at that overflows) reads as the last event's time.
+            let shown = found.instant == UInt64.max ? (state.time ?? found.start) : found.instant
+            let relative = shown - min(shown, found.start)
+            output.line("state at \(TimeText.seconds(relative)) (\(state.eventCount) events; app \(state.app.name)\(scenesText(state)))")
+            output.write(state.tree(start: found.start))
         }
-        return TraceDamage.report(replayer.reader, command: "state", output: output)
+        guard let stop = found.stop else { return damage }
+        return TraceDamage.worse(damage, stop.report(command: "state", output: output))
     }
 
     static func scenesText(_ state: ReplayState) -> String {

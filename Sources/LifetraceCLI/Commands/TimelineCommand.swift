@@ -12,12 +12,14 @@ struct TimelineCommand: Command {
         discussion: """
             One lane per controller, in order of first appearance; the trace's time span is spread over the
             columns. Symbols: # appeared, / appearing, \\ disappearing, . disappeared, ? unknown (a controller
-            first seen mid-session), x deinit, ! a diagnostic; marks S save, E edit, T timer, O observer,
+            first seen mid-session), x deinit, ~ its process ended (a later recording run started: killed or
+            crashed, never deinitialized; the lane closes there), ! a diagnostic; marks S save, E edit, T timer, O observer,
             R task/request, * other. A last lane shows the app state (A active, i inactive, B background).
             --spans adds, per controller, its exact spans and marks (with the callback each mark happened in).
 
-            Exit codes: 0 success; 1 the trace is damaged (a warning names the offset; the timeline covers the
-            events before it); 2 usage error or unreadable trace.
+            \(TraceInput.help)
+
+            \(TraceInput.exitHelp)
             """,
         options: [
             OptionSpec("width", value: "N", help: "Columns for the time axis (default 80, at least 10)."),
@@ -34,8 +36,9 @@ struct TimelineCommand: Command {
             }
             width = value
         }
-        let replayer = try Replayer(path: arguments.positionals[0])
-        let timeline = try Timeline.build(replayer)
+        let input = try TraceInput(path: arguments.positionals[0])
+        let damage = input.reportOpenProblems(command: "timeline", output: output)
+        let (timeline, stop) = try input.timeline()
         output.write(timeline.render(width: width))
         if arguments.flag("spans"), let start = timeline.start {
             func rel(_ time: UInt64) -> String { TimeText.seconds(time - min(time, start)) }
@@ -53,8 +56,10 @@ struct TimelineCommand: Command {
                     output.line("  \(rel(diagnostic.time))  ! \(diagnostic.kind.name): \(diagnostic.message)")
                 }
                 if let deinitTime = lane.deinitTime { output.line("  \(rel(deinitTime))  deinit") }
+                if let end = lane.processEndTime { output.line("  \(rel(end))  process ended (a new run started; never deinitialized)") }
             }
         }
-        return TraceDamage.report(replayer.reader, command: "timeline", output: output)
+        guard let stop else { return damage }
+        return TraceDamage.worse(damage, stop.report(command: "timeline", output: output))
     }
 }

@@ -15,8 +15,13 @@ struct VerifyCommand: Command {
             --repair cuts off a torn tail (the partial frame a killed writer leaves) after printing what it
             drops. It never touches damage in the middle of the file: valid frames after it would be lost.
 
-            Exit codes: 0 the file is sound (or was repaired to a sound file); 1 problems found; 2 usage
-            error or unreadable file (the error names the file and the byte offset).
+            A JSON Lines export is checked line by line: every line must be an event of the schema (docs/JSONL.md)
+            and times must not go backwards; it has no CRCs, and --repair does not apply.
+
+            Exit codes: 0 the file is sound (or was repaired to a sound file); 1 problems found (damage: a torn
+            tail, a CRC mismatch, an index that disagrees, …); 2 usage error, or unreadable input: not a trace,
+            or an events frame whose CRCs hold but which does not decode, or a JSON line that is not an event (the
+            "unreadable:" line says where the events that other commands read end).
             """,
         options: [OptionSpec("repair", help: "Truncate a torn tail in place after saying what it drops.")],
         positionalCount: (1, 1)
@@ -24,7 +29,13 @@ struct VerifyCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let path = arguments.positionals[0]
-        var reader = try TraceReader(path: path)
+        let input = try TraceInput(path: path)
+        guard case .trace(var reader) = input.source else {
+            if arguments.flag("repair") {
+                throw ValidationError("--repair cuts the torn tail of a .lifetrace trace; \(path) is JSON Lines (fix or delete the bad line by hand)")
+            }
+            return try verifyJSONL(input, output: output)
+        }
         var report = try reader.verify()
         if arguments.flag("repair"), let tail = report.tornTail {
             // Say "dropping" only for what was cut: the walk can see a torn tail where the file's own index
@@ -56,6 +67,31 @@ struct VerifyCommand: Command {
         if report.tornTail != nil, !arguments.flag("repair") {
             output.line("hint: 'lifetrace verify --repair \(path)' cuts off the torn tail")
         }
+        // A frame of the valid prefix (its CRCs hold: opening checked them) that does not decode is unreadable
+        // input, as for every other command: exit 2, saying where the readable events end.
+        let prefix = Dictionary(reader.frames.map { ($0.offset, $0) }, uniquingKeysWith: { first, _ in first })
+        if let bad = report.problems.first(where: { $0.code == .corruptFrame && $0.offset.flatMap { prefix[$0] } != nil }),
+           let frame = bad.offset.flatMap({ prefix[$0] }) {
+            output.line("unreadable: \(path): offset \(frame.offset): events frame \(frame.sequence) passes its CRC checks but does not decode; the other commands read the \(frame.firstOrdinal) events before it (event \(frame.firstOrdinal) onwards cannot be read)")
+            return .usageOrInput
+        }
         return .problemFound
+    }
+
+    /// Checks a JSON Lines file: every line parses as an event of the schema and times never go backwards.
+    static func verifyJSONL(_ input: TraceInput, output: CommandOutput) throws -> ExitCode {
+        var events: UInt64 = 0
+        let stop = try input.scan(fromOffset: nil) { _, _, _ in
+            events += 1
+            return true
+        }
+        let checked = "\(events) events checked (JSON Lines: every line parsed as an event, times in order; the format has no CRCs)"
+        guard let stop else {
+            output.line("ok: \(input.path): \(checked)")
+            return .success
+        }
+        output.line("\(stop.underlying)")
+        output.line("FAILED: \(input.path): 1 problem; \(checked) before \(stop.place); the other commands read the \(stop.readableEvents) events before it")
+        return .usageOrInput
     }
 }

@@ -1,0 +1,287 @@
+import Replay
+import TraceModel
+
+/// `analytics_overcount`: a controller sends more screen views than it completes appearances.
+enum AnalyticsOvercountRule {
+    static let id = "analytics_overcount"
+
+    static let rule = Rule(descriptor) { AnalyticsOvercountMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "A screen view (analytics.screen) is sent for an appearance that never completes (no viewDidAppear), while the screen is not appearing, or more than once per appearance, typically from a SwiftUI onAppear.",
+            defaultSeverity: .warning,
+            parameters: [
+                RuleParameter(
+                    name: "screen_marks", kind: .names, defaultValue: .names([MarkName.analyticsScreen]), unit: "mark names",
+                    summary: "Marks that send a screen view; screen views are counted per controller and per the mark's `name` field."
+                ),
+            ],
+            explanation: """
+                A screen view means "the user saw this screen", and UIKit's signal for that is viewDidAppear: it \
+                comes once per completed appearance, after the transition ends, and never for an appearance that \
+                is cancelled (an interactive pop or page scroll that is abandoned gives viewWillAppear, then \
+                viewWillDisappear/viewDidDisappear, and no viewDidAppear; DESIGN.md §2). SwiftUI's onAppear has \
+                other semantics: it runs before the view's first rendered frame, at a moment that depends on the \
+                view type (Apple, "onAppear(perform:)"), following the view's membership in the render tree, not \
+                visibility (DESIGN.md §2, "SwiftUI in UIHostingController": "analytics in onAppear over-counts"): \
+                the screen revealed by a swipe-back that is then cancelled gets onAppear although it never \
+                appeared, and views in lazy containers or with changing identity get it again while the screen \
+                stays. The rule counts the screen-view marks (`screen_marks`) of each controller (the mark's \
+                controller, else the one whose callback encloses it, else the host of a SwiftUI onAppear recorded \
+                just before) against its appearance cycles, from viewWillAppear to the next \
+                viewWillDisappear/viewDidDisappear/deinit: a cycle allows one screen view per `name`, and only if \
+                it reaches viewDidAppear; a screen view while the controller is disappearing or disappeared counts \
+                for nothing. A screen view sent inside init, loadView, viewDidLoad, viewWillAppear or viewIsAppearing for an \
+                appearance that is then cancelled is left to `work_before_visible`, which reports work started \
+                there for a screen that does not show. Returning from the background (willEnterForeground) opens a new allowance, since \
+                apps commonly re-send the screen view there. One finding per controller and screen name, at its \
+                first extra screen view, with the totals of the trace.
+                """,
+            fix: """
+                Send screen views from the hosting controller's viewDidAppear (subclass UIHostingController), the \
+                point where the screen has really appeared, and keep SwiftUI's onAppear for view-level work such \
+                as starting a load with `task`. If the event must come from SwiftUI, deduplicate it against the \
+                host's appearances.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let nav = ExampleTrace.controller(1, "UINavigationController")
+        let feed = ExampleTrace.controller(2, "FeedHostingController")
+        let post = ExampleTrace.controller(3, "PostViewController")
+        let view = MarkEvent(MarkName.analyticsScreen, controller: feed, fields: [MarkField("name", .string("feed"))])
+
+        func session(_ trace: inout ExampleTrace, fromOnAppear: Bool) {
+            trace.callback(.initialize, feed)
+            trace.callback(.viewDidLoad, feed)
+            trace.interval(.viewWillAppear, feed) { _ in }
+            if fromOnAppear {
+                trace.swiftUI(.onAppear, view: "FeedView", host: feed)
+                trace.mark(view)
+                trace.callback(.viewDidAppear, feed)
+            } else {
+                trace.interval(.viewDidAppear, feed) { $0.mark(view) }
+            }
+            trace.push(post, over: feed, navigation: nav)
+            if fromOnAppear { trace.swiftUI(.onDisappear, view: "FeedView", host: feed) }
+            // A swipe-back that peeks at the feed and is cancelled.
+            trace.container(.interactiveTransitionBegin, nav, [post, feed])
+            trace.callback(.viewWillDisappear, post)
+            trace.interval(.viewWillAppear, feed) { _ in }
+            if fromOnAppear {
+                trace.swiftUI(.onAppear, view: "FeedView", host: feed)
+                trace.mark(view)
+            }
+            trace.container(.interactiveTransitionCancel, nav, [post, feed])
+            trace.callback(.viewWillDisappear, feed)
+            trace.callback(.viewDidDisappear, feed)
+            if fromOnAppear { trace.swiftUI(.onDisappear, view: "FeedView", host: feed) }
+            trace.callback(.viewWillAppear, post)
+            trace.callback(.viewDidAppear, post)
+        }
+        var overcounted = ExampleTrace()
+        session(&overcounted, fromOnAppear: true)
+        var counted = ExampleTrace()
+        session(&counted, fromOnAppear: false)
+        return [
+            RuleExample(title: "screen view sent from onAppear; a cancelled swipe-back peeks at the feed and sends another", events: overcounted.events, expectedFindings: 1, expectedSeverity: .warning),
+            RuleExample(title: "screen view sent from the host's viewDidAppear: the cancelled swipe-back sends none", events: counted.events, expectedFindings: 0),
+        ]
+    }
+}
+
+/// The monitor of `analytics_overcount`.
+final class AnalyticsOvercountMonitor: RuleMonitor {
+    let interests: EventInterests = [.callbacks, .marks, .swiftUI, .app, .recorder]
+    let callbackFilter = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize])
+
+    /// One screen view: where it was sent.
+    private struct View {
+        var name: String
+        var ordinal: UInt64
+        var time: UInt64
+        var source: EventSource?
+        /// `FeedView.onAppear` when a SwiftUI onAppear of the controller came just before, else the enclosing
+        /// callback's name.
+        var sentFrom: String?
+        /// The UIKit callback of the controller the screen view was attributed to (`CallbackAttribution`), if any.
+        var enclosing: Callback?
+    }
+
+    /// Why a screen view counted for nothing.
+    private enum Extra {
+        case cancelled(appearingSince: UInt64, closedBy: RelatedEvent?)
+        case notAppearing(String)
+        case duplicate
+    }
+
+    /// A controller's screen views: the open appearance cycle and the totals.
+    private struct Tracked {
+        var controller: ControllerRef
+        /// Screen views of the current cycle, and whether it reached viewDidAppear.
+        var cycle: [View] = []
+        var confirmed = false
+        var cycleStart: UInt64?
+        /// viewDidAppear callbacks since the controller's first screen view.
+        var appearances = 0
+        /// Per screen name: total screen views, extra ones, and the first extras with why.
+        var totals: [String: (views: Int, extra: Int, first: [(View, Extra)])] = [:]
+        var names: [String] = []
+    }
+
+    /// The callbacks whose cancelled screen views `work_before_visible` reports.
+    static let beforeVisible: Set<Callback> = [.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing]
+
+    private let severity: Severity
+    private let screenMarks: [String]
+    private var tracked: [UInt32: Tracked] = [:]
+    /// The last SwiftUI onAppear: its ordinal, host and view name.
+    private var lastOnAppear: (ordinal: UInt64, host: ControllerRef?, view: String)?
+
+    init(settings: RuleSettings) {
+        severity = settings.severity
+        screenMarks = settings.names("screen_marks", default: [MarkName.analyticsScreen])
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        switch event.payload {
+        case .mark(let mark):
+            guard mark.phase != .end, screenMarks.contains(mark.name) else { return }
+            var owner = MarkOwner.of(mark, context)
+            if owner == nil, let onAppear = lastOnAppear, onAppear.ordinal + 1 == context.ordinal { owner = onAppear.host }
+            guard let owner else { return }
+            let appearance = context.state[owner]?.appearance ?? .unknown
+            if appearance == .unknown { return }
+            let enclosing = context.attribution.enclosing(of: owner)
+            var sentFrom = enclosing?.name
+            if let onAppear = lastOnAppear, onAppear.host?.serial == owner.serial, sentFrom == nil || sentFrom == Callback.viewWillAppear.name || sentFrom == Callback.viewIsAppearing.name || sentFrom == Callback.viewDidLayoutSubviews.name {
+                sentFrom = "\(onAppear.view).onAppear"
+            }
+            let view = View(name: MarkOwner.identifier(mark), ordinal: context.ordinal, time: event.timestamp, source: event.source, sentFrom: sentFrom, enclosing: enclosing?.callback)
+            var entry = tracked[owner.serial] ?? start(owner, appearance: appearance, at: event.timestamp)
+            if entry.totals[view.name] == nil {
+                entry.totals[view.name] = (0, 0, [])
+                entry.names.append(view.name)
+            }
+            entry.totals[view.name]!.views += 1
+            switch appearance {
+            case .appearing, .appeared:
+                entry.cycle.append(view)
+            case .disappearing, .disappeared, .unknown:
+                count(view, .notAppearing(appearance.name), in: &entry)
+            }
+            tracked[owner.serial] = entry
+        case .callback(let callback):
+            guard callback.phase != .end, var entry = tracked[callback.controller.serial] else { return }
+            switch callback.callback {
+            case .viewWillAppear:
+                close(&entry, by: context.related(event, "\(callback.controller.displayName) viewWillAppear at \(context.time(event.timestamp)) before any viewDidAppear"))
+                entry.cycleStart = event.timestamp
+            case .viewDidAppear:
+                if !entry.confirmed { entry.appearances += 1 }
+                entry.confirmed = true
+            case .viewWillDisappear, .viewDidDisappear:
+                close(&entry, by: context.related(event, "\(callback.controller.displayName) \(callback.callback.name) at \(context.time(event.timestamp)): the appearance ended without viewDidAppear"))
+            case .deinitialize:
+                close(&entry, by: context.related(event, "\(callback.controller.displayName) deinit at \(context.time(event.timestamp))"))
+                report(entry, context.time, &findings)
+                tracked[callback.controller.serial] = nil
+                return
+            default:
+                return
+            }
+            tracked[callback.controller.serial] = entry
+        case .swiftUI(let action):
+            if action.action == .onAppear { lastOnAppear = (context.ordinal, action.host, action.view) }
+        case .app(let app):
+            guard app.transition == .willEnterForeground, app.phase != .end else { return }
+            for serial in Array(tracked.keys) where tracked[serial]!.confirmed {
+                close(&tracked[serial]!)
+                tracked[serial]!.confirmed = true
+            }
+        case .recorder(.runStarted) where context.ordinal > 0:
+            for serial in tracked.keys.sorted() {
+                var entry = tracked[serial]!
+                close(&entry)
+                report(entry, context.time, &findings)
+            }
+            tracked.removeAll()
+        default:
+            break
+        }
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
+        for serial in tracked.keys.sorted() {
+            var entry = tracked[serial]!
+            close(&entry)
+            report(entry, end.time, &findings)
+        }
+        tracked.removeAll()
+    }
+
+    /// Starts tracking `controller` at its first screen view, in the middle of its current cycle.
+    private func start(_ controller: ControllerRef, appearance: Appearance, at time: UInt64) -> Tracked {
+        var entry = Tracked(controller: controller)
+        entry.confirmed = appearance == .appeared
+        entry.appearances = appearance == .appeared ? 1 : 0
+        entry.cycleStart = time
+        return entry
+    }
+
+    /// Ends the current appearance cycle: one screen view per name counts if it reached viewDidAppear.
+    private func close(_ entry: inout Tracked, by closer: RelatedEvent? = nil) {
+        var seen = Set<String>()
+        for view in entry.cycle {
+            if !entry.confirmed {
+                // `work_before_visible` reports work (a screen view included) started in these callbacks for an
+                // appearance that does not complete; it is not reported twice.
+                if let callback = view.enclosing, Self.beforeVisible.contains(callback) { continue }
+                count(view, .cancelled(appearingSince: entry.cycleStart ?? view.time, closedBy: closer), in: &entry)
+            } else if !seen.insert(view.name).inserted {
+                count(view, .duplicate, in: &entry)
+            }
+        }
+        entry.cycle.removeAll()
+        entry.confirmed = false
+        entry.cycleStart = nil
+    }
+
+    private func count(_ view: View, _ why: Extra, in entry: inout Tracked) {
+        entry.totals[view.name]!.extra += 1
+        if entry.totals[view.name]!.first.count < 3 { entry.totals[view.name]!.first.append((view, why)) }
+    }
+
+    private func report(_ entry: Tracked, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
+        for name in entry.names {
+            guard let total = entry.totals[name], total.extra > 0, let (first, _) = total.first.first else { continue }
+            let who = entry.controller.displayName
+            let label = name.isEmpty ? "screen view" : "screen view '\(name)'"
+            var message = "\(who) sent \(label) \(total.views) time\(total.views == 1 ? "" : "s") but completed \(entry.appearances) appearance\(entry.appearances == 1 ? "" : "s") (viewDidAppear); \(total.extra) counted for no completed appearance: "
+            message += total.first.map { view, why in
+                let from = view.sentFrom.map { " from \($0)" } ?? ""
+                return switch why {
+                case .cancelled(let since, _): "at \(clock(view.time))\(from), in an appearance begun at \(clock(since)) and cancelled (viewWillDisappear, no viewDidAppear)"
+                case .notAppearing(let state): "at \(clock(view.time))\(from), while \(who) was \(state)"
+                case .duplicate: "at \(clock(view.time))\(from), a second time in the same appearance"
+                }
+            }.joined(separator: "; ") + (total.extra > total.first.count ? "; …" : "") + "."
+            var related: [RelatedEvent] = []
+            for (index, (view, why)) in total.first.enumerated() {
+                if index > 0 {
+                    related.append(RelatedEvent(ordinal: view.ordinal, timestamp: view.time, message: "\(label) at \(clock(view.time))\(view.sentFrom.map { " from \($0)" } ?? "")", source: view.source))
+                }
+                if case .cancelled(_, let closer?) = why { related.append(closer) }
+            }
+            findings.append(Finding(
+                ruleID: AnalyticsOvercountRule.id, severity: severity, controller: who,
+                timestamp: first.time, ordinal: first.ordinal, callback: first.sentFrom,
+                message: message, related: related, source: first.source
+            ))
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import TraceModel
+
+/// `expensive_layout`: a layout callback (viewWillLayoutSubviews, viewDidLayoutSubviews) that takes longer than
+/// a frame's budget.
+enum ExpensiveLayoutRule {
+    static let id = "expensive_layout"
+    static let defaultBudget: UInt64 = 8_000_000
+
+    static let rule = Rule(descriptor) { ExpensiveLayoutMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "viewWillLayoutSubviews or viewDidLayoutSubviews takes longer than the budget (its own time, begin to end, without nested layout callbacks of other controllers).",
+            defaultSeverity: .warning,
+            parameters: [
+                RuleParameter(
+                    name: "budget", kind: .duration, defaultValue: .duration(defaultBudget), unit: "ms (trace clock)",
+                    summary: "The longest a layout callback may run (its own time); the default is one frame at 120 Hz, half a frame at 60 Hz."
+                ),
+            ],
+            explanation: """
+                UIKit calls viewWillLayoutSubviews and viewDidLayoutSubviews whenever the bounds of the \
+                controller's view change and its subviews are laid out (Apple, "viewWillLayoutSubviews()", \
+                "viewDidLayoutSubviews()"): on the first appearance, and again on every rotation, keyboard \
+                appearance, size-class or split-view change, status-bar change and constraint update, often \
+                several times in one transition (DESIGN.md §2: "(B layout)" in every appearance order; \
+                viewDidLayoutSubviews, unlike viewDidLoad, has no "once"). Layout runs on the main thread while \
+                the frame is being committed, so time spent there delays the frame: a commit that misses the \
+                display's deadline is a hitch (Apple, "Understanding hitches in your app"). The rule measures each \
+                recorded layout callback interval (begin to end; instant-only traces such as imported console logs \
+                have no durations and are not judged) minus the time of layout callbacks of other controllers \
+                nested in it, and reports when that exceeds `budget`. Work recorded as `work` intervals inside \
+                the callback is named in the message. One finding per controller type and callback, at its first \
+                pass over budget, with the number of passes over budget in the whole trace.
+                """,
+            fix: """
+                Do expensive work once, where its inputs become available (viewDidLoad, or when the data \
+                arrives), or off the main thread; in the layout callbacks only position and size what exists \
+                (frames, constraints constants). For size-dependent rebuilds, compare the new size with the last \
+                one and rebuild only when it changed, or use viewWillTransition(to:with:).
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let report = ExampleTrace.controller(1, "ReportViewController")
+        func pass(_ trace: inout ExampleTrace, label: String, milliseconds: Double) {
+            trace.callback(.viewWillLayoutSubviews, report)
+            trace.interval(.viewDidLayoutSubviews, report) { body in
+                body.mark(MarkEvent(MarkName.work, .begin, controller: report, fields: [MarkField("label", .string(label))]))
+                body.wait(milliseconds / 1000)
+                body.mark(MarkEvent(MarkName.work, .end, controller: report, fields: [MarkField("label", .string(label))]))
+            }
+        }
+        var slow = ExampleTrace()
+        slow.step = 500_000
+        slow.appear(report)
+        pass(&slow, label: "rebuild-charts", milliseconds: 45)
+        slow.callback(.viewWillTransition, report)
+        pass(&slow, label: "rebuild-charts", milliseconds: 45)
+
+        var cheap = ExampleTrace()
+        cheap.step = 500_000
+        cheap.callback(.initialize, report)
+        cheap.interval(.viewDidLoad, report) { body in
+            body.mark(MarkEvent(MarkName.work, .begin, controller: report, fields: [MarkField("label", .string("build-charts"))]))
+            body.wait(0.045)
+            body.mark(MarkEvent(MarkName.work, .end, controller: report, fields: [MarkField("label", .string("build-charts"))]))
+        }
+        cheap.callback(.viewWillAppear, report)
+        cheap.callback(.viewDidAppear, report)
+        pass(&cheap, label: "resize-charts", milliseconds: 1)
+        cheap.callback(.viewWillTransition, report)
+        pass(&cheap, label: "resize-charts", milliseconds: 1)
+        return [
+            RuleExample(title: "45 ms chart rebuild in viewDidLayoutSubviews, on appearance and again after a rotation", events: slow.events, expectedFindings: 1, expectedSeverity: .warning),
+            RuleExample(title: "charts built once in viewDidLoad; viewDidLayoutSubviews only resizes them (about 2 ms)", events: cheap.events, expectedFindings: 0),
+        ]
+    }
+}
+
+/// The monitor of `expensive_layout`.
+final class ExpensiveLayoutMonitor: RuleMonitor {
+    let interests: EventInterests = [.callbacks, .marks, .recorder]
+    let callbackFilter = CallbackSet([.viewWillLayoutSubviews, .viewDidLayoutSubviews])
+
+    /// A layout callback interval that has begun and not ended.
+    private struct Frame {
+        var controller: ControllerRef
+        var callback: Callback
+        var begin: UInt64
+        var ordinal: UInt64
+        var source: EventSource?
+        /// Time spent in layout callbacks of other controllers nested in this one.
+        var nested: UInt64 = 0
+        /// `work` intervals begun in this callback and not ended: label, begin time, ordinal.
+        var openWork: [(label: String, begin: UInt64, ordinal: UInt64)] = []
+        /// The longest `work` interval ended in this callback.
+        var longestWork: (label: String, duration: UInt64, ordinal: UInt64, begin: UInt64)?
+    }
+
+    /// Every pass over budget of one controller type and callback.
+    private struct Overruns {
+        var first: Finding
+        var count = 1
+        var total: UInt64
+        var last: RelatedEvent?
+    }
+
+    private struct Key: Hashable {
+        var typeName: String
+        var callback: Callback
+    }
+
+    private let severity: Severity
+    private let budget: UInt64
+    private var open: [Frame] = []
+    private var overruns: [Key: Overruns] = [:]
+    private var order: [Key] = []
+
+    init(settings: RuleSettings) {
+        severity = settings.severity
+        budget = settings.duration("budget", default: ExpensiveLayoutRule.defaultBudget)
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        switch event.payload {
+        case .callback(let callback):
+            switch callback.phase {
+            case .begin:
+                open.append(Frame(controller: callback.controller, callback: callback.callback, begin: event.timestamp, ordinal: context.ordinal, source: event.source))
+            case .end:
+                guard let index = open.lastIndex(where: { $0.controller.serial == callback.controller.serial && $0.callback == callback.callback }) else { return }
+                let frame = open.remove(at: index)
+                let duration = event.timestamp >= frame.begin ? event.timestamp - frame.begin : 0
+                if index > 0 { open[index - 1].nested &+= duration }
+                let own = duration >= frame.nested ? duration - frame.nested : 0
+                if own > budget { record(frame, own: own, end: event.timestamp, context) }
+            case .instant:
+                break
+            }
+        case .mark(let mark):
+            guard mark.name == MarkName.work, !open.isEmpty else { return }
+            let label = mark[field: "label"]?.description ?? ""
+            guard let index = open.lastIndex(where: { mark.controller == nil || $0.controller.serial == mark.controller?.serial }) else { return }
+            switch mark.phase {
+            case .begin:
+                open[index].openWork.append((label, event.timestamp, context.ordinal))
+            case .end:
+                guard let work = open[index].openWork.lastIndex(where: { $0.label == label }) else { return }
+                let begun = open[index].openWork.remove(at: work)
+                let duration = event.timestamp >= begun.begin ? event.timestamp - begun.begin : 0
+                if duration >= open[index].longestWork?.duration ?? 0 {
+                    open[index].longestWork = (label, duration, begun.ordinal, begun.begin)
+                }
+            case .instant:
+                break
+            }
+        case .recorder(.runStarted) where context.ordinal > 0:
+            // The previous process ended: its open callbacks never end.
+            open.removeAll()
+        default:
+            break
+        }
+    }
+
+    private func record(_ frame: Frame, own: UInt64, end: UInt64, _ context: EventContext) {
+        let key = Key(typeName: frame.controller.typeName, callback: frame.callback)
+        let name = frame.controller.displayName
+        if var seen = overruns[key] {
+            seen.count += 1
+            seen.total &+= own
+            seen.last = RelatedEvent(ordinal: frame.ordinal, timestamp: frame.begin, message: "\(name) \(frame.callback.name) at \(context.time(frame.begin)) took \(TimeText.duration(own))", source: frame.source)
+            overruns[key] = seen
+            return
+        }
+        var message = "\(frame.callback.name) of \(name) took \(TimeText.duration(own)) at \(context.time(frame.begin)) (budget \(TimeText.duration(budget)))"
+        var related = [RelatedEvent(ordinal: frame.ordinal, timestamp: frame.begin, message: "\(frame.callback.name) began at \(context.time(frame.begin)) and ended at \(context.time(end))", source: frame.source)]
+        if let work = frame.longestWork, work.duration > 0 {
+            message += ", \(TimeText.duration(work.duration)) of it in work '\(work.label)'"
+            related.append(RelatedEvent(ordinal: work.ordinal, timestamp: work.begin, message: "work '\(work.label)' began at \(context.time(work.begin)) and took \(TimeText.duration(work.duration))"))
+        }
+        message += "; layout callbacks run again on every bounds change (rotation, keyboard, size change, constraint update), so this cost repeats."
+        overruns[key] = Overruns(
+            first: Finding(
+                ruleID: ExpensiveLayoutRule.id, severity: severity, controller: name,
+                timestamp: frame.begin, ordinal: frame.ordinal, callback: frame.callback.name,
+                message: message, related: related, source: frame.source
+            ),
+            total: own
+        )
+        order.append(key)
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
+        for key in order {
+            guard var overrun = overruns[key]?.first, let seen = overruns[key] else { continue }
+            if seen.count > 1 {
+                overrun.message += " \(key.typeName).\(key.callback.name) went over budget \(seen.count) times in this trace (\(TimeText.duration(seen.total)) in all)."
+                if let last = seen.last { overrun.related.append(last) }
+            }
+            findings.append(overrun)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import TraceModel
+
+/// Who a mark is about, for the rules that track the app's own resources and events (`timer_under_sheet`,
+/// `observer_not_removed`, `analytics_overcount`).
+enum MarkOwner {
+    /// The mark's controller, else the controller whose callback encloses the mark (`CallbackAttribution`), else
+    /// `nil` (app-level code).
+    static func of(_ mark: MarkEvent, _ context: EventContext) -> ControllerRef? {
+        if let controller = mark.controller { return controller }
+        return context.attribution.enclosing(of: nil)?.controller
+    }
+
+    /// The identifier a resource mark carries: its `id` field, else its `name` field, else "" (unnamed).
+    static func identifier(_ mark: MarkEvent) -> String {
+        (mark[field: "id"] ?? mark[field: "name"])?.description ?? ""
+    }
+
+    /// `'refresh'`, or `(unnamed)` for "".
+    static func quoted(_ identifier: String) -> String {
+        identifier.isEmpty ? "(unnamed)" : "'\(identifier)'"
+    }
+}

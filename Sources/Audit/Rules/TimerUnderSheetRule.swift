@@ -1,0 +1,280 @@
+import Replay
+import TraceModel
+
+/// `timer_under_sheet`: a screen covered by a sheet (or another presentation that leaves the presenter's view in
+/// place) keeps a timer running.
+enum TimerUnderSheetRule {
+    static let id = "timer_under_sheet"
+    static let defaultGrace: UInt64 = 1_000_000_000
+
+    static let rule = Rule(descriptor) { TimerUnderSheetMonitor(settings: $0) }
+
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id,
+            summary: "A timer of a screen that a pageSheet, formSheet, overFullScreen, popover or custom presentation covers keeps running under it for longer than the grace period.",
+            defaultSeverity: .warning,
+            parameters: [
+                RuleParameter(
+                    name: "grace", kind: .duration, defaultValue: .duration(defaultGrace), unit: "s (trace clock)",
+                    summary: "How long a covered screen's timer may keep running under the presentation before it is reported."
+                ),
+                RuleParameter(
+                    name: "start_marks", kind: .names, defaultValue: .names([MarkName.timerStart]), unit: "mark names",
+                    summary: "Marks that start a timer (or any periodic work: polling, a display link); the timer is named by the mark's `id` field, else its `name` field."
+                ),
+                RuleParameter(
+                    name: "stop_marks", kind: .names, defaultValue: .names([MarkName.timerStop]), unit: "mark names",
+                    summary: "Marks that stop the timer with the same `id` (or `name`)."
+                ),
+            ],
+            explanation: """
+                When a controller is presented with pageSheet or formSheet (iOS 13 and later, and `automatic`, \
+                which resolves to pageSheet), overFullScreen, overCurrentContext, popover or a custom \
+                presentation, UIKit leaves the presenting controller's view in the hierarchy and calls none of \
+                its appearance callbacks, neither on present nor on dismiss; only fullScreen and currentContext \
+                remove the presenter's view and give it viewWillDisappear/viewDidDisappear (Apple, \
+                "UIModalPresentationStyle.fullScreen": the presenter's views are removed after the presentation; \
+                "UIModalPresentationStyle.pageSheet": the presentation partially covers the underlying content; \
+                "UIPresentationController.shouldRemovePresentersView"; DESIGN.md §2, "present pageSheet/formSheet \
+                (iOS 13+) … only B gets callbacks … a covered screen keeps its timers running"). A timer stopped \
+                in viewWillDisappear or viewDidDisappear therefore keeps firing the whole time a sheet covers \
+                the screen: refreshes nobody sees, network and battery spent. The rule follows timers (`start_marks` \
+                and `stop_marks`, by owner and id; a mark without a controller belongs to the controller whose \
+                callback encloses it) and `present` container events with such a style: every timer of a \
+                controller that is `appeared` when the sheet is presented (or that starts while it is covered) \
+                and still runs `grace` after the sheet came up is reported when the sheet goes (dismiss, \
+                presentationControllerDidDismiss, the presented controller's deinit), when the timer stops, or \
+                when the trace ends. Traces without container events (imported console logs) do not show the \
+                presentation and are not judged. One finding per controller type and timer id, at the \
+                presentation.
+                """,
+            fix: """
+                Pause the timer where the sheet is presented (the code that calls present(_:animated:)), and \
+                resume it when the sheet goes: in presentationControllerDidDismiss(_:) for a swipe-down \
+                (UIAdaptivePresentationControllerDelegate; not called for a programmatic dismiss) and in the \
+                completion of a programmatic dismiss(animated:completion:). Keep stopping it in \
+                viewWillDisappear/viewDidDisappear for pushes and full-screen presentations, and invalidate it in \
+                deinit.
+                """,
+            examples: examples
+        )
+    }
+
+    static var examples: [RuleExample] {
+        let dashboard = ExampleTrace.controller(1, "DashboardViewController")
+        let filters = ExampleTrace.controller(2, "FiltersViewController")
+        let start = MarkEvent(MarkName.timerStart, controller: dashboard, fields: [MarkField("id", .string("refresh"))])
+        let stop = MarkEvent(MarkName.timerStop, controller: dashboard, fields: [MarkField("id", .string("refresh"))])
+
+        func sheet(_ trace: inout ExampleTrace, pausing: Bool) {
+            trace.callback(.initialize, dashboard)
+            trace.callback(.viewDidLoad, dashboard)
+            trace.callback(.viewWillAppear, dashboard)
+            trace.interval(.viewDidAppear, dashboard) { $0.mark(start) }
+            trace.wait(2)
+            if pausing { trace.mark(stop) }
+            trace.callback(.initialize, filters)
+            trace.container(.present, dashboard, [filters], style: .pageSheet)
+            trace.callback(.viewDidLoad, filters)
+            trace.callback(.viewWillAppear, filters)
+            trace.callback(.viewDidAppear, filters)
+            trace.wait(30)
+            trace.container(.presentationControllerWillDismiss, dashboard, [filters])
+            trace.callback(.viewWillDisappear, filters)
+            trace.callback(.viewDidDisappear, filters)
+            trace.container(.presentationControllerDidDismiss, dashboard, [filters])
+            if pausing { trace.mark(start) }
+            trace.callback(.deinitialize, filters)
+        }
+        var running = ExampleTrace()
+        sheet(&running, pausing: false)
+        var paused = ExampleTrace()
+        sheet(&paused, pausing: true)
+
+        var fullScreen = ExampleTrace()
+        fullScreen.callback(.initialize, dashboard)
+        fullScreen.callback(.viewDidLoad, dashboard)
+        fullScreen.callback(.viewWillAppear, dashboard)
+        fullScreen.interval(.viewDidAppear, dashboard) { $0.mark(start) }
+        fullScreen.callback(.initialize, filters)
+        fullScreen.container(.present, dashboard, [filters], style: .fullScreen)
+        fullScreen.callback(.viewDidLoad, filters)
+        fullScreen.callback(.viewWillDisappear, dashboard)
+        fullScreen.callback(.viewWillAppear, filters)
+        fullScreen.callback(.viewDidAppear, filters)
+        fullScreen.interval(.viewDidDisappear, dashboard) { $0.mark(stop) }
+        fullScreen.wait(30)
+        return [
+            RuleExample(title: "refresh timer stopped only in viewDidDisappear; a pageSheet covers the dashboard for 30 s", events: running.events, expectedFindings: 1, expectedSeverity: .warning),
+            RuleExample(title: "timer paused before presenting the sheet, resumed in presentationControllerDidDismiss", events: paused.events, expectedFindings: 0),
+            RuleExample(title: "a fullScreen presentation: the dashboard gets viewDidDisappear and stops its timer there", events: fullScreen.events, expectedFindings: 0),
+        ]
+    }
+}
+
+/// The monitor of `timer_under_sheet`.
+final class TimerUnderSheetMonitor: RuleMonitor {
+    let interests: EventInterests = [.marks, .containers, .callbacks, .recorder]
+    let callbackFilter = CallbackSet([.deinitialize])
+
+    private struct Timer {
+        var owner: ControllerRef
+        var id: String
+        var start: UInt64
+        var ordinal: UInt64
+        var startedIn: String?
+        var source: EventSource?
+    }
+
+    /// A timer running while its controller is covered: since when it counts as covered.
+    private struct CoveredTimer {
+        var timer: Timer
+        var since: UInt64
+    }
+
+    /// A presentation that leaves the presenter's view (and its timers) in place.
+    private struct Cover {
+        var presented: ControllerRef
+        var presenter: ControllerRef?
+        var style: ModalPresentationStyle
+        var time: UInt64
+        var ordinal: UInt64
+        var source: EventSource?
+        var covered: Set<UInt32>
+        var timers: [CoveredTimer]
+    }
+
+    private struct Key: Hashable {
+        var typeName: String
+        var id: String
+    }
+
+    private let severity: Severity
+    private let grace: UInt64
+    private let startMarks: [String]
+    private let stopMarks: [String]
+    /// Running timers by owner serial.
+    private var timers: [UInt32: [Timer]] = [:]
+    /// Presentations still up, oldest first.
+    private var covers: [Cover] = []
+    private var reported: Set<Key> = []
+
+    init(settings: RuleSettings) {
+        severity = settings.severity
+        grace = settings.duration("grace", default: TimerUnderSheetRule.defaultGrace)
+        startMarks = settings.names("start_marks", default: [MarkName.timerStart])
+        stopMarks = settings.names("stop_marks", default: [MarkName.timerStop])
+    }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        switch event.payload {
+        case .mark(let mark):
+            guard mark.phase != .end else { return }
+            if startMarks.contains(mark.name) {
+                guard let owner = MarkOwner.of(mark, context) else { return }
+                let timer = Timer(
+                    owner: owner, id: MarkOwner.identifier(mark), start: event.timestamp, ordinal: context.ordinal,
+                    startedIn: context.attribution.enclosing(of: owner)?.name, source: event.source
+                )
+                timers[owner.serial, default: []].append(timer)
+                for index in covers.indices where covers[index].covered.contains(owner.serial) {
+                    covers[index].timers.append(CoveredTimer(timer: timer, since: event.timestamp))
+                    break
+                }
+            } else if stopMarks.contains(mark.name) {
+                guard let owner = MarkOwner.of(mark, context) else { return }
+                let id = MarkOwner.identifier(mark)
+                guard let index = timers[owner.serial]?.firstIndex(where: { $0.id == id }) else { return }
+                let timer = timers[owner.serial]!.remove(at: index)
+                if timers[owner.serial]?.isEmpty == true { timers[owner.serial] = nil }
+                for cover in covers.indices {
+                    guard let covered = covers[cover].timers.firstIndex(where: { $0.timer.ordinal == timer.ordinal }) else { continue }
+                    let entry = covers[cover].timers.remove(at: covered)
+                    judge(entry, under: covers[cover], until: event.timestamp, ending: context.related(event, "\(mark.name) \(MarkOwner.quoted(id)) at \(context.time(event.timestamp))"), how: "until it was stopped at \(context.time(event.timestamp))", context.time, &findings)
+                    break
+                }
+            }
+        case .container(let container):
+            switch container.operation {
+            case .present:
+                guard let presented = container.controllers.first, let style = container.style, !style.removesPresenterView else { return }
+                let state = context.state
+                var covered = Set<UInt32>()
+                var running: [CoveredTimer] = []
+                for (serial, list) in timers where serial != presented.serial && state[list[0].owner]?.appearance == .appeared {
+                    guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
+                    covered.insert(serial)
+                    running += list.map { CoveredTimer(timer: $0, since: event.timestamp) }
+                }
+                // Controllers already appeared without a timer yet may start one while covered.
+                if let presenter = container.container, presenter.serial != presented.serial, state[presenter]?.appearance == .appeared {
+                    covered.insert(presenter.serial)
+                }
+                running.sort { $0.timer.ordinal < $1.timer.ordinal }
+                covers.append(Cover(presented: presented, presenter: container.container, style: style, time: event.timestamp, ordinal: context.ordinal, source: event.source, covered: covered, timers: running))
+            case .dismiss, .presentationControllerDidDismiss:
+                guard let presented = container.controllers.first else { return }
+                uncover(presented.serial, at: event.timestamp, ending: context.related(event, "\(container.operation.name) of \(presented.displayName) at \(context.time(event.timestamp))"), how: "until \(presented.displayName) was dismissed at \(context.time(event.timestamp))", context.time, &findings)
+            default:
+                break
+            }
+        case .callback(let callback):
+            guard callback.callback == .deinitialize, callback.phase != .end else { return }
+            let serial = callback.controller.serial
+            timers[serial] = nil
+            for index in covers.indices { covers[index].timers.removeAll { $0.timer.owner.serial == serial } }
+            uncover(serial, at: event.timestamp, ending: context.related(event, "\(callback.controller.displayName) deinit at \(context.time(event.timestamp))"), how: "until \(callback.controller.displayName) was deinitialized at \(context.time(event.timestamp))", context.time, &findings)
+        case .recorder(.runStarted) where context.ordinal > 0:
+            // The previous process ended: its timers and presentations ended with it.
+            let last = context.previousTimestamp ?? event.timestamp
+            let ending = context.related(event, "a new recording run starts at \(context.time(event.timestamp)); the previous process ended after \(context.time(last))")
+            for cover in covers {
+                for entry in cover.timers {
+                    judge(entry, under: cover, until: last, ending: ending, how: "until its process ended (last event at \(context.time(last)))", context.time, &findings)
+                }
+            }
+            covers.removeAll()
+            timers.removeAll()
+        default:
+            break
+        }
+    }
+
+    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
+        for cover in covers {
+            for entry in cover.timers {
+                judge(entry, under: cover, until: end.lastTimestamp, ending: nil, how: "and was still running when the trace ended at \(end.time(end.lastTimestamp))", end.time, &findings)
+            }
+        }
+        covers.removeAll()
+    }
+
+    /// Ends the presentation of `serial` and every presentation above it.
+    private func uncover(_ serial: UInt32, at time: UInt64, ending: RelatedEvent, how: String, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
+        guard let index = covers.firstIndex(where: { $0.presented.serial == serial }) else { return }
+        for cover in covers[index...] {
+            for entry in cover.timers {
+                judge(entry, under: cover, until: time, ending: ending, how: how, clock, &findings)
+            }
+        }
+        covers.removeSubrange(index...)
+    }
+
+    private func judge(_ entry: CoveredTimer, under cover: Cover, until time: UInt64, ending: RelatedEvent?, how: String, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
+        let running = time >= entry.since ? time - entry.since : 0
+        guard running > grace else { return }
+        let timer = entry.timer
+        let key = Key(typeName: timer.owner.typeName, id: timer.id)
+        guard reported.insert(key).inserted else { return }
+        let started = timer.startedIn.map { " (started in \($0) at \(clock(timer.start)))" } ?? " (started at \(clock(timer.start)))"
+        let by = cover.presenter.map { " from \($0.displayName)" } ?? ""
+        let message = "\(timer.owner.displayName)'s timer \(MarkOwner.quoted(timer.id))\(started) kept running for \(TimeText.duration(running)) under \(cover.presented.displayName), presented\(by) as \(cover.style.name) at \(clock(cover.time)), \(how). A \(cover.style.name) presentation leaves the covered screen on screen: it gets no viewWillDisappear/viewDidDisappear, so a timer stopped there keeps firing while the screen is covered."
+        var related = [RelatedEvent(ordinal: timer.ordinal, timestamp: timer.start, message: "timer \(MarkOwner.quoted(timer.id)) started at \(clock(timer.start))", source: timer.source)]
+        if let ending { related.append(ending) }
+        findings.append(Finding(
+            ruleID: TimerUnderSheetRule.id, severity: severity, controller: timer.owner.displayName,
+            timestamp: cover.time, ordinal: cover.ordinal, callback: nil, message: message, related: related, source: cover.source
+        ))
+    }
+}

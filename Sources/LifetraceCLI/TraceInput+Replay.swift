@@ -1,0 +1,75 @@
+import Replay
+import TraceLog
+import TraceModel
+
+extension TraceInput {
+    /// The replayed state at an instant, and how it was found.
+    struct StateAt {
+        var state: ReplayState
+        /// The first event's timestamp (ns; 0 for an input without events).
+        var start: UInt64
+        /// The instant (ns on the trace clock): `start + offset`, or the last event's time.
+        var instant: UInt64
+        /// Checkpoints tried and rejected on the way (trace only).
+        var skippedCheckpoints: [any Error]
+        /// Where reading stopped early, when the state needed events that cannot be decoded.
+        var stop: Stop?
+    }
+
+    /// The state after every event at or before `start + offset` (or after the last event when `offset` is
+    /// `nil`).
+    ///
+    /// A trace seeks from the nearest checkpoint (only one checkpoint interval is decoded); when a frame it needs
+    /// does not decode, the state is the fold of the readable events before that frame and `stop` says where.
+    /// A JSON Lines file is folded from its first line.
+    func state(atOffset offset: UInt64?) throws -> StateAt {
+        switch source {
+        case .trace(let reader):
+            guard let span = reader.timeSpan else {
+                return StateAt(state: ReplayState(), start: 0, instant: 0, skippedCheckpoints: [], stop: nil)
+            }
+            let instant = offset.map { Self.adding(span.lowerBound, $0) } ?? span.upperBound
+            do {
+                let seek = try Replayer(reader: reader).seek(to: instant)
+                return StateAt(state: seek.state, start: span.lowerBound, instant: instant, skippedCheckpoints: seek.skippedCheckpoints, stop: nil)
+            } catch let error as TraceError {
+                var state = ReplayState()
+                let stop = try scan(fromOffset: nil) { ordinal, event, _ in
+                    guard event.timestamp <= instant else { return false }
+                    state.apply(event, ordinal: ordinal)
+                    return true
+                }
+                return StateAt(state: state, start: span.lowerBound, instant: instant, skippedCheckpoints: [], stop: stop ?? Self.stop(reader, error))
+            }
+        case .jsonl:
+            var state = ReplayState()
+            var start: UInt64?
+            var limit = UInt64.max
+            let stop = try scan(fromOffset: nil) { ordinal, event, first in
+                if start == nil {
+                    start = first
+                    limit = offset.map { Self.adding(first, $0) } ?? .max
+                }
+                guard event.timestamp <= limit else { return false }
+                state.apply(event, ordinal: ordinal)
+                return true
+            }
+            let origin = start ?? 0
+            let instant = offset.map { Self.adding(origin, $0) } ?? state.time ?? origin
+            return StateAt(state: state, start: origin, instant: instant, skippedCheckpoints: [], stop: stop)
+        }
+    }
+
+    /// The timeline of every readable event, and where reading stopped early (if it did).
+    func timeline() throws -> (timeline: Timeline, stop: Stop?) {
+        var builder = Timeline.Builder()
+        var state = ReplayState()
+        let stop = try scan(fromOffset: nil) { ordinal, event, _ in
+            try builder.willApply(event, ordinal: ordinal, to: state)
+            state.apply(event, ordinal: ordinal)
+            try builder.didApply(event, ordinal: ordinal, giving: state)
+            return true
+        }
+        return (builder.timeline, stop)
+    }
+}
