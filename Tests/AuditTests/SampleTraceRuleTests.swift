@@ -117,7 +117,7 @@ struct SampleTraceRuleTests {
         #expect(finding.controller == "DashboardViewController#1")
         #expect(finding.callback == "viewDidLoad")
         #expect(finding.ordinal == (try Self.ordinal(events) { Self.isMark("timer.start", $0) }))
-        #expect(finding.message.contains("timer.start 'refresh', request.start 'hero-image' in viewDidLoad at 0.200 s"))
+        #expect(finding.message.contains("starts work in viewDidLoad at 0.200 s (timer.start 'refresh', request.start 'hero-image')"))
         #expect(finding.message.contains("began only at 20.000 s"))
         let willAppear = try Self.ordinal(events) {
             if case .callback(let callback) = $0.payload { return callback.callback == .viewWillAppear && callback.controller.typeName == "DashboardViewController" }
@@ -157,7 +157,7 @@ struct SampleTraceRuleTests {
         trace.callback(.didReceiveMemoryWarning, dashboard)
         let long = try Auditor().audit(trace.events).filter { $0.ruleID == "work_before_visible" }
         #expect(long.map(\.verdict) == [.violation])
-        #expect(long.first?.message.contains("animation.start in viewDidLoad") == true)
+        #expect(long.first?.message.contains("in viewDidLoad at 0.020 s (animation.start)") == true)
     }
 
     // MARK: hosting_children_accumulate

@@ -36,8 +36,8 @@ enum AnalyticsOvercountRule {
                 for nothing. A screen view sent inside init, loadView, viewDidLoad, viewWillAppear or viewIsAppearing for an \
                 appearance that is then cancelled is left to `work_before_visible`, which reports work started \
                 there for a screen that does not show. Returning from the background (willEnterForeground) opens a new allowance, since \
-                apps commonly re-send the screen view there. One finding per controller and screen name, at its \
-                first extra screen view, with the totals of the trace.
+                apps commonly re-send the screen view there. One finding per controller type and screen name, at \
+                its first extra screen view, with the totals of the trace over every instance of the type.
                 """,
             fix: """
                 Send screen views from the hosting controller's viewDidAppear (subclass UIHostingController), the \
@@ -119,18 +119,29 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         case duplicate
     }
 
-    /// A controller's screen views: the open appearance cycle and the totals.
+    /// A controller's open appearance cycle.
     private struct Tracked {
         var controller: ControllerRef
         /// Screen views of the current cycle, and whether it reached viewDidAppear.
         var cycle: [View] = []
         var confirmed = false
         var cycleStart: UInt64?
-        /// viewDidAppear callbacks since the controller's first screen view.
+    }
+
+    /// Screen views of one name by the controllers of one type: how many, how many extra, the first extras.
+    private struct NameTotals {
+        var views = 0
+        var extra = 0
+        var first: [(view: View, why: Extra, controller: ControllerRef)] = []
+    }
+
+    /// The totals of one controller type, over every instance that sent a screen view.
+    private struct TypeTotals {
+        var instances = 0
+        /// viewDidAppear callbacks of those instances since their first screen view.
         var appearances = 0
-        /// Per screen name: total screen views, extra ones, and the first extras with why.
-        var totals: [String: (views: Int, extra: Int, first: [(View, Extra)])] = [:]
         var names: [String] = []
+        var byName: [String: NameTotals] = [:]
     }
 
     /// The callbacks whose cancelled screen views `work_before_visible` reports.
@@ -139,6 +150,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     private let severity: Severity
     private let screenMarks: [String]
     private var tracked: [UInt32: Tracked] = [:]
+    private var byType: [String: TypeTotals] = [:]
+    private var typeOrder: [String] = []
     /// The last SwiftUI onAppear: its ordinal, host and view name.
     private var lastOnAppear: (ordinal: UInt64, host: ControllerRef?, view: String)?
 
@@ -163,11 +176,11 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             }
             let view = View(name: MarkOwner.identifier(mark), ordinal: context.ordinal, time: event.timestamp, source: event.source, sentFrom: sentFrom, enclosing: enclosing?.callback)
             var entry = tracked[owner.serial] ?? start(owner, appearance: appearance, at: event.timestamp)
-            if entry.totals[view.name] == nil {
-                entry.totals[view.name] = (0, 0, [])
-                entry.names.append(view.name)
+            if byType[owner.typeName]!.byName[view.name] == nil {
+                byType[owner.typeName]!.byName[view.name] = NameTotals()
+                byType[owner.typeName]!.names.append(view.name)
             }
-            entry.totals[view.name]!.views += 1
+            byType[owner.typeName]!.byName[view.name]!.views += 1
             switch appearance {
             case .appearing, .appeared:
                 entry.cycle.append(view)
@@ -182,13 +195,12 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
                 close(&entry, by: context.related(event, "\(callback.controller.displayName) viewWillAppear at \(context.time(event.timestamp)) before any viewDidAppear"))
                 entry.cycleStart = event.timestamp
             case .viewDidAppear:
-                if !entry.confirmed { entry.appearances += 1 }
+                if !entry.confirmed { byType[entry.controller.typeName]!.appearances += 1 }
                 entry.confirmed = true
             case .viewWillDisappear, .viewDidDisappear:
                 close(&entry, by: context.related(event, "\(callback.controller.displayName) \(callback.callback.name) at \(context.time(event.timestamp)): the appearance ended without viewDidAppear"))
             case .deinitialize:
                 close(&entry, by: context.related(event, "\(callback.controller.displayName) deinit at \(context.time(event.timestamp))"))
-                report(entry, context.time, &findings)
                 tracked[callback.controller.serial] = nil
                 return
             default:
@@ -204,11 +216,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
                 tracked[serial]!.confirmed = true
             }
         case .recorder(.runStarted) where context.ordinal > 0:
-            for serial in tracked.keys.sorted() {
-                var entry = tracked[serial]!
-                close(&entry)
-                report(entry, context.time, &findings)
-            }
+            for serial in tracked.keys.sorted() { close(&tracked[serial]!) }
             tracked.removeAll()
         default:
             break
@@ -216,20 +224,22 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     }
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
-        for serial in tracked.keys.sorted() {
-            var entry = tracked[serial]!
-            close(&entry)
-            report(entry, end.time, &findings)
-        }
+        for serial in tracked.keys.sorted() { close(&tracked[serial]!) }
         tracked.removeAll()
+        for typeName in typeOrder { report(typeName, end.time, &findings) }
     }
 
     /// Starts tracking `controller` at its first screen view, in the middle of its current cycle.
     private func start(_ controller: ControllerRef, appearance: Appearance, at time: UInt64) -> Tracked {
         var entry = Tracked(controller: controller)
         entry.confirmed = appearance == .appeared
-        entry.appearances = appearance == .appeared ? 1 : 0
         entry.cycleStart = time
+        if byType[controller.typeName] == nil {
+            byType[controller.typeName] = TypeTotals()
+            typeOrder.append(controller.typeName)
+        }
+        byType[controller.typeName]!.instances += 1
+        if appearance == .appeared { byType[controller.typeName]!.appearances += 1 }
         return entry
     }
 
@@ -252,35 +262,38 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     }
 
     private func count(_ view: View, _ why: Extra, in entry: inout Tracked) {
-        entry.totals[view.name]!.extra += 1
-        if entry.totals[view.name]!.first.count < 3 { entry.totals[view.name]!.first.append((view, why)) }
+        let typeName = entry.controller.typeName
+        byType[typeName]!.byName[view.name]!.extra += 1
+        if byType[typeName]!.byName[view.name]!.first.count < 3 { byType[typeName]!.byName[view.name]!.first.append((view, why, entry.controller)) }
     }
 
-    private func report(_ entry: Tracked, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
-        for name in entry.names {
-            guard let total = entry.totals[name], total.extra > 0, let (first, _) = total.first.first else { continue }
-            let who = entry.controller.displayName
+    private func report(_ typeName: String, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
+        guard let type = byType[typeName] else { return }
+        for name in type.names {
+            guard let total = type.byName[name], total.extra > 0, let first = total.first.first else { continue }
+            let several = type.instances > 1
+            let who = several ? "\(typeName) (\(type.instances) instances)" : first.controller.displayName
             let label = name.isEmpty ? "screen view" : "screen view '\(name)'"
-            var message = "\(who) sent \(label) \(total.views) time\(total.views == 1 ? "" : "s") but completed \(entry.appearances) appearance\(entry.appearances == 1 ? "" : "s") (viewDidAppear); \(total.extra) counted for no completed appearance: "
-            message += total.first.map { view, why in
-                let from = view.sentFrom.map { " from \($0)" } ?? ""
+            var message = "\(who) sent \(label) \(total.views) time\(total.views == 1 ? "" : "s") but completed \(type.appearances) appearance\(type.appearances == 1 ? "" : "s") (viewDidAppear); \(total.extra) counted for no completed appearance: "
+            message += total.first.map { view, why, controller in
+                let place = (several ? " in \(controller.displayName)" : "") + (view.sentFrom.map { " from \($0)" } ?? "")
                 return switch why {
-                case .cancelled(let since, _): "at \(clock(view.time))\(from), in an appearance begun at \(clock(since)) and cancelled (viewWillDisappear, no viewDidAppear)"
-                case .notAppearing(let state): "at \(clock(view.time))\(from), while \(who) was \(state)"
-                case .duplicate: "at \(clock(view.time))\(from), a second time in the same appearance"
+                case .cancelled(let since, _): "at \(clock(view.time))\(place), in an appearance begun at \(clock(since)) and cancelled (viewWillDisappear, no viewDidAppear)"
+                case .notAppearing(let state): "at \(clock(view.time))\(place), while \(controller.displayName) was \(state)"
+                case .duplicate: "at \(clock(view.time))\(place), a second time in the same appearance"
                 }
             }.joined(separator: "; ") + (total.extra > total.first.count ? "; …" : "") + "."
             var related: [RelatedEvent] = []
-            for (index, (view, why)) in total.first.enumerated() {
+            for (index, entry) in total.first.enumerated() {
                 if index > 0 {
-                    related.append(RelatedEvent(ordinal: view.ordinal, timestamp: view.time, message: "\(label) at \(clock(view.time))\(view.sentFrom.map { " from \($0)" } ?? "")", source: view.source))
+                    related.append(RelatedEvent(ordinal: entry.view.ordinal, timestamp: entry.view.time, message: "\(label) at \(clock(entry.view.time))\(entry.view.sentFrom.map { " from \($0)" } ?? "")", source: entry.view.source))
                 }
-                if case .cancelled(_, let closer?) = why { related.append(closer) }
+                if case .cancelled(_, let closer?) = entry.why { related.append(closer) }
             }
             findings.append(Finding(
-                ruleID: AnalyticsOvercountRule.id, severity: severity, controller: who,
-                timestamp: first.time, ordinal: first.ordinal, callback: first.sentFrom,
-                message: message, related: related, source: first.source
+                ruleID: AnalyticsOvercountRule.id, severity: severity, controller: first.controller.displayName,
+                timestamp: first.view.time, ordinal: first.view.ordinal, callback: first.view.sentFrom,
+                message: message, related: related, source: first.view.source
             ))
         }
     }

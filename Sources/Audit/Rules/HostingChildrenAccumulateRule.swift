@@ -105,11 +105,6 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         var peakEvent: RelatedEvent?
     }
 
-    struct GroupKey: Hashable {
-        var parent: UInt32
-        var typeName: String
-    }
-
     let interests: EventInterests = [.callbacks, .containers, .swiftUI, .recorder]
     let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize])
     private let severity: Severity
@@ -118,7 +113,8 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     /// Type names seen hosting a SwiftUI view.
     private var hostingTypes: Set<String> = []
     private var children: [UInt32: Child] = [:]
-    private var groups: [GroupKey: Group] = [:]
+    /// Groups by parent serial, then by child type name.
+    private var groups: [UInt32: [String: Group]] = [:]
     private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
@@ -168,9 +164,8 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         if let kind = context.state[parent]?.containerKind, kind != .unknown { return }
         remove(child.serial)
         children[child.serial] = Child(parent: parent.serial, typeName: child.typeName)
-        let key = GroupKey(parent: parent.serial, typeName: child.typeName)
         let added = context.related(event, "addChild of \(child.displayName) at \(context.time(event.timestamp))")
-        var group = groups[key] ?? Group(parent: parent, typeName: child.typeName, first: added)
+        var group = groups[parent.serial]?[child.typeName] ?? Group(parent: parent, typeName: child.typeName, first: added)
         group.live.insert(child.serial)
         group.added += 1
         if group.live.count > group.peak {
@@ -180,15 +175,14 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         if group.excess == nil, group.live.count > limit {
             group.excess = (context.ordinal, event.timestamp, event.source)
         }
-        groups[key] = group
+        groups[parent.serial, default: [:]][child.typeName] = group
     }
 
     private func remove(_ serial: UInt32) {
         guard let child = children.removeValue(forKey: serial) else { return }
-        let key = GroupKey(parent: child.parent, typeName: child.typeName)
-        guard groups[key] != nil else { return }
-        groups[key]!.live.remove(serial)
-        groups[key]!.removed += 1
+        guard groups[child.parent]?[child.typeName] != nil else { return }
+        groups[child.parent]![child.typeName]!.live.remove(serial)
+        groups[child.parent]![child.typeName]!.removed += 1
     }
 
     private func isHosting(_ typeName: String) -> Bool {
@@ -196,17 +190,12 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     }
 
     private func reportGroups(ofParent serial: UInt32, _ findings: inout [Finding]) {
-        let keys = groups.keys.filter { $0.parent == serial }
-        for key in keys.sorted(by: { $0.typeName < $1.typeName }) {
-            if let group = groups.removeValue(forKey: key) { report(group, &findings) }
-        }
+        guard let byType = groups.removeValue(forKey: serial) else { return }
+        for typeName in byType.keys.sorted() { report(byType[typeName]!, &findings) }
     }
 
     private func reportAll(_ findings: inout [Finding]) {
-        for key in groups.keys.sorted(by: { ($0.parent, $0.typeName) < ($1.parent, $1.typeName) }) {
-            report(groups[key]!, &findings)
-        }
-        groups.removeAll()
+        for serial in groups.keys.sorted() { reportGroups(ofParent: serial, &findings) }
     }
 
     private func report(_ group: Group, _ findings: inout [Finding]) {

@@ -111,14 +111,20 @@ enum TeardownInWillDisappearRule {
 
 /// The monitor of `teardown_in_will_disappear`.
 final class TeardownInWillDisappearMonitor: RuleMonitor {
+    /// A teardown mark held for a viewWillDisappear. Words are only built when a finding is made.
     struct Teardown {
-        var label: String
-        /// The start that restores it (`task.start`, `download`), for the standard resource stops.
-        var undoes: (name: String, id: String)?
+        var mark: MarkEvent
         var ordinal: UInt64
         var timestamp: UInt64
         var source: EventSource?
-        var willDisappear: RelatedEvent
+        var controller: ControllerRef
+        /// The ordinal and timestamp of the viewWillDisappear's begin (or instant).
+        var willDisappearOrdinal: UInt64
+        var willDisappearTime: UInt64
+
+        var label: String { mark.label }
+        /// The start that restores it (`task.start`, `download`), for the standard resource stops.
+        var undoes: (name: String, id: String)? { mark.undoneStart }
     }
 
     /// A cancelled disappearance whose teardowns wait for the controller's reappearance to (maybe) restore them.
@@ -133,14 +139,15 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
     let callbackFilter = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear])
     private let severity: Severity
-    private let marks: Set<String>
+    /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
+    private let marks: [String]
     private var held = CancelledDisappearances<Teardown>()
     private var cancelled: [UInt32: Cancelled] = [:]
     private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
         severity = settings.severity
-        marks = Set(settings.names("marks", default: TeardownInWillDisappearRule.defaultMarks))
+        marks = settings.names("marks", default: TeardownInWillDisappearRule.defaultMarks)
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
@@ -174,8 +181,10 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         guard let enclosing = context.attribution.enclosing(of: mark.controller),
               case .controller(let ref, .viewWillDisappear) = enclosing.subject,
               (mark.controller ?? ref) == ref else { return }
-        let willDisappear = RelatedEvent(ordinal: enclosing.ordinal, timestamp: enclosing.timestamp, message: "\(ref.displayName) viewWillDisappear at \(context.time(enclosing.timestamp))")
-        held.hold(Teardown(label: mark.label, undoes: mark.undoneStart, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, willDisappear: willDisappear), for: ref)
+        held.hold(Teardown(
+            mark: mark, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, controller: ref,
+            willDisappearOrdinal: enclosing.ordinal, willDisappearTime: enclosing.timestamp
+        ), for: ref)
     }
 
     private func restart(_ start: (name: String, id: String), _ mark: MarkEvent, _ event: Event, _ context: EventContext) {
@@ -219,7 +228,8 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         if !restored.isEmpty {
             message += " (\(restored.map(\.0.label).joined(separator: ", ")) \(restored.count == 1 ? "was" : "were") restarted when it reappeared)"
         }
-        var related = [first.willDisappear, entry.cancellation]
+        let willDisappear = RelatedEvent(ordinal: first.willDisappearOrdinal, timestamp: first.willDisappearTime, message: "\(name) viewWillDisappear at \(time(first.willDisappearTime))")
+        var related = [willDisappear, entry.cancellation]
         related += open.dropFirst().map { RelatedEvent(ordinal: $0.ordinal, timestamp: $0.timestamp, message: "\($0.label) at \(time($0.timestamp)) in viewWillDisappear", source: $0.source) }
         related += restored.map(\.1)
         findings.append(Finding(

@@ -11,7 +11,7 @@ enum WorkBeforeVisibleRule {
     static let defaultMarks = [MarkName.timerStart, MarkName.requestStart, MarkName.animationStart, MarkName.analyticsScreen, "playback.start"]
 
     /// The callbacks that run before a controller's view is visible.
-    static let earlyCallbacks: Set<Callback> = [.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing]
+    static let earlyCallbacks: [Callback] = [.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing]
 
     static let defaultGrace: UInt64 = 1_000_000_000
 
@@ -120,7 +120,8 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         /// The ordinal and timestamp of the callback's begin (or instant).
         var callbackOrdinal: UInt64
         var callbackTime: UInt64
-        var labels: [String]
+        /// The work's marks; their labels are only built when a finding is made.
+        var marks: [MarkEvent]
         var ordinal: UInt64
         var timestamp: UInt64
         var source: EventSource?
@@ -132,14 +133,16 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .marks, .recorder]
     let callbackFilter = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize])
     private let settings: RuleSettings
-    private let marks: Set<String>
+    /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
+    private let marks: [String]
+    private let early = CallbackSet(WorkBeforeVisibleRule.earlyCallbacks)
     private let grace: UInt64
     private var pending: [UInt32: [Batch]] = [:]
     private var lastContext: EventContext?
 
     init(settings: RuleSettings) {
         self.settings = settings
-        marks = Set(settings.names("marks", default: WorkBeforeVisibleRule.defaultMarks))
+        marks = settings.names("marks", default: WorkBeforeVisibleRule.defaultMarks)
         grace = settings.duration("grace", default: WorkBeforeVisibleRule.defaultGrace)
     }
 
@@ -194,18 +197,18 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     private func start(_ mark: MarkEvent, _ event: Event, _ context: EventContext) {
         guard let enclosing = context.attribution.enclosing(of: mark.controller),
               case .controller(let ref, let callback) = enclosing.subject,
-              WorkBeforeVisibleRule.earlyCallbacks.contains(callback),
+              early.contains(callback),
               (mark.controller ?? ref) == ref else { return }
         lastContext = context
         if var batches = pending[ref.serial], let index = batches.lastIndex(where: { $0.callbackOrdinal == enclosing.ordinal }) {
-            batches[index].labels.append(mark.label)
+            batches[index].marks.append(mark)
             pending[ref.serial] = batches
             return
         }
         let appearing = callback == .viewWillAppear || callback == .viewIsAppearing
         pending[ref.serial, default: []].append(Batch(
             controller: ref, callback: callback, callbackOrdinal: enclosing.ordinal, callbackTime: enclosing.timestamp,
-            labels: [mark.label], ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, appearing: appearing
+            marks: [mark], ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, appearing: appearing
         ))
     }
 
@@ -228,7 +231,7 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         if let state = lastContext?.state[batch.controller], state.viewAttachedTo != nil, state.parent.serial == nil { return }
         let name = batch.controller.displayName
         let start = TimeText.seconds(batch.timestamp - min(batch.timestamp, lastContext?.traceStart ?? 0))
-        let message = "\(name) starts \(batch.labels.joined(separator: ", ")) in \(batch.callback.name) at \(start), before its view is visible, and \(what)."
+        let message = "\(name) starts work in \(batch.callback.name) at \(start) (\(batch.marks.map(\.label).joined(separator: ", "))), before its view is visible, and \(what)."
         var related = [RelatedEvent(ordinal: batch.callbackOrdinal, timestamp: batch.callbackTime, message: "\(name) \(batch.callback.name) at \(TimeText.seconds(batch.callbackTime - min(batch.callbackTime, lastContext?.traceStart ?? 0)))")]
         if let outcome { related.append(outcome) }
         findings.append(Finding(
