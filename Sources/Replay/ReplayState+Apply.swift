@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 extension ReplayState {
@@ -15,15 +16,22 @@ extension ReplayState {
     ///   - ordinal: The event's position in the trace (0-based), used in diagnostics and for attribution.
     public mutating func apply(_ event: Event, ordinal: UInt64) {
         let time = event.timestamp
-        if let previous = self.time, time < previous {
-            report(.timeWentBackwards, ordinal, time, nil, "timestamp \(time) ns is before the previous event's \(previous) ns")
-        }
-        if startTime == nil { startTime = time }
-        self.time = time
-        eventCount &+= 1
-        lastOrdinal = ordinal
+        advance(to: time, ordinal)
         switch event.payload {
-        case .callback(let callback): applyCallback(callback, time, ordinal)
+        case .callback(let callback):
+            var record = EventRecord(
+                timestamp: time, ordinal: ordinal, callback: callback.callback, phase: callback.phase,
+                animated: callback.animated, controller: callback.controller.serial, controllerSlot: 0
+            )
+            switch callback.parent {
+            case nil: break
+            case .none?: record.parent = .none
+            case .controller(let parent)?:
+                record.parent = .controller
+                record.parentSerial = parent.serial
+                record.parentSlot = 1
+            }
+            applyCallback(record, CallbackEventRefs(event: callback))
         case .container(let container): applyContainer(container, time, ordinal)
         case .app(let app): applyApp(app, time, ordinal)
         case .swiftUI(let swiftUI): applySwiftUI(swiftUI, time, ordinal)
@@ -43,6 +51,54 @@ extension ReplayState {
         }
     }
 
+    /// Folds one event decoded by `cursor` (a record from `cursor.next()`): the same fold as `apply(_:ordinal:)`
+    /// with the record's ordinal, without building an `Event` for a callback record.
+    ///
+    /// - Parameters:
+    ///   - record: The record `cursor.next()` just returned (for a record of kind `.other`, the cursor's `event`
+    ///     is the event applied).
+    ///   - cursor: The cursor of the frame the record comes from; its controller table gives the whole
+    ///     `ControllerRef` of a controller seen for the first time.
+    public mutating func apply(_ record: EventRecord, from cursor: FrameCursor) {
+        if record.kind == .callback {
+            advance(to: record.timestamp, record.ordinal)
+            applyCallback(record, cursor)
+        } else {
+            apply(cursor.event(of: record), ordinal: record.ordinal)
+        }
+    }
+
+    /// Folds the events `cursor` has left whose ordinal is ≥ `ordinal`, stopping before the first whose timestamp
+    /// is after `instant` (the replayer's loop without a visitor).
+    ///
+    /// - Returns: `false` when it stopped at `instant`, `true` when the frame ended.
+    /// - Throws: `TraceError` from `FrameCursor.next()`; the events before the bad one are applied.
+    mutating func applyRest(of cursor: inout FrameCursor, from ordinal: UInt64, until instant: UInt64?) throws -> Bool {
+        while let record = try cursor.next() {
+            if record.ordinal < ordinal { continue }
+            if let instant, record.timestamp > instant { return false }
+            if record.kind == .callback {
+                advance(to: record.timestamp, record.ordinal)
+                applyCallback(record, cursor)
+            } else if let event = cursor.event {
+                apply(event, ordinal: record.ordinal)
+            }
+        }
+        return true
+    }
+
+    /// The bookkeeping every event does: time (a diagnostic when it goes backwards), counts, ordinal.
+    @inline(__always)
+    private mutating func advance(to time: UInt64, _ ordinal: UInt64) {
+        if let previous = self.time, time < previous {
+            report(.timeWentBackwards, ordinal, time, nil, "timestamp \(time) ns is before the previous event's \(previous) ns")
+        }
+        if startTime == nil { startTime = time }
+        self.time = time
+        eventCount &+= 1
+        lastOrdinal = ordinal
+    }
+
     // MARK: - Shared helpers
 
     mutating func report(_ kind: Diagnostic.Kind, _ ordinal: UInt64, _ time: UInt64, _ controller: ControllerRef?, _ message: String) {
@@ -51,157 +107,157 @@ extension ReplayState {
 
     /// Makes sure `ref` has a record; reports `eventAfterDeinit` when it is dead (its deinit has ended).
     mutating func touch(_ ref: ControllerRef, _ time: UInt64, _ ordinal: UInt64, what: @autoclosure () -> String) {
-        guard let index = controllers.index(forKey: ref.serial) else {
-            if !deadSerials.isEmpty, deadSerials.contains(ref.serial) {
-                report(.eventAfterDeinit, ordinal, time, ref, "\(what()) after deinit (record no longer kept; starting a new one)")
-            }
-            controllers[ref.serial] = ControllerState(ref: ref, firstSeen: time, ordinal: ordinal)
-            return
-        }
-        let isDead = Self.inPlace(&controllers.values[index]) { c in
-            (c.deinitTime != nil && !c.callbacks.contains(where: { $0.callback == .deinitialize })) || c.processEndTime != nil
-        }
-        if isDead {
-            let ended = controllers[ref.serial]!.deinitTime == nil
-            report(.eventAfterDeinit, ordinal, time, ref, "\(what()) after \(ended ? "its process ended" : "deinit")")
-        }
+        _ = touch(ref.serial, slot: 0, SingleControllerRef(ref: ref), time, ordinal, what: what())
     }
 
-    /// Runs `body` on a value in place (through a `_modify` access, so reading a field does not copy the whole
-    /// controller record, as a dictionary subscript's getter would).
+    /// Makes sure `serial` has a record (starting one from `refs` at `slot` on first sight); reports
+    /// `eventAfterDeinit` when it is dead. Returns the record's position in `controllers.states`.
     @inline(__always)
-    static func inPlace<T, R>(_ value: inout T, _ body: (inout T) -> R) -> R {
-        body(&value)
+    mutating func touch<R: ControllerRefSource>(
+        _ serial: UInt32, slot: UInt32, _ refs: R, _ time: UInt64, _ ordinal: UInt64, what: @autoclosure () -> String
+    ) -> Int {
+        if let position = controllers.position(of: serial) {
+            if controllers.states[position].deinitTime != nil || controllers.states[position].processEndTime != nil {
+                reportIfDead(position, slot: slot, refs, time, ordinal, what: what())
+            }
+            return position
+        }
+        if !deadSerials.isEmpty, deadSerials.contains(serial) {
+            report(.eventAfterDeinit, ordinal, time, refs.controllerRef(slot: slot), "\(what()) after deinit (record no longer kept; starting a new one)")
+        }
+        return controllers.insert(ControllerState(ref: refs.controllerRef(slot: slot), firstSeen: time, ordinal: ordinal), serial: serial)
+    }
+
+    private mutating func reportIfDead<R: ControllerRefSource>(
+        _ position: Int, slot: UInt32, _ refs: R, _ time: UInt64, _ ordinal: UInt64, what: @autoclosure () -> String
+    ) {
+        let c = controllers.states[position]
+        guard (c.deinitTime != nil && !c.callbacks.contains(where: { $0.callback == .deinitialize })) || c.processEndTime != nil else { return }
+        report(.eventAfterDeinit, ordinal, time, refs.controllerRef(slot: slot), "\(what()) after \(c.deinitTime == nil ? "its process ended" : "deinit")")
     }
 
     /// Makes `child` a child of `parent`, unlinking it from a previous parent.
     mutating func link(_ child: UInt32, to parent: UInt32) {
-        guard child != parent, controllers.index(forKey: child) != nil else { return }
-        let old = Self.inPlace(&controllers[child]!) { c -> UInt32? in
-            let old = c.parent.serial
-            c.parent = .controller(parent)
-            return old
+        guard child != parent, let position = controllers.position(of: child) else { return }
+        let old = controllers.states[position].parent.serial
+        controllers.states[position].parent = .controller(parent)
+        if let old, old != parent, let oldPosition = controllers.position(of: old) {
+            controllers.states[oldPosition].children.removeAll { $0 == child }
         }
-        if let old, old != parent {
-            controllers[old]?.children.removeAll { $0 == child }
-        }
-        if controllers.index(forKey: parent) != nil {
-            Self.inPlace(&controllers[parent]!) { p in
-                if !p.children.contains(child) { p.children.append(child) }
-            }
+        if let parentPosition = controllers.position(of: parent), !controllers.states[parentPosition].children.contains(child) {
+            controllers.states[parentPosition].children.append(child)
         }
     }
 
     /// Detaches `child` from its parent, if it has one.
     mutating func unlink(_ child: UInt32) {
-        guard controllers.index(forKey: child) != nil else { return }
-        let old = Self.inPlace(&controllers[child]!) { c -> UInt32? in
-            let old = c.parent.serial
-            c.parent = .none
-            return old
-        }
-        if let old {
-            controllers[old]?.children.removeAll { $0 == child }
+        guard let position = controllers.position(of: child) else { return }
+        let old = controllers.states[position].parent.serial
+        controllers.states[position].parent = .none
+        if let old, let oldPosition = controllers.position(of: old) {
+            controllers.states[oldPosition].children.removeAll { $0 == child }
         }
     }
 
     mutating func setRemoval(_ serial: UInt32, _ kind: Removal.Kind, _ time: UInt64, _ ordinal: UInt64) {
-        controllers[serial]?.removal = Removal(kind: kind, time: time, ordinal: ordinal)
+        guard let position = controllers.position(of: serial) else { return }
+        controllers.states[position].removal = Removal(kind: kind, time: time, ordinal: ordinal)
     }
 
     // MARK: - Callbacks
 
-    private mutating func applyCallback(_ event: CallbackEvent, _ time: UInt64, _ ordinal: UInt64) {
-        let ref = event.controller
-        let serial = ref.serial
-        touch(ref, time, ordinal, what: "\(event.callback.name) \(event.phase)")
-        if let parent = event.parent?.controller {
-            touch(parent, time, ordinal, what: "named as parent in \(event.callback.name)")
+    /// The one fold of a callback event, from a record (`EventRecord`): controllers as serials, `refs` consulted
+    /// only for a first sight or a diagnostic.
+    @inline(__always)
+    private mutating func applyCallback<R: ControllerRefSource>(_ record: EventRecord, _ refs: R) {
+        let time = record.timestamp
+        let ordinal = record.ordinal
+        let serial = record.controller
+        let callback = record.callback
+        let position = touch(serial, slot: record.controllerSlot, refs, time, ordinal, what: "\(callback.name) \(record.phase)")
+        if record.parent == .controller {
+            _ = touch(record.parentSerial, slot: record.parentSlot, refs, time, ordinal, what: "named as parent in \(callback.name)")
         }
-        let active = ActiveCallback(
-            kind: .controller(event.callback), controller: ref, since: time, ordinal: ordinal, isInstant: event.phase == .instant
-        )
-        switch event.phase {
+        let active = ActiveCallback(callback, serial: serial, since: time, ordinal: ordinal, isInstant: record.phase == .instant)
+        switch record.phase {
         case .end:
             // Whether a begin was found, and the callback still executing inside it if it was not the innermost.
-            let outcome: (found: Bool, inner: ActiveCallback?) = Self.inPlace(&controllers[serial]!) { c in
-                guard let index = c.callbacks.lastIndex(where: { $0.callback == event.callback }) else { return (false, nil) }
-                let inner = index == c.callbacks.count - 1 ? nil : c.callbacks[c.callbacks.count - 1]
-                c.callbacks.remove(at: index)
-                return (true, inner)
+            var found = false
+            var inner: ActiveCallback?
+            if let index = controllers.states[position].callbacks.lastIndex(where: { $0.isCallback(callback, of: serial) }) {
+                found = true
+                let count = controllers.states[position].callbacks.count
+                if index != count - 1 { inner = controllers.states[position].callbacks[count - 1] }
+                controllers.states[position].callbacks.remove(at: index)
             }
-            if outcome.found {
-                if let inner = outcome.inner {
-                    report(.unbalancedEnd, ordinal, time, ref, "\(event.callback.name) ended while \(inner.name) (begun at event \(inner.ordinal)) is still executing")
+            if found {
+                if let inner {
+                    report(.unbalancedEnd, ordinal, time, refs.controllerRef(slot: record.controllerSlot), "\(callback.name) ended while \(inner.name) (begun at event \(inner.ordinal)) is still executing")
                 }
-                removeExecuting { $0.callback == event.callback && $0.controller?.serial == serial }
-                if event.callback == .deinitialize { compactDead(serial) }
+                if let index = executing.lastIndex(where: { $0.isCallback(callback, of: serial) }) { executing.remove(at: index) }
+                if callback == .deinitialize { compactDead(serial) }
             } else {
-                report(.unbalancedEnd, ordinal, time, ref, "\(event.callback.name) end without a begin; applied as an instant")
+                report(.unbalancedEnd, ordinal, time, refs.controllerRef(slot: record.controllerSlot), "\(callback.name) end without a begin; applied as an instant")
                 lastCallback = active
-                takeEffect(of: event, time, ordinal)
-                if event.callback == .deinitialize { compactDead(serial) }
+                takeEffect(of: record, position, refs)
+                if callback == .deinitialize { compactDead(serial) }
             }
         case .begin, .instant:
-            let isBegin = event.phase == .begin
-            if isBegin { controllers[serial]!.callbacks.append(active) }
+            let isBegin = record.phase == .begin
+            if isBegin { controllers.states[position].callbacks.append(active) }
             lastCallback = active
             if isBegin { executing.append(active) }
-            takeEffect(of: event, time, ordinal)
-            if !isBegin, event.callback == .deinitialize { compactDead(serial) }
+            takeEffect(of: record, position, refs)
+            if !isBegin, callback == .deinitialize { compactDead(serial) }
         }
-    }
-
-    private mutating func removeExecuting(where matches: (ActiveCallback) -> Bool) {
-        if let index = executing.lastIndex(where: matches) { executing.remove(at: index) }
     }
 
     /// A controller's deinit ended: callbacks left on its stack are dropped, its serial joins `deadSerials`, and
-    /// its record is retained until `retainedDeadLimit` later deaths push it out.
+    /// its record is retained until `retainedDeadLimit` later deaths push it out (the record of the controller
+    /// `lastCallback` names is kept one more death, so the latest callback can always be named).
     mutating func compactDead(_ serial: UInt32) {
-        guard controllers.index(forKey: serial) != nil else { return }
-        let hadCallbacks = Self.inPlace(&controllers[serial]!) { c -> Bool in
-            defer { c.callbacks.removeAll() }
-            return !c.callbacks.isEmpty
-        }
+        guard let position = controllers.position(of: serial) else { return }
+        let hadCallbacks = !controllers.states[position].callbacks.isEmpty
+        controllers.states[position].callbacks.removeAll()
         if hadCallbacks {
-            executing.removeAll { $0.controller?.serial == serial }
+            executing.removeAll { $0.isOf(serial) }
         }
         deadSerials.insert(serial)
         retainedDead.removeAll { $0 == serial }
         retainedDead.append(serial)
         if retainedDead.count > Self.retainedDeadLimit {
-            let oldest = retainedDead.removeFirst()
-            if controllers.index(forKey: oldest) != nil, Self.inPlace(&controllers[oldest]!, { !$0.isAlive }) {
-                controllers[oldest] = nil
+            let named = lastCallback?.controllerSerial
+            let oldest = retainedDead.remove(at: retainedDead.count > 1 && retainedDead[0] == named ? 1 : 0)
+            if let oldestPosition = controllers.position(of: oldest), !controllers.states[oldestPosition].isAlive {
+                controllers.remove(oldest)
             }
         }
     }
 
-    private mutating func takeEffect(of event: CallbackEvent, _ time: UInt64, _ ordinal: UInt64) {
-        let serial = event.controller.serial
-        let callback = event.callback
+    private mutating func takeEffect<R: ControllerRefSource>(of record: EventRecord, _ position: Int, _ refs: R) {
+        let serial = record.controller
+        let callback = record.callback
+        let time = record.timestamp
+        let ordinal = record.ordinal
         switch callback {
         case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
              .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .deinitialize:
-            let anomaly = Self.inPlace(&controllers[serial]!) { c in c.applyLocal(callback, time, ordinal) }
-            if let anomaly {
-                report(anomaly.kind, ordinal, time, event.controller, anomaly.message)
+            if let anomaly = controllers.states[position].applyLocal(callback, time, ordinal) {
+                report(anomaly.kind, ordinal, time, refs.controllerRef(slot: record.controllerSlot), anomaly.message)
             }
             if callback == .viewDidAppear, !transitions.isEmpty {
                 // A sheet that appears again was not dismissed: the swipe-down was abandoned.
                 transitions.removeAll { $0.kind == .sheetDismiss && $0.from == serial }
             }
         case .didMoveToParent:
-            switch event.parent {
-            case .none?:
+            switch record.parent {
+            case .none:
                 unlink(serial)
-                let needsRemoval = Self.inPlace(&controllers[serial]!) { $0.removal == nil }
-                if needsRemoval { setRemoval(serial, .movedToNilParent, time, ordinal) }
-            case .controller(let parent)?:
-                link(serial, to: parent.serial)
-                controllers[serial]!.removal = nil
-            case nil:
+                if controllers.states[position].removal == nil { setRemoval(serial, .movedToNilParent, time, ordinal) }
+            case .controller:
+                link(serial, to: record.parentSerial)
+                controllers.states[position].removal = nil
+            case .absent:
                 break
             }
         case .willMoveToParent, .didReceiveMemoryWarning, .viewWillTransition:
@@ -246,13 +302,14 @@ extension ReplayState {
 
     private mutating func applyApp(_ event: AppEvent, _ time: UInt64, _ ordinal: UInt64) {
         let active = ActiveCallback(
-            kind: .app(event.transition), controller: nil, scene: event.scene, since: time, ordinal: ordinal, isInstant: event.phase == .instant
+            kind: .app(event.transition), controllerSerial: nil, scene: event.scene, since: time, ordinal: ordinal, isInstant: event.phase == .instant
         )
+        let sceneIndex = SceneNames.shared.index(of: event.scene)
         switch event.phase {
         case .end:
-            if let index = appCallbacks.lastIndex(where: { $0.appTransition == event.transition && $0.scene == event.scene }) {
+            if let index = appCallbacks.lastIndex(where: { $0.isApp(event.transition, sceneIndex: sceneIndex) }) {
                 appCallbacks.remove(at: index)
-                removeExecuting { $0.controller == nil && $0.appTransition == event.transition && $0.scene == event.scene }
+                if let index = executing.lastIndex(where: { $0.isApp(event.transition, sceneIndex: sceneIndex) }) { executing.remove(at: index) }
             } else {
                 report(.unbalancedEnd, ordinal, time, nil, "\(event.delegateMethodName) end without a begin; applied as an instant")
                 lastAppCallback = active
@@ -305,8 +362,8 @@ extension ReplayState {
             }
         }
         if let host = event.host {
-            touch(host, time, ordinal, what: "\(event.view).\(event.action)")
-            update(&controllers[host.serial]!.swiftUIViews)
+            let position = touch(host.serial, slot: 0, SingleControllerRef(ref: host), time, ordinal, what: "\(event.view).\(event.action)")
+            update(&controllers.states[position].swiftUIViews)
         } else {
             update(&unhostedSwiftUIViews)
         }

@@ -1,6 +1,9 @@
 import TraceModel
 
-/// The checkpoint encoding of a `ReplayState` (version 4; earlier versions are refused and the trace replays from an older checkpoint or the start).
+/// The checkpoint encoding of a `ReplayState` (version 5; earlier versions are refused and the trace replays from an older checkpoint or the start).
+///
+/// Version 5 writes an `ActiveCallback`'s controller as its serial (varint) instead of a whole controller
+/// reference, as the state now holds it; a version 4 payload is refused (`unsupportedVersion`).
 ///
 /// Version 4 added `ControllerState.processEndTime`/`processEndOrdinal` and the end of a process at a later
 /// `runStarted`. A version 3 checkpoint could be read cheaply but is not used: one written after a second run
@@ -16,9 +19,9 @@ import TraceModel
 extension ReplayState {
     static let checkpointMagic: [UInt8] = Array("LTCK".utf8)
     /// The encoding version this build writes and the newest it reads.
-    public static let checkpointVersion: UInt64 = 4
+    public static let checkpointVersion: UInt64 = 5
     /// The oldest encoding version this build reads (see the type's documentation for why not older).
-    public static let oldestReadableCheckpointVersion: UInt64 = 4
+    public static let oldestReadableCheckpointVersion: UInt64 = 5
 
     /// The state as a self-contained checkpoint payload (see the type's documentation for the layout).
     public func checkpointPayload() -> [UInt8] {
@@ -77,7 +80,7 @@ extension ReplayState {
         guard version >= Self.oldestReadableCheckpointVersion else {
             throw CheckpointError(
                 .unsupportedVersion,
-                "checkpoint encoding version \(version) predates the end of a process at runStarted; this build reads \(Self.oldestReadableCheckpointVersion)…\(Self.checkpointVersion)",
+                "checkpoint encoding version \(version) predates callbacks holding controller serials (version 5); this build reads \(Self.oldestReadableCheckpointVersion)…\(Self.checkpointVersion)",
                 offset: Self.checkpointMagic.count
             )
         }
@@ -154,7 +157,7 @@ extension CheckpointWriter {
             byte(1)
             byte(transition.rawValue)
         }
-        optional(callback.controller) { $0.ref($1) }
+        optional(callback.controllerSerial) { $0.varint($1) }
         optional(callback.scene) { $0.string($1) }
         varint(callback.since)
         varint(callback.ordinal)
@@ -247,12 +250,12 @@ extension CheckpointReader {
         case 1: kind = .app(try enumeration(AppTransition.self))
         case let other: throw fail("bad callback kind \(other)")
         }
-        let controller = try optional { try $0.ref() }
+        let controller = try optional { try $0.uint32() }
         let scene = try optional { try $0.string() }
         let since = try varint()
         let ordinal = try varint()
         let isInstant = try bool()
-        return ActiveCallback(kind: kind, controller: controller, scene: scene, since: since, ordinal: ordinal, isInstant: isInstant)
+        return ActiveCallback(kind: kind, controllerSerial: controller, scene: scene, since: since, ordinal: ordinal, isInstant: isInstant)
     }
 
     mutating func parent() throws -> ParentLink {

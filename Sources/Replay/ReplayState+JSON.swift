@@ -36,7 +36,7 @@ extension ReplayState {
         func callbackJSON(_ callback: ActiveCallback) -> String {
             JSONText.object([
                 ("callback", JSONText.string(callback.name)),
-                ("controller", JSONText.optional(callback.controller?.displayName)),
+                ("controller", JSONText.optional(controllerRef(of: callback)?.displayName ?? callback.controllerSerial.map { "#\($0)" })),
                 ("scene", JSONText.optional(callback.scene)),
                 ("since_ns", String(callback.since)),
                 ("ordinal", String(callback.ordinal)),
@@ -87,7 +87,7 @@ extension ReplayState {
                         ("kind", JSONText.string(resource.kind.name)),
                         ("id", JSONText.string(resource.id)),
                         ("since_ns", String(resource.since)),
-                        ("started_in", JSONText.optional(resource.startedIn?.description)),
+                        ("started_in", JSONText.optional(resource.startedIn.map(describe))),
                     ])
                 })),
                 ("unsaved", JSONText.array(c.unsaved.map { edit in

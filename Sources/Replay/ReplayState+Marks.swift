@@ -11,7 +11,7 @@ extension ReplayState {
         }
         guard event.phase != .end else { return }
         let enclosing = enclosingCallback(of: event.controller)
-        let owner = event.controller?.serial ?? enclosing?.controller?.serial
+        let owner = event.controller?.serial ?? enclosing?.controllerSerial
         switch event.name {
         case MarkName.timerStart: startResource(.timer, event[field: "id"], owner, time, ordinal, enclosing)
         case MarkName.timerStop: stopResource(.timer, event[field: "id"], owner)
@@ -32,7 +32,7 @@ extension ReplayState {
                     edits.append(UnsavedEdit(key: key, firstEdit: time, firstOrdinal: ordinal, lastEdit: time, lastOrdinal: ordinal, count: 1))
                 }
             }
-            if let owner, controllers.index(forKey: owner) != nil {
+            if let owner, controllers.contains(owner) {
                 record(&controllers[owner]!.unsaved)
             } else {
                 record(&appUnsaved)
@@ -42,7 +42,7 @@ extension ReplayState {
             func clear(_ edits: inout [UnsavedEdit]) {
                 if let key { edits.removeAll { $0.key == key } } else { edits.removeAll() }
             }
-            if let owner, controllers.index(forKey: owner) != nil {
+            if let owner, controllers.contains(owner) {
                 clear(&controllers[owner]!.unsaved)
             } else {
                 clear(&appUnsaved)
@@ -54,7 +54,7 @@ extension ReplayState {
 
     private mutating func startResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?, _ time: UInt64, _ ordinal: UInt64, _ enclosing: ActiveCallback?) {
         let resource = LiveResource(kind: kind, id: id?.description ?? "", since: time, ordinal: ordinal, startedIn: enclosing)
-        if let owner, controllers.index(forKey: owner) != nil {
+        if let owner, controllers.contains(owner) {
             controllers[owner]!.resources.append(resource)
         } else {
             appResources.append(resource)
@@ -64,7 +64,7 @@ extension ReplayState {
     /// Stops the oldest live resource of `kind` and `id` of the owner (then of the app).
     private mutating func stopResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?) {
         let id = id?.description ?? ""
-        if let owner, controllers.index(forKey: owner) != nil,
+        if let owner, controllers.contains(owner),
            let index = controllers[owner]!.resources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
             controllers[owner]!.resources.remove(at: index)
         } else if let index = appResources.firstIndex(where: { $0.kind == kind && $0.id == id }) {

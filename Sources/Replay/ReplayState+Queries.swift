@@ -15,7 +15,7 @@ extension ReplayState {
         if let controller {
             // `executing` holds every executing callback in begin order, so the controller's innermost one is
             // its last entry there (this avoids copying the controller's record out of the dictionary).
-            let own = executing.last { $0.controller?.serial == controller.serial }
+            let own = executing.last { $0.isOf(controller.serial) }
             let app = appCallbacks.last
             switch (own, app) {
             case (let own?, let app?): return own.ordinal >= app.ordinal ? own : app
@@ -27,7 +27,7 @@ extension ReplayState {
             return top
         }
         if let last = lastCallback, last.isInstant,
-           controller == nil || last.controller == nil || last.controller?.serial == controller?.serial {
+           controller == nil || last.controllerSerial == nil || last.controllerSerial == controller?.serial {
             return last
         }
         return nil

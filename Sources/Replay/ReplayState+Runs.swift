@@ -18,17 +18,17 @@ extension ReplayState {
     ///   the app-level resources, unsaved edits and unhosted SwiftUI views of the old process are cleared.
     mutating func endProcess(_ time: UInt64, _ ordinal: UInt64, nextProcess: String) {
         if !executing.isEmpty {
-            let names = executing.map(\.description)
+            let names = executing.map(describe)
             report(
-                .processEndedInCallback, ordinal, time, executing.last?.controller,
+                .processEndedInCallback, ordinal, time, executing.last.flatMap(controllerRef(of:)),
                 "a new run started (\(nextProcess)) while the previous process was still inside \(names.joined(separator: " > ")): it ended mid-callback (crash or kill)"
             )
         }
-        let alive = controllers.keys.filter { controllers[$0]!.isAlive }.sorted()
+        let alive = controllers.serials.indices.filter { controllers.states[$0].isAlive }.map { controllers.serials[$0] }.sorted()
         for serial in alive {
-            Self.inPlace(&controllers[serial]!) { c in
-                c.processEndTime = time
-                c.processEndOrdinal = ordinal
+            if let position = controllers.position(of: serial) {
+                controllers.states[position].processEndTime = time
+                controllers.states[position].processEndOrdinal = ordinal
             }
             compactDead(serial)
         }

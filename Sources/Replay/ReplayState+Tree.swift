@@ -90,7 +90,7 @@ extension ReplayState {
             for c in ended where c.processEndTime == end { lines.append("  " + describe(c, withProcessEnd: false)) }
         }
         if !appCallbacks.isEmpty {
-            lines.append("app callbacks executing: " + appCallbacks.map(\.description).joined(separator: " > "))
+            lines.append("app callbacks executing: " + appCallbacks.map { self.describe($0) }.joined(separator: " > "))
         }
         if !appResources.isEmpty || !appUnsaved.isEmpty {
             var parts: [String] = []

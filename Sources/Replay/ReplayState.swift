@@ -36,7 +36,7 @@ public struct ReplayState: Sendable, Hashable {
     /// The window's root controller (`setRoot` without a container), if known.
     public var windowRoot: UInt32?
     /// Every live controller, and the `retainedDeadLimit` most recently dead ones, by serial.
-    public var controllers: [UInt32: ControllerState]
+    public var controllers: ControllerTable
     /// Serials of the dead controllers still in `controllers`, oldest death first.
     public var retainedDead: [UInt32]
     /// Serials of every controller whose deinit was seen (retained or not).
@@ -86,6 +86,23 @@ public struct ReplayState: Sendable, Hashable {
     /// The state of the controller `ref`, if it was seen.
     public subscript(ref: ControllerRef) -> ControllerState? {
         controllers[ref.serial]
+    }
+
+    /// The controller an `ActiveCallback` runs on, from its record; `nil` for app callbacks or when the record is
+    /// no longer kept.
+    public func controllerRef(of callback: ActiveCallback) -> ControllerRef? {
+        guard let serial = callback.controllerSerial, let position = controllers.position(of: serial) else { return nil }
+        return controllers.states[position].ref
+    }
+
+    /// `NoteEditorViewController#2.viewWillDisappear` or `app.didEnterBackground` / `scene(S1).didEnterBackground`
+    /// (`#7.viewDidLoad` when the controller's record is no longer kept).
+    public func describe(_ callback: ActiveCallback) -> String {
+        if let serial = callback.controllerSerial {
+            return "\(controllerRef(of: callback)?.displayName ?? "#\(serial)").\(callback.name)"
+        }
+        if let scene = callback.scene { return "scene(\(scene)).\(callback.name)" }
+        return "app.\(callback.name)"
     }
 
     /// The first controller whose `displayName` is `name` (lowest serial), if any.

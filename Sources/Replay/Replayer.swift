@@ -47,6 +47,18 @@ public struct Replayer: Sendable {
         return state
     }
 
+    /// Replays the whole trace from the start without a visitor: the fast path (`FrameCursor` records folded by
+    /// `ReplayState.apply(_:from:)`, no `Event` built for a callback).
+    ///
+    /// - Throws: `TraceError` `.corruptFrame` when an events frame of the valid prefix fails to decode.
+    /// - Returns: The state after the last event of the valid prefix.
+    public func replay() throws -> ReplayState {
+        var state = ReplayState()
+        var visitor = NoVisitor()
+        try run(from: 0, state: &state, until: nil, visitor: &visitor)
+        return state
+    }
+
     /// The state after the last event of the valid prefix, from the last good checkpoint.
     public func finalState() throws -> ReplayState {
         try seek(to: UInt64.max).state
@@ -138,15 +150,18 @@ public struct Replayer: Sendable {
         for position in low..<frames.count {
             let frame = frames[position]
             if let instant, frame.firstTimestamp > instant { return }
-            let events = try reader.decodeFrame(frame)
-            var current = frame.firstOrdinal
-            for event in events {
-                defer { current += 1 }
-                if current < ordinal { continue }
-                if let instant, event.timestamp > instant { return }
-                try visitor.willApply(event, ordinal: current, to: state)
-                state.apply(event, ordinal: current)
-                try visitor.didApply(event, ordinal: current, giving: state)
+            var cursor = try reader.cursor(for: frame)
+            if V.self == NoVisitor.self {
+                if try !state.applyRest(of: &cursor, from: ordinal, until: instant) { return }
+                continue
+            }
+            while let record = try cursor.next() {
+                if record.ordinal < ordinal { continue }
+                if let instant, record.timestamp > instant { return }
+                let event = cursor.event(of: record)
+                try visitor.willApply(event, ordinal: record.ordinal, to: state)
+                state.apply(event, ordinal: record.ordinal)
+                try visitor.didApply(event, ordinal: record.ordinal, giving: state)
             }
         }
     }

@@ -22,6 +22,8 @@ public struct Timeline: Sendable, Equatable {
         public var ordinal: UInt64
         /// `ReplayState.enclosingCallback(of:)` just before the mark.
         public var enclosing: ActiveCallback?
+        /// `enclosing` as `ReplayState.describe(_:)` wrote it then (`Editor#2.viewWillDisappear`).
+        public var enclosingName: String?
     }
 
     public struct Lane: Sendable, Equatable {
@@ -101,10 +103,12 @@ public struct Timeline: Sendable, Equatable {
                 closeLanesEndedWithProcess(at: event.timestamp, state)
             }
             if case .mark(let mark) = event.payload {
-                let owner = mark.controller ?? enclosingBefore?.controller
-                if let owner, let c = state.controllers[owner.serial] {
+                let owner = mark.controller?.serial ?? enclosingBefore?.controllerSerial
+                if let owner, let c = state.controllers[owner] {
                     let index = lane(for: c)
-                    timeline.lanes[index].marks.append(Mark(name: mark.name, time: event.timestamp, ordinal: ordinal, enclosing: enclosingBefore))
+                    timeline.lanes[index].marks.append(Mark(
+                        name: mark.name, time: event.timestamp, ordinal: ordinal, enclosing: enclosingBefore,
+                        enclosingName: enclosingBefore.map { state.describe($0) }))
                 }
                 enclosingBefore = nil
             }

@@ -13,16 +13,26 @@ struct EventDecoder {
     private var values: ByteReader
     private var literals: ByteReader
     private var strings: [String] = []
-    private var controllers: [ControllerRef] = []
+    /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
+    private(set) var controllers: [ControllerRef] = []
+    private var serials: [UInt32] = []
+    /// The last event `next()` returned as an `.other` record.
+    private(set) var event: Event?
     private var previousTimestamp: UInt64
     private var ordinal: UInt64
+    /// The frame header's event count and last timestamp, checked when the payload ends.
+    private let expectedCount: Int
+    private let lastTimestamp: UInt64
+    private var decodedCount = 0
 
     /// Splits `payload` into its streams (`varint count, count × varint length, streams`).
     ///
     /// - Throws: `.corruptFrame` when the stream table is malformed or the lengths do not add up to the payload.
-    init(payload: [UInt8], firstTimestamp: UInt64, firstOrdinal: UInt64, eventCount: Int) throws {
+    init(payload: [UInt8], firstTimestamp: UInt64, lastTimestamp: UInt64, firstOrdinal: UInt64, eventCount: Int) throws {
         self.previousTimestamp = firstTimestamp
         self.ordinal = firstOrdinal
+        self.expectedCount = eventCount
+        self.lastTimestamp = lastTimestamp
         var table = ByteReader(payload)
         guard let count = table.readVarint(), count == 5 else {
             throw TraceError(.corruptFrame, "events payload does not start with its 5 stream lengths", eventOrdinal: firstOrdinal)
@@ -99,39 +109,91 @@ struct EventDecoder {
         payload: [UInt8], firstTimestamp: UInt64, lastTimestamp: UInt64, firstOrdinal: UInt64, expectedCount: Int
     ) throws -> [Event] {
         var decoder = try EventDecoder(
-            payload: payload, firstTimestamp: firstTimestamp, firstOrdinal: firstOrdinal, eventCount: expectedCount
+            payload: payload, firstTimestamp: firstTimestamp, lastTimestamp: lastTimestamp, firstOrdinal: firstOrdinal,
+            eventCount: expectedCount
         )
         var events: [Event] = []
         events.reserveCapacity(expectedCount)
-        while !decoder.ops.isAtEnd {
-            guard events.count < expectedCount else {
-                throw decoder.failure("payload holds more events than the frame header's \(expectedCount)")
-            }
-            events.append(try decoder.next())
-        }
-        guard decoder.isAtEnd else {
-            throw decoder.failure("payload streams hold bytes after the last event")
-        }
-        guard events.count == expectedCount else {
-            throw decoder.failure("payload holds \(events.count) events, the frame header says \(expectedCount)")
-        }
-        if let last = events.last, last.timestamp != lastTimestamp {
-            throw decoder.failure("last event's timestamp \(last.timestamp) differs from the frame header's \(lastTimestamp)")
-        }
+        while let event = try decoder.nextEvent() { events.append(event) }
         return events
+    }
+
+    /// The next event as an `Event`, or `nil` after the last one (the frame's end was checked).
+    mutating func nextEvent() throws -> Event? {
+        guard let record = try next() else { return nil }
+        return record.kind == .callback ? event(of: record) : event
+    }
+
+    /// The next event, or `nil` after the last one: a `.callback` record, or an `.other` record whose event is
+    /// then in `event`. At the end checks that the payload holds exactly the frame header's event count, nothing
+    /// after it, and that the last timestamp is the header's.
+    ///
+    /// - Throws: `TraceError` `.corruptFrame` with the ordinal of the event that failed.
+    mutating func next() throws -> EventRecord? {
+        if ops.isAtEnd {
+            guard isAtEnd else { throw failure("payload streams hold bytes after the last event") }
+            guard decodedCount == expectedCount else {
+                throw failure("payload holds \(decodedCount) events, the frame header says \(expectedCount)")
+            }
+            if decodedCount > 0, previousTimestamp != lastTimestamp {
+                throw failure("last event's timestamp \(previousTimestamp) differs from the frame header's \(lastTimestamp)")
+            }
+            return nil
+        }
+        guard decodedCount < expectedCount else {
+            throw failure("payload holds more events than the frame header's \(expectedCount)")
+        }
+        let decoded = try decodeOne()
+        decodedCount += 1
+        return decoded
+    }
+
+    /// The controller of entry `slot` of the frame's controller table (`EventRecord.controllerSlot`).
+    func controller(atSlot slot: UInt32) -> ControllerRef {
+        controllers[Int(slot)]
+    }
+
+    /// The `Event` a record stands for.
+    func event(of record: EventRecord) -> Event {
+        let parent: ParentArgument?
+        switch record.parent {
+        case .absent: parent = nil
+        case .none: parent = ParentArgument.none
+        case .controller: parent = .controller(controllers[Int(record.parentSlot)])
+        }
+        let callback = CallbackEvent(
+            record.callback, record.phase, controller: controllers[Int(record.controllerSlot)], animated: record.animated, parent: parent
+        )
+        return Event(timestamp: record.timestamp, .callback(callback))
     }
 
     private func failure(_ message: String) -> TraceError {
         TraceError(.corruptFrame, "event \(ordinal): \(message)", eventOrdinal: ordinal)
     }
 
-    private mutating func next() throws -> Event {
+    private mutating func decodeOne() throws -> EventRecord {
         let tagByte = try Self.require(ops.readUInt8(), "event tag", ordinal)
         guard deltaPosition < deltas.count else { throw failure("payload ends inside the timestamp deltas") }
         let delta = deltas[deltaPosition]
         deltaPosition += 1
         let (timestamp, overflow) = previousTimestamp.addingReportingOverflow(delta)
         guard !overflow else { throw failure("timestamp overflows 64 bits") }
+        if tagByte == EventTag.callback {
+            // The common case: a callback without a source, read as a record (no strings, no refcounting).
+            var size: Size?
+            var record = try readCallbackRecord(timestamp, size: &size)
+            previousTimestamp = timestamp
+            ordinal += 1
+            guard let size else { return record }
+            var event = event(of: record)
+            if case .callback(var callback) = event.payload {
+                callback.size = size
+                event.payload = .callback(callback)
+            }
+            self.event = event
+            record.kind = .other
+            return record
+        }
         let payload: EventPayload
         switch tagByte & EventTag.kindMask {
         case EventTag.callback: payload = .callback(try readCallback())
@@ -176,7 +238,39 @@ struct EventDecoder {
         }
         previousTimestamp = timestamp
         ordinal += 1
-        return Event(timestamp: timestamp, payload, source: source)
+        event = Event(timestamp: timestamp, payload, source: source)
+        return EventRecord(otherAt: timestamp, ordinal: ordinal - 1)
+    }
+
+    /// A callback's body as a record (controller and parent as serials and table slots) and its size argument.
+    private mutating func readCallbackRecord(_ timestamp: UInt64, size: inout Size?) throws -> EventRecord {
+        let raw = try Self.require(ops.readUInt8(), "callback", ordinal)
+        guard let callback = Callback(rawValue: raw) else { throw failure("unknown callback value \(raw)") }
+        let bits = try Self.require(ops.readUInt8(), "callback flags", ordinal)
+        guard bits & 0x80 == 0 else { throw failure("reserved callback flag bit set: \(bits)") }
+        let phase = try phase(bits & 3)
+        let animated = try optionalBool((bits >> 2) & 3)
+        guard let slot = try readControllerSlot() else { throw failure("missing callback controller") }
+        var record = EventRecord(
+            timestamp: timestamp, ordinal: ordinal, callback: callback, phase: phase, animated: animated,
+            controller: serials[Int(slot)], controllerSlot: slot
+        )
+        switch (bits >> 4) & 3 {
+        case 0: break
+        case 1: record.parent = .none
+        case 2:
+            guard let parentSlot = try readControllerSlot() else { throw failure("missing parent controller") }
+            record.parent = .controller
+            record.parentSerial = serials[Int(parentSlot)]
+            record.parentSlot = parentSlot
+        default: throw failure("invalid parent presence 3")
+        }
+        if bits & (1 << 6) != 0 {
+            let width = try Self.require(literals.readUInt64(), "size width", ordinal)
+            let height = try Self.require(literals.readUInt64(), "size height", ordinal)
+            size = Size(width: Double(bitPattern: width), height: Double(bitPattern: height))
+        }
+        return record
     }
 
     private mutating func readCallback() throws -> CallbackEvent {
@@ -298,6 +392,13 @@ struct EventDecoder {
     }
 
     private mutating func readController() throws -> ControllerRef? {
+        guard let slot = try readControllerSlot() else { return nil }
+        return controllers[Int(slot)]
+    }
+
+    /// Reads a controller reference; returns its slot in the frame's table (adding it on first sight), or `nil`
+    /// for "no controller".
+    private mutating func readControllerSlot() throws -> UInt32? {
         let reference = try Self.require(refs.readVarint(), "controller reference", ordinal)
         switch reference {
         case 0:
@@ -307,15 +408,15 @@ struct EventDecoder {
             guard serial <= UInt64(UInt32.max) else { throw failure("controller serial \(serial) exceeds 32 bits") }
             let typeName = try readRequiredString("controller type name")
             let label = try readString()
-            let controller = ControllerRef(serial: UInt32(serial), typeName: typeName, label: label)
-            controllers.append(controller)
-            return controller
+            controllers.append(ControllerRef(serial: UInt32(serial), typeName: typeName, label: label))
+            serials.append(UInt32(serial))
+            return UInt32(controllers.count - 1)
         default:
             let index = reference - 2
-            guard index < UInt64(controllers.count) else {
-                throw failure("controller reference \(index) but only \(controllers.count) controllers defined in this frame")
+            guard index < UInt64(serials.count) else {
+                throw failure("controller reference \(index) but only \(serials.count) controllers defined in this frame")
             }
-            return controllers[Int(index)]
+            return UInt32(index)
         }
     }
 

@@ -1,17 +1,18 @@
 import TraceModel
 
-/// The events of a trace's valid prefix with their ordinals, decoded one frame at a time.
+/// The events of a trace's valid prefix with their ordinals, decoded one event at a time (`FrameCursor`).
 ///
-/// Iteration stops after the last event of the valid prefix, or before the first event of a frame that fails to
-/// decode; `error` then says why. (`for … in` iterates a copy: keep the iterator in a `var` and call `next()` to
+/// Iteration stops after the last event of the valid prefix, or at the first event that fails to decode (a
+/// frame whose CRC or stream table is bad yields none of its events; one whose payload goes bad part-way yields
+/// the events before the bad one); `error` then says why. (`for … in` iterates a copy: keep the iterator in a `var` and call `next()` to
 /// read `error` afterwards.)
 public struct EventIterator: Sequence, IteratorProtocol {
     public typealias Element = (ordinal: UInt64, event: Event)
 
     private let reader: TraceReader
     private var frameIndex: Int
-    /// The current frame's remaining events, last first, so that `popLast()` moves each out without a copy.
-    private var buffer: [Event] = []
+    /// The current frame's cursor, `nil` between frames.
+    private var cursor: FrameCursor?
     private var ordinal: UInt64 = 0
     /// The error of the frame that ended iteration early, or `nil`.
     public private(set) var error: TraceError?
@@ -22,24 +23,38 @@ public struct EventIterator: Sequence, IteratorProtocol {
     }
 
     public mutating func next() -> Element? {
-        while buffer.isEmpty {
+        while true {
+            if cursor != nil {
+                do {
+                    if let event = try cursor!.nextEvent() {
+                        defer { ordinal += 1 }
+                        return (ordinal, event)
+                    }
+                    cursor = nil
+                } catch {
+                    fail(error, reader.frames[frameIndex - 1])
+                    return nil
+                }
+            }
             guard error == nil, frameIndex < reader.frames.count else { return nil }
             let frame = reader.frames[frameIndex]
             frameIndex += 1
             do {
-                buffer = try reader.decodeFrame(frame)
-                buffer.reverse()
+                cursor = try reader.cursor(for: frame)
                 ordinal = frame.firstOrdinal
-            } catch let failure as TraceError {
-                error = failure
-                buffer = []
-                return nil
             } catch {
-                self.error = TraceError(.corruptFrame, "\(error)", file: reader.path, offset: frame.offset)
+                fail(error, frame)
                 return nil
             }
         }
-        defer { ordinal += 1 }
-        return (ordinal, buffer.removeLast())
+    }
+
+    private mutating func fail(_ failure: any Error, _ frame: FrameInfo) {
+        cursor = nil
+        if let failure = failure as? TraceError {
+            error = failure
+        } else {
+            error = TraceError(.corruptFrame, "\(failure)", file: reader.path, offset: frame.offset)
+        }
     }
 }

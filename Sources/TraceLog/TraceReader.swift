@@ -243,15 +243,31 @@ public final class TraceReader: Sendable {
     /// - Throws: `TraceError` `.corruptFrame` with the frame's offset (and the event ordinal when one event is
     ///   bad) when a CRC fails or the payload does not decode; `.invalidArgument` for a frame of another kind.
     public func decodeFrame(_ frame: FrameInfo) throws -> [Event] {
+        var cursor = try cursor(for: frame)
+        var events: [Event] = []
+        events.reserveCapacity(Int(frame.eventCount))
+        while let event = try cursor.nextEvent() { events.append(event) }
+        return events
+    }
+
+    /// A cursor that decodes the events of an events frame one at a time (see `FrameCursor`).
+    ///
+    /// Reads the frame and checks its CRCs and its payload's stream table now; the events are decoded by
+    /// `FrameCursor.next()`.
+    ///
+    /// - Throws: `TraceError` `.corruptFrame` (or `.tornTail`) with the frame's offset when a CRC fails or the
+    ///   stream table is malformed; `.invalidArgument` for a frame of another kind.
+    public func cursor(for frame: FrameInfo) throws -> FrameCursor {
         guard frame.kind == .events else {
             throw TraceError(.invalidArgument, "\(frame.kind) frame \(frame.sequence) holds no events", file: path, offset: frame.offset)
         }
         let payload = try rawPayload(of: frame)
         do {
-            return try EventDecoder.decode(
+            let decoder = try EventDecoder(
                 payload: payload, firstTimestamp: frame.firstTimestamp, lastTimestamp: frame.lastTimestamp,
-                firstOrdinal: frame.firstOrdinal, expectedCount: Int(frame.eventCount)
+                firstOrdinal: frame.firstOrdinal, eventCount: Int(frame.eventCount)
             )
+            return FrameCursor(decoder: decoder, frame: frame, path: path)
         } catch var error as TraceError {
             error.message = "events frame \(frame.sequence): \(error.message)"
             error.offset = frame.offset
@@ -277,13 +293,16 @@ public final class TraceReader: Sendable {
 
     /// Calls `body` with every event of the valid prefix from events frame `index` on, in order.
     ///
-    /// - Throws: The `TraceError` of the first frame that fails to decode (after the events before it were
-    ///   passed to `body`), or whatever `body` throws.
+    /// Decodes one event at a time (`FrameCursor`), holding no frame's events in memory.
+    ///
+    /// - Throws: The `TraceError` of the first event that fails to decode, or of a frame whose CRC or stream
+    ///   table is bad (after the events before it were passed to `body`), or whatever `body` throws.
     public func forEachEvent(fromFrame index: Int = 0, _ body: (_ ordinal: UInt64, _ event: Event) throws -> Void) throws {
         for position in max(0, index)..<frames.count {
             let frame = frames[position]
+            var cursor = try cursor(for: frame)
             var ordinal = frame.firstOrdinal
-            for event in try decodeFrame(frame) {
+            while let event = try cursor.nextEvent() {
                 try body(ordinal, event)
                 ordinal += 1
             }

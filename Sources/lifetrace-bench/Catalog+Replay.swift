@@ -81,19 +81,21 @@ extension Catalog {
 
     // MARK: replay
 
-    /// Replays the whole trace from the file: reads and decodes every frame, folds every event.
+    /// Replays the whole trace from the file as `lifetrace state` does (`Replayer.replay()`: each frame's events
+    /// decoded one at a time by a `FrameCursor` and folded by `ReplayState.apply(_:from:)`).
     static func replayAll(_ path: String) throws -> ReplayState {
-        let reader = try TraceReader(path: path)
-        var state = ReplayState()
-        try reader.forEachEvent { ordinal, event in state.apply(event, ordinal: ordinal) }
-        return state
+        try Replayer(path: path).replay()
     }
 
-    /// Reads and decodes every event without folding.
+    /// Reads and decodes every event without folding, as the replay decodes them (`FrameCursor` records; an
+    /// `Event` only for the kinds that have no record form).
     static func decodeAll(_ path: String) throws -> UInt64 {
         let reader = try TraceReader(path: path)
         var folded: UInt64 = 0
-        try reader.forEachEvent { ordinal, event in folded &+= event.timestamp &+ ordinal }
+        for frame in reader.frames {
+            var cursor = try reader.cursor(for: frame)
+            while let record = try cursor.next() { folded &+= record.timestamp &+ UInt64(record.controller) }
+        }
         return folded
     }
 
@@ -114,7 +116,7 @@ extension Catalog {
             ratio: Spread(zip(times[0], times[2]).map { Double($1) / Double(max($0, 1)) }), goal: .atLeast(0.5),
             verdict: .met, candidate: rate(Spread(times[0]).median), baseline: rate(Spread(times[2]).median))
         replay.judge()
-        replay.notes.append("TraceReader.forEachEvent + ReplayState.apply from the file; baseline: pread + raw inflate of every events frame\(baseline.storedFrames > 0 ? " (\(baseline.storedFrames) stored frames only read)" : "")")
+        replay.notes.append("Replayer.replay() from the file (FrameCursor records + ReplayState.apply(_:from:)); baseline: pread + raw inflate of every events frame\(baseline.storedFrames > 0 ? " (\(baseline.storedFrames) stored frames only read)" : "")")
         var decode = Figure(
             benchmark: "replay", name: "decode only (no fold) events/s ÷ raw inflate events/s", events: workload.eventCount,
             ratio: Spread(zip(times[1], times[2]).map { Double($1) / Double(max($0, 1)) }), goal: .stated("part of replay"),

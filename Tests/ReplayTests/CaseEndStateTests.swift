@@ -63,7 +63,7 @@ struct CaseEndStateTests {
         let beforeSave = log.state(at: 5903.7)
         let enclosing = try #require(beforeSave.enclosingCallback(of: editor))
         #expect(enclosing.callback == .viewWillDisappear)
-        #expect(enclosing.controller == editor)
+        #expect(beforeSave.controllerRef(of: enclosing) == editor)
         #expect(enclosing.isInstant)
 
         let mid = log.state(at: 6000)

@@ -53,7 +53,7 @@ struct QueryTests {
         #expect(count == Self.pushedAndPopped().count)
         #expect(attributed.count == 1)
         #expect(attributed.first?.1?.callback == .viewWillDisappear)
-        #expect(attributed.first?.1?.controller == NavigationTests.detail)
+        #expect(attributed.first?.1?.controllerSerial == NavigationTests.detail.serial)
     }
 
     @Test("the timeline records spans, marks and deinit per lane")

@@ -27,27 +27,28 @@ public struct CallbackAttribution {
     /// The callback a mark (or another non-callback event) of `controller` happened in, by the rule above.
     public func enclosing(of controller: ControllerRef?) -> EnclosingCallback? {
         guard let active = replay.state.enclosingCallback(of: controller) else { return nil }
-        return Self.enclosing(active, isInstantWindow: active.isInstant)
+        return Self.enclosing(active, replay.state.controllerRef(of: active), isInstantWindow: active.isInstant)
     }
 
     /// The open interval of `callback` of `controller` (begin seen, end not yet), innermost first, or `nil`.
     public func openFrame(_ callback: Callback, of controller: ControllerRef) -> EnclosingCallback? {
         guard let frame = replay.state.controllers[controller.serial]?.callbacks.last(where: { $0.callback == callback }) else { return nil }
-        return Self.enclosing(frame, isInstantWindow: false)
+        return Self.enclosing(frame, controller, isInstantWindow: false)
     }
 
     /// The innermost open appearance-callback interval of a controller other than `controller`, if any.
     public func innermostOpenAppearanceCallback(excluding controller: ControllerRef) -> EnclosingCallback? {
         guard let frame = replay.state.executing.last(where: {
-            $0.controller != nil && $0.controller?.serial != controller.serial && ($0.callback?.isAppearanceCallback ?? false)
+            $0.controllerSerial != nil && $0.controllerSerial != controller.serial && ($0.callback?.isAppearanceCallback ?? false)
         }) else { return nil }
-        return Self.enclosing(frame, isInstantWindow: false)
+        return Self.enclosing(frame, replay.state.controllerRef(of: frame), isInstantWindow: false)
     }
 
-    static func enclosing(_ active: ActiveCallback, isInstantWindow: Bool) -> EnclosingCallback? {
+    /// - Parameter controller: The controller `active` runs on (`ReplayState.controllerRef(of:)`).
+    static func enclosing(_ active: ActiveCallback, _ controller: ControllerRef?, isInstantWindow: Bool) -> EnclosingCallback? {
         switch active.kind {
         case .controller(let callback):
-            guard let controller = active.controller else { return nil }
+            guard let controller else { return nil }
             return EnclosingCallback(subject: .controller(controller, callback), ordinal: active.ordinal, timestamp: active.since, isInstantWindow: isInstantWindow)
         case .app(let transition):
             return EnclosingCallback(subject: .app(AppEvent(transition, active.isInstant ? .instant : .begin, scene: active.scene)), ordinal: active.ordinal, timestamp: active.since, isInstantWindow: isInstantWindow)

@@ -47,9 +47,9 @@ struct MarkAttribution {
 
     /// `  (in NoteEditorViewController#3.viewWillDisappear)`, or `(after …)` when the callback was logged as an
     /// instant just before the mark (imported console logs); empty when nothing encloses the mark.
-    static func suffix(_ enclosing: ActiveCallback?) -> String {
+    func suffix(_ enclosing: ActiveCallback?) -> String {
         guard let enclosing else { return "" }
-        return "  (\(enclosing.isInstant ? "after" : "in") \(enclosing.description))"
+        return "  (\(enclosing.isInstant ? "after" : "in") \(state.describe(enclosing)))"
     }
 }
 

@@ -76,7 +76,7 @@ struct EventsCommand: Command {
             if format == "jsonl" {
                 try writer.write(event)
             } else {
-                output.line(textLine(offset: offset, ordinal: ordinal, event: event) + MarkAttribution.suffix(enclosing))
+                output.line(textLine(offset: offset, ordinal: ordinal, event: event) + (attribution?.suffix(enclosing) ?? ""))
             }
             return true
         }

@@ -49,7 +49,7 @@ struct TimelineCommand: Command {
                     output.line("  \(rel(span.start)) – \(span.end.map(rel) ?? "end")  \(span.appearance.name)")
                 }
                 for mark in lane.marks {
-                    let inside = mark.enclosing.map { " in \($0.description)" } ?? ""
+                    let inside = mark.enclosingName.map { " in \($0)" } ?? ""
                     output.line("  \(rel(mark.time))  mark \(mark.name)\(inside)")
                 }
                 for diagnostic in lane.diagnostics {

@@ -1,0 +1,54 @@
+import TraceModel
+
+/// Decodes one events frame one event at a time, straight from the frame's streams: no `[Event]` per frame, and
+/// for the common kinds no `Event` at all (see `EventRecord`).
+///
+/// Get one with `TraceReader.cursor(for:)`; keep it in a `var` and call `next()` until it returns `nil`. The
+/// frame's controller table (`controller(atSlot:)`) grows as the frame names new controllers.
+public struct FrameCursor {
+    private var decoder: EventDecoder
+    /// The frame being decoded.
+    public let frame: FrameInfo
+    private let path: String
+    /// The last event `next()` returned when it was a record of kind `.other` (`nil` before any).
+    public var event: Event? { decoder.event }
+
+    init(decoder: EventDecoder, frame: FrameInfo, path: String) {
+        self.decoder = decoder
+        self.frame = frame
+        self.path = path
+    }
+
+    /// The next event of the frame, or `nil` after the last one.
+    ///
+    /// - Throws: `TraceError` `.corruptFrame` with the file, the frame's offset and the ordinal of the event that
+    ///   does not decode (the events before it were returned); also when the payload's event count or last
+    ///   timestamp disagree with the frame header (thrown instead of returning `nil`).
+    public mutating func next() throws -> EventRecord? {
+        do {
+            return try decoder.next()
+        } catch var error as TraceError {
+            error.message = "events frame \(frame.sequence): \(error.message)"
+            error.offset = frame.offset
+            throw error.in(file: path)
+        }
+    }
+
+    /// The next event of the frame as an `Event`, or `nil` after the last one. Throws as `next()`.
+    public mutating func nextEvent() throws -> Event? {
+        guard let record = try next() else { return nil }
+        return event(of: record)
+    }
+
+    /// The controller at `slot` of the frame's controller table (`EventRecord.controllerSlot`, `parentSlot`).
+    /// The slot must come from a record of this frame.
+    public func controller(atSlot slot: UInt32) -> ControllerRef {
+        decoder.controller(atSlot: slot)
+    }
+
+    /// The `Event` a record of this frame stands for: built from a `.callback` record, or `event` for `.other`.
+    public func event(of record: EventRecord) -> Event {
+        if record.kind == .callback { return decoder.event(of: record) }
+        return event ?? Event(timestamp: record.timestamp, .unknown(UnknownEvent(tag: 0, body: [])))
+    }
+}
