@@ -73,6 +73,11 @@ enum LifecycleVocabulary {
         return table
     }()
 
+    /// The lengths, in characters, of the keys of `names`.
+    static let nameLengths: Set<Int> = Set(names.keys.map(\.count))
+    /// The longest key of `names`, in characters.
+    static let longestName: Int = nameLengths.max() ?? 0
+
     /// Phrases printed in words, as in `print("view will appear")`, lowercased with single spaces.
     static let phrases: [(phrase: String, callback: Callback)] = [
         ("view did load", .viewDidLoad), ("load view", .loadView), ("view will appear", .viewWillAppear),

@@ -96,8 +96,12 @@ enum LineRecognizer {
             }
             var end = index
             while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
-            let word = String(chars[index..<end]).lowercased()
-            if let name = LifecycleVocabulary.names[word] {
+            // Only words as long as some lifecycle name are looked up (saves a lowercased copy of most words).
+            guard end - index <= LifecycleVocabulary.longestName, LifecycleVocabulary.nameLengths.contains(end - index) else {
+                index = end
+                continue
+            }
+            if let name = LifecycleVocabulary.names[lowercasedWord(chars[index..<end])] {
                 let tokenEnd = skipArguments(chars, from: end)
                 let colon = end < chars.count && chars[end] == ":"
                 return Token(name: name, start: index, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon)
@@ -139,6 +143,8 @@ enum LineRecognizer {
     }
 
     private static func recognizePhrase(_ chars: [Character], from start: Int) -> RecognizedLine? {
+        // Every phrase contains "view": a line without it (most lines that reach here) needs no lowercased copy.
+        guard containsView(chars, from: start) else { return nil }
         let text = String(chars[start...]).lowercased()
         for entry in LifecycleVocabulary.phrases {
             guard let range = text.firstRange(of: entry.phrase) else { continue }
@@ -152,6 +158,33 @@ enum LineRecognizer {
             return line
         }
         return nil
+    }
+
+    /// `String(word).lowercased()`, without the general Unicode path for an ASCII word.
+    private static func lowercasedWord(_ word: ArraySlice<Character>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(word.count)
+        for char in word {
+            guard let ascii = char.asciiValue else { return String(word).lowercased() }
+            bytes.append(ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `chars[start...]` contains `view` in any case (ASCII letters only: no other character lowercases
+    /// to one of them, so a line without it cannot contain a phrase).
+    private static func containsView(_ chars: [Character], from start: Int) -> Bool {
+        var index = start
+        while index + 3 < chars.count {
+            if chars[index] == "v" || chars[index] == "V",
+               chars[index + 1] == "i" || chars[index + 1] == "I",
+               chars[index + 2] == "e" || chars[index + 2] == "E",
+               chars[index + 3] == "w" || chars[index + 3] == "W" {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     // MARK: - Around the token
