@@ -148,7 +148,16 @@ struct MidTraceDamageTests {
 
         let events = Self.run(["events", path])
         #expect(events.code == .problemFound)
-        #expect(events.err.contains("damaged at offset \(clean.count)"), "\(events.err)")
+        #expect(events.err.contains("offset \(clean.count): 33 bytes of junk follow the footer"), "\(events.err)")
+        #expect(events.err.contains("all \(events.out.split(separator: "\n").count) events were read"), "\(events.err)")
+
+        // verify says what it is: a cleanly closed trace with junk after its footer (not "no valid footer").
+        let verify = Self.run(["verify", path])
+        #expect(verify.code == .problemFound)
+        #expect(verify.out.contains("closed cleanly, then 33 bytes of junk after the footer"), "\(verify.out)")
+        #expect(!verify.out.contains("no valid footer") && !verify.out.contains("after the last valid frame"), "\(verify.out)")
+        let info = Self.run(["info", path])
+        #expect(info.out.contains("closed:       cleanly, but bytes follow the footer"), "\(info.out)")
 
         let repair = Self.run(["verify", "--repair", path])
         #expect(repair.code == .success, "\(repair.out)")
