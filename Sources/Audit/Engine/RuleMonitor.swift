@@ -11,6 +11,9 @@ public protocol RuleMonitor: AnyObject {
     /// Of the callback events, the callbacks `observe` wants (default: all of them).
     var callbackFilter: CallbackSet { get }
 
+    /// Callbacks wanted for now beyond `callbackFilter`, changed by the monitor as it goes (default: `nil`, none).
+    var callbackDemand: CallbackDemand? { get }
+
     /// Called for each event of the kinds in `interests`, in trace order, after the engine's
     /// `CallbackAttribution` has applied it.
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding])
@@ -22,4 +25,5 @@ public protocol RuleMonitor: AnyObject {
 
 extension RuleMonitor {
     public var callbackFilter: CallbackSet { .all }
+    public var callbackDemand: CallbackDemand? { nil }
 }

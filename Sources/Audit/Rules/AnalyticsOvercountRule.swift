@@ -99,7 +99,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .marks, .swiftUI, .app, .recorder]
     /// viewWillDisappear ends every appearance cycle, completed or cancelled (DESIGN.md §2), so viewWillAppear
     /// and viewDidDisappear are not needed: fewer callbacks to look at.
-    let callbackFilter = CallbackSet([.viewDidAppear, .viewWillDisappear, .deinitialize])
+    let callbackFilter = CallbackSet([.viewDidAppear, .viewWillDisappear, .deinitialize], ends: false)
 
     /// One screen view: where it was sent.
     private struct View {
@@ -151,11 +151,11 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
 
     private let severity: Severity
     private let screenMarks: [String]
-    private var tracked: [UInt32: Tracked] = [:]
-    private var byType: [String: TypeTotals] = [:]
-    private var typeOrder: [String] = []
+    @exclusivity(unchecked) private var tracked: [UInt32: Tracked] = [:]
+    @exclusivity(unchecked) private var byType: [String: TypeTotals] = [:]
+    @exclusivity(unchecked) private var typeOrder: [String] = []
     /// The last SwiftUI onAppear: its ordinal, host and view name.
-    private var lastOnAppear: (ordinal: UInt64, host: ControllerRef?, view: String)?
+    @exclusivity(unchecked) private var lastOnAppear: (ordinal: UInt64, host: ControllerRef?, view: String)?
 
     init(settings: RuleSettings) {
         severity = settings.severity

@@ -86,9 +86,9 @@ final class AppearanceBalanceMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = .callbacks
-    let callbackFilter = CallbackSet([.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize])
+    let callbackFilter = CallbackSet([.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
     private let severity: Severity
-    private var controllers: [UInt32: Tracked] = [:]
+    @exclusivity(unchecked) private var controllers: [UInt32: Tracked] = [:]
 
     init(settings: RuleSettings) {
         severity = settings.severity

@@ -116,13 +116,13 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
 
     let settings: RuleSettings
     let interests: EventInterests = [.callbacks, .containers, .marks]
-    let callbackFilter = CallbackSet(CancelledDisappearances<(key: TypeKey, save: Save)>.callbacks)
-    private var candidates: [TypeKey: Candidate] = [:]
-    private var safe: Set<TypeKey> = []
-    private var safeKeysForAnyType: Set<String> = []
+    let callbackFilter = CallbackSet(CancelledDisappearances<(key: TypeKey, save: Save)>.callbacks, ends: false)
+    @exclusivity(unchecked) private var candidates: [TypeKey: Candidate] = [:]
+    @exclusivity(unchecked) private var safe: Set<TypeKey> = []
+    @exclusivity(unchecked) private var safeKeysForAnyType: Set<String> = []
     /// Saves made in a controller's current viewWillDisappear, waiting to see whether the disappearance completes.
-    private var awaiting = CancelledDisappearances<(key: TypeKey, save: Save)>()
-    private var traceStart: UInt64 = 0
+    @exclusivity(unchecked) private var awaiting = CancelledDisappearances<(key: TypeKey, save: Save)>()
+    @exclusivity(unchecked) private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
         self.settings = settings

@@ -116,9 +116,9 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
 
     private let severity: Severity
     private let budget: UInt64
-    private var open: [Frame] = []
-    private var overruns: [Key: Overruns] = [:]
-    private var order: [Key] = []
+    @exclusivity(unchecked) private var open: [Frame] = []
+    @exclusivity(unchecked) private var overruns: [Key: Overruns] = [:]
+    @exclusivity(unchecked) private var order: [Key] = []
 
     init(settings: RuleSettings) {
         severity = settings.severity

@@ -57,7 +57,7 @@ enum GeometryBeforeAppearingRule {
 final class GeometryBeforeAppearingMonitor: RuleMonitor {
     let interests: EventInterests = .marks
     private let severity: Severity
-    private var lastReportedCallback: UInt64?
+    @exclusivity(unchecked) private var lastReportedCallback: UInt64?
 
     init(settings: RuleSettings) {
         severity = settings.severity

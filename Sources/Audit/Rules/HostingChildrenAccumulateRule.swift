@@ -106,16 +106,16 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .containers, .swiftUI, .recorder]
-    let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize])
+    let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize], ends: false)
     private let severity: Severity
     private let limit: Int
     private let hostingPrefixes: [String]
     /// Type names seen hosting a SwiftUI view.
-    private var hostingTypes: Set<String> = []
-    private var children: [UInt32: Child] = [:]
+    @exclusivity(unchecked) private var hostingTypes: Set<String> = []
+    @exclusivity(unchecked) private var children: [UInt32: Child] = [:]
     /// Groups by parent serial, then by child type name.
-    private var groups: [UInt32: [String: Group]] = [:]
-    private var traceStart: UInt64 = 0
+    @exclusivity(unchecked) private var groups: [UInt32: [String: Group]] = [:]
+    @exclusivity(unchecked) private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
         severity = settings.severity

@@ -124,7 +124,7 @@ final class LeakedControllerMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.deinitialize, .willMoveToParent, .didMoveToParent])
     private let settings: RuleSettings
     private let grace: UInt64
-    private var removed: [UInt32: Removal] = [:]
+    @exclusivity(unchecked) private var removed: [UInt32: Removal] = [:]
 
     init(settings: RuleSettings) {
         self.settings = settings

@@ -145,9 +145,9 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
     private let addMarks: [String]
     private let removeMarks: [String]
     /// Live registrations by owner serial, in add order.
-    private var live: [UInt32: [Registration]] = [:]
-    private var pending: [PendingDeinit] = []
-    private var reported: Set<Key> = []
+    @exclusivity(unchecked) private var live: [UInt32: [Registration]] = [:]
+    @exclusivity(unchecked) private var pending: [PendingDeinit] = []
+    @exclusivity(unchecked) private var reported: Set<Key> = []
 
     init(settings: RuleSettings) {
         severity = settings.severity

@@ -89,24 +89,30 @@ final class OrphanChildMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .containers, .recorder]
+    /// Parent changes and deinit at every phase, appearance callbacks at begin; every callback only while an
+    /// addChild waits for didMove(toParent:) (`callbackDemand`).
+    let callbackFilter = CallbackSet([.willMoveToParent, .didMoveToParent, .deinitialize])
+        .union(CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false))
+    let callbackDemand: CallbackDemand? = CallbackDemand()
     private let settings: RuleSettings
     /// Child serial → parent, from addChild, push, setViewControllers, selectTab, willMove/didMove(toParent:).
-    private var parents: [UInt32: ControllerRef] = [:]
+    @exclusivity(unchecked) private var parents: [UInt32: ControllerRef] = [:]
     /// Presented serial → presenter.
-    private var presenters: [UInt32: UInt32] = [:]
+    @exclusivity(unchecked) private var presenters: [UInt32: UInt32] = [:]
     /// Controllers set as a window's root.
-    private var roots: Set<UInt32> = []
+    @exclusivity(unchecked) private var roots: Set<UInt32> = []
     /// Children that got willMove(toParent: nil) since they were added.
-    private var leaving: Set<UInt32> = []
-    private var pendingDidMove: [UInt32: PendingDidMove] = [:]
+    @exclusivity(unchecked) private var leaving: Set<UInt32> = []
+    @exclusivity(unchecked) private var pendingDidMove: [UInt32: PendingDidMove] = [:]
     /// Controllers already reported as orphans (one finding per instance).
-    private var reported: Set<UInt32> = []
+    @exclusivity(unchecked) private var reported: Set<UInt32> = []
 
     init(settings: RuleSettings) {
         self.settings = settings
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { callbackDemand!.extra = pendingDidMove.isEmpty ? [] : .all }
         switch event.payload {
         case .container(let container):
             observe(container, event, context, &findings)
@@ -178,7 +184,7 @@ final class OrphanChildMonitor: RuleMonitor {
     private func observe(_ callback: CallbackEvent, _ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         let child = callback.controller
         let serial = child.serial
-        if var pending = pendingDidMove[serial], callback.phase != .begin || callback.callback != .viewDidAppear {
+        if !pendingDidMove.isEmpty, var pending = pendingDidMove[serial], callback.phase != .begin || callback.callback != .viewDidAppear {
             if callback.callback == .didMoveToParent, callback.parent?.controller != nil {
                 pendingDidMove[serial] = nil
             } else if let appeared = pending.appeared, callback.callback != .viewDidAppear {

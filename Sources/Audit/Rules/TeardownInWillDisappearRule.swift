@@ -137,13 +137,13 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
-    let callbackFilter = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear])
+    let callbackFilter = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear], ends: false)
     private let severity: Severity
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
-    private var held = CancelledDisappearances<Teardown>()
-    private var cancelled: [UInt32: Cancelled] = [:]
-    private var traceStart: UInt64 = 0
+    @exclusivity(unchecked) private var held = CancelledDisappearances<Teardown>()
+    @exclusivity(unchecked) private var cancelled: [UInt32: Cancelled] = [:]
+    @exclusivity(unchecked) private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
         severity = settings.severity

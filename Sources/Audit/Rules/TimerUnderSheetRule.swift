@@ -125,7 +125,7 @@ enum TimerUnderSheetRule {
 /// The monitor of `timer_under_sheet`.
 final class TimerUnderSheetMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .containers, .callbacks, .recorder]
-    let callbackFilter = CallbackSet([.deinitialize])
+    let callbackFilter = CallbackSet([.deinitialize], ends: false)
 
     private struct Timer {
         var owner: ControllerRef
@@ -165,10 +165,10 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     private let styles: Set<ModalPresentationStyle>
     private let stopMarks: [String]
     /// Running timers by owner serial.
-    private var timers: [UInt32: [Timer]] = [:]
+    @exclusivity(unchecked) private var timers: [UInt32: [Timer]] = [:]
     /// Presentations still up, oldest first.
-    private var covers: [Cover] = []
-    private var reported: Set<Key> = []
+    @exclusivity(unchecked) private var covers: [Cover] = []
+    @exclusivity(unchecked) private var reported: Set<Key> = []
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -262,17 +262,18 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     }
 
     /// Ends the presentation of `serial` and every presentation above it.
-    private func uncover(_ serial: UInt32, at time: UInt64, ending: RelatedEvent, how: String, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
+    /// `ending` and `how` are evaluated only for a timer that makes a finding (most uncovers make none).
+    private func uncover(_ serial: UInt32, at time: UInt64, ending: @autoclosure () -> RelatedEvent, how: @autoclosure () -> String, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
         guard let index = covers.firstIndex(where: { $0.presented.serial == serial }) else { return }
         for cover in covers[index...] {
             for entry in cover.timers {
-                judge(entry, under: cover, until: time, ending: ending, how: how, clock, &findings)
+                judge(entry, under: cover, until: time, ending: ending(), how: how(), clock, &findings)
             }
         }
         covers.removeSubrange(index...)
     }
 
-    private func judge(_ entry: CoveredTimer, under cover: Cover, until time: UInt64, ending: RelatedEvent?, how: String, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
+    private func judge(_ entry: CoveredTimer, under cover: Cover, until time: UInt64, ending: @autoclosure () -> RelatedEvent?, how: @autoclosure () -> String, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
         let running = time >= entry.since ? time - entry.since : 0
         guard running > grace else { return }
         let timer = entry.timer
@@ -280,9 +281,9 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         guard reported.insert(key).inserted else { return }
         let started = timer.startedIn.map { " (started in \($0) at \(clock(timer.start)))" } ?? " (started at \(clock(timer.start)))"
         let by = cover.presenter.map { " from \($0.displayName)" } ?? ""
-        let message = "\(timer.owner.displayName)'s timer \(MarkOwner.quoted(timer.id))\(started) kept running for \(TimeText.duration(running)) under \(cover.presented.displayName), presented\(by) as \(cover.style.name) at \(clock(cover.time)), \(how). A \(cover.style.name) presentation leaves the covered screen on screen: it gets no viewWillDisappear/viewDidDisappear, so a timer stopped there keeps firing while the screen is covered."
+        let message = "\(timer.owner.displayName)'s timer \(MarkOwner.quoted(timer.id))\(started) kept running for \(TimeText.duration(running)) under \(cover.presented.displayName), presented\(by) as \(cover.style.name) at \(clock(cover.time)), \(how()). A \(cover.style.name) presentation leaves the covered screen on screen: it gets no viewWillDisappear/viewDidDisappear, so a timer stopped there keeps firing while the screen is covered."
         var related = [RelatedEvent(ordinal: timer.ordinal, timestamp: timer.start, message: "timer \(MarkOwner.quoted(timer.id)) started at \(clock(timer.start))", source: timer.source)]
-        if let ending { related.append(ending) }
+        if let ending = ending() { related.append(ending) }
         findings.append(Finding(
             ruleID: TimerUnderSheetRule.id, severity: severity, controller: timer.owner.displayName,
             timestamp: cover.time, ordinal: cover.ordinal, callback: nil, message: message, related: related, source: cover.source

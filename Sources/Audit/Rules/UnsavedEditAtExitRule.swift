@@ -127,15 +127,19 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
 
     let settings: RuleSettings
     let interests: EventInterests = [.callbacks, .app, .marks, .recorder]
+    /// Exits only; every callback while an exit window is open (`callbackDemand`), since any callback may close it.
+    let callbackFilter = CallbackSet([.viewDidDisappear, .deinitialize], ends: false)
+    let callbackDemand: CallbackDemand? = CallbackDemand()
     /// Unsaved edits by controller serial (0 for marks without a controller), then key.
-    private var unsaved: [UInt32: [String: Edits]] = [:]
-    private var pending: [PendingExit] = []
+    @exclusivity(unchecked) private var unsaved: [UInt32: [String: Edits]] = [:]
+    @exclusivity(unchecked) private var pending: [PendingExit] = []
 
     init(settings: RuleSettings) {
         self.settings = settings
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { callbackDemand!.extra = pending.isEmpty ? [] : .all }
         switch event.payload {
         case .mark(let mark):
             guard let key = mark.key else { return }

@@ -53,9 +53,9 @@ enum ViewDidLoadOnceRule {
 /// The monitor of `view_did_load_once`.
 final class ViewDidLoadOnceMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
-    let callbackFilter = CallbackSet([.viewDidLoad, .deinitialize])
+    let callbackFilter = CallbackSet([.viewDidLoad, .deinitialize], ends: false)
     private let severity: Severity
-    private var firstLoad: [UInt32: (ordinal: UInt64, timestamp: UInt64)] = [:]
+    @exclusivity(unchecked) private var firstLoad: [UInt32: (ordinal: UInt64, timestamp: UInt64)] = [:]
 
     init(settings: RuleSettings) {
         severity = settings.severity

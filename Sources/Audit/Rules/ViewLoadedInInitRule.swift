@@ -53,10 +53,10 @@ enum ViewLoadedInInitRule {
 /// The monitor of `view_loaded_in_init`.
 final class ViewLoadedInInitMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
-    let callbackFilter = CallbackSet([.loadView, .viewDidLoad, .deinitialize])
+    let callbackFilter = CallbackSet([.loadView, .viewDidLoad, .deinitialize], ends: false)
     private let severity: Severity
     /// The init (by its begin ordinal) already reported per controller, so loadView + viewDidLoad give one finding.
-    private var reportedInit: [UInt32: UInt64] = [:]
+    @exclusivity(unchecked) private var reportedInit: [UInt32: UInt64] = [:]
 
     init(settings: RuleSettings) {
         severity = settings.severity

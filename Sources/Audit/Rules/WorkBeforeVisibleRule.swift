@@ -131,14 +131,14 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .marks, .recorder]
-    let callbackFilter = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize])
+    let callbackFilter = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
     private let settings: RuleSettings
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
     private let early = CallbackSet(WorkBeforeVisibleRule.earlyCallbacks)
     private let grace: UInt64
-    private var pending: [UInt32: [Batch]] = [:]
-    private var lastContext: EventContext?
+    @exclusivity(unchecked) private var pending: [UInt32: [Batch]] = [:]
+    @exclusivity(unchecked) private var lastContext: EventContext?
 
     init(settings: RuleSettings) {
         self.settings = settings
