@@ -8,7 +8,7 @@ struct EventDecoder {
     /// The payload's bytes, which the stream readers point into.
     private let storage: StreamReader.Storage
     private var ops: StreamReader
-    /// The timestamp deltas, from the times stream's byte planes.
+    /// The timestamp deltas, from the times stream (`TimeDeltaCodec`).
     private var deltas: [UInt64] = []
     private var deltaPosition = 0
     private var refs: StreamReader
@@ -18,8 +18,15 @@ struct EventDecoder {
     /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
     private(set) var controllers: [ControllerRef] = []
     private var serials: [UInt32] = []
-    /// The last event `next()` returned as an `.other` record.
+    /// The last event `next()` returned as an `.other` record (until taken with `takeEvent()`).
     private(set) var event: Event?
+
+    /// Moves `event` out (leaving `nil`), without copying it.
+    mutating func takeEvent() -> Event? {
+        var taken: Event?
+        swap(&taken, &event)
+        return taken
+    }
     private var previousTimestamp: UInt64
     private var ordinal: UInt64
     /// The frame header's event count and last timestamp, checked when the payload ends.
@@ -208,7 +215,7 @@ struct EventDecoder {
             guard length <= UInt64(literals.remaining) else { throw failure("escaped body of \(length) bytes runs past the payload") }
             payload = .unknown(UnknownEvent(tag: tag, body: try Self.require(literals.readBytes(Int(length)), "escaped body", ordinal)))
         case let other:
-            throw failure("unknown event tag \(other) (a writer must escape kinds unknown to format 1.0)")
+            throw failure("unknown event tag \(other) (a writer must escape kinds unknown to format 1.0 and 2.0)")
         }
         var source: EventSource?
         if tagByte & EventTag.hasSource != 0 {
