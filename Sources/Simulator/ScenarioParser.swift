@@ -13,7 +13,8 @@ public struct ScenarioParser: Sendable {
 
     /// Parses `text`.
     ///
-    /// - Throws: `ScenarioError` with code `.syntax` and the 1-based line of the first line it cannot read.
+    /// - Throws: `ScenarioError` with code `.syntax`, the 1-based line and column of the first thing it cannot
+    ///   read (an unknown keyword, command, hook, option, mark field or value).
     public func parse(_ text: String) throws -> Scenario {
         var scenario = Scenario()
         var currentClass: String?
@@ -41,12 +42,12 @@ public struct ScenarioParser: Sendable {
                     scenario.title = rest.count >= 2 && rest.hasPrefix("\"") && rest.hasSuffix("\"") ? String(rest.dropFirst().dropLast()) : rest
                 case "scene":
                     guard !rest.isEmpty, !rest.contains(" ") else {
-                        throw ScenarioError(.syntax, "expected a scene identifier after 'scene' (e.g. scene main)")
+                        throw ScenarioError(.syntax, "expected a scene identifier after 'scene' (e.g. scene main)", near: rest.isEmpty ? nil : rest)
                     }
                     scenario.sceneID = rest
                 case "window":
                     guard let size = Self.size(rest) else {
-                        throw ScenarioError(.syntax, "expected a size after 'window' (e.g. window 390x844), found '\(rest)'")
+                        throw ScenarioError(.syntax, "expected a size after 'window' (e.g. window 390x844), found '\(rest)'", near: rest)
                     }
                     scenario.windowSize = size
                 case "class":
@@ -61,11 +62,17 @@ public struct ScenarioParser: Sendable {
                 default:
                     throw ScenarioError(
                         .syntax,
-                        "expected 'class NAME', 'at TIME COMMAND', 'after DURATION COMMAND', 'title', 'scene' or 'window'; found '\(keyword)'"
+                        "expected 'class NAME', 'at TIME COMMAND', 'after DURATION COMMAND', 'title', 'scene' or 'window'; found '\(keyword)'\(Self.suggestion(for: keyword, among: ["class", "at", "after", "title", "scene", "window"]))",
+                        near: keyword
                     )
                 }
             } catch var error as ScenarioError {
                 if error.line == 0 { error.line = lineNumber }
+                if error.code == .syntax, error.column == 0 {
+                    var raw = String(rawLine)
+                    if raw.hasSuffix("\r") { raw.removeLast() }
+                    error.column = Self.column(of: error.near, offset: error.nearOffset, in: raw)
+                }
                 error.file = file
                 throw error
             }
@@ -78,7 +85,7 @@ public struct ScenarioParser: Sendable {
     private func parseClassLine(_ text: String, line: Int) throws -> ClassSpec {
         let parts = text.split(separator: ":", maxSplits: 1).map { String($0).trimmed() }
         guard let name = parts.first, Self.isIdentifier(name) else {
-            throw ScenarioError(.syntax, "expected a class name after 'class' (e.g. class NoteEditorViewController), found '\(text)'")
+            throw ScenarioError(.syntax, "expected a class name after 'class' (e.g. class NoteEditorViewController), found '\(text)'", near: parts.first)
         }
         var kind = ControllerKind.plain
         if parts.count == 2 {
@@ -87,7 +94,8 @@ public struct ScenarioParser: Sendable {
             if kind == .plain && base != "UIViewController" {
                 throw ScenarioError(
                     .syntax,
-                    "expected UIViewController, UINavigationController, UITabBarController, UIPageViewController or UIHostingController<ViewName> after ':', found '\(base)'"
+                    "expected UIViewController, UINavigationController, UITabBarController, UIPageViewController or UIHostingController<ViewName> after ':', found '\(base)'",
+                    near: base
                 )
             }
         }
@@ -124,25 +132,18 @@ public struct ScenarioParser: Sendable {
             let word = String(text.prefix { $0 != ":" && !$0.isWhitespace })
             throw ScenarioError(
                 .syntax,
-                "expected 'HOOK: ACTION; ACTION…' where HOOK is a callback (viewDidLoad, viewWillDisappear, deinit, …), an app transition (didEnterBackground, …), onAppear/onDisappear or a presentationController… delegate method, or 'modalInPresentation'; found '\(word)'"
+                "expected 'HOOK: ACTION; ACTION…' where HOOK is a callback (viewDidLoad, viewWillDisappear, deinit, …), an app transition (didEnterBackground, …), onAppear/onDisappear or a presentationController… delegate method, or 'modalInPresentation'; found '\(word)'\(Self.suggestion(for: word, among: Self.hooks.map(\.0) + ["modalInPresentation"]))",
+                near: word
             )
         }
         if case .swiftUI = hook, case .hosting = spec.kind {} else if case .swiftUI = hook {
-            throw ScenarioError(.syntax, "'\(spelling)' is a SwiftUI action; declare the class as 'class \(spec.name): UIHostingController<ViewName>'")
+            throw ScenarioError(.syntax, "'\(spelling)' is a SwiftUI action; declare the class as 'class \(spec.name): UIHostingController<ViewName>'", near: spelling)
         }
         let actions = try Self.parseActions(String(text.dropFirst(spelling.count + 1)), line: line)
         spec.hooks[hook, default: []] += actions
     }
 
     // MARK: - Actions
-
-    /// Fields each standard mark needs (DESIGN.md §4).
-    private static let requiredFields: [String: String] = [
-        MarkName.save: "key", MarkName.edit: "key", MarkName.timerStart: "id", MarkName.timerStop: "id",
-        MarkName.observerAdd: "name", MarkName.observerRemove: "name", MarkName.taskStart: "id",
-        MarkName.taskCancel: "id", MarkName.requestStart: "id", MarkName.requestCancel: "id",
-        MarkName.analyticsScreen: "name", MarkName.teardown: "what",
-    ]
 
     static func parseActions(_ text: String, line: Int) throws -> [Action] {
         var actions: [Action] = []
@@ -156,23 +157,24 @@ public struct ScenarioParser: Sendable {
             case "capture-self":
                 try expectNoArguments(words, name)
                 actions.append(Action(.captureSelf, line: line))
-            case "work":
-                let fields = try parseFields(words.dropFirst(), mark: name)
-                guard let label = fields.first(where: { $0.name == "label" })?.value.description,
-                    let durationText = fields.first(where: { $0.name == "duration" })?.value.description,
-                    let duration = TimeText.parseDuration(durationText)
+            case MarkName.work:
+                let fields = try checkedFields(words.dropFirst(), mark: name, line: line)
+                guard let label = fields.first(where: { $0.name == "label" })?.value.stringValue,
+                      let durationText = fields.first(where: { $0.name == "duration" })?.value.stringValue
                 else {
-                    throw ScenarioError(.syntax, "expected 'work label=LABEL duration=DURATION' (e.g. work label=charts duration=40ms)", line: line)
+                    throw ScenarioError(.syntax, "expected 'work label=LABEL duration=DURATION' (e.g. work label=charts duration=40ms)", near: name, line: line)
+                }
+                guard let duration = TimeText.parseDuration(durationText) else {
+                    let word = words.first { $0.hasPrefix("duration=") }
+                    throw ScenarioError(
+                        .syntax, "work's duration must be a duration such as 45ms or 1.5s; found '\(durationText)'", near: word, offset: "duration=".count, line: line)
                 }
                 actions.append(Action(.work(label: label, duration: duration), line: line))
             default:
                 guard isIdentifier(name) else {
-                    throw ScenarioError(.syntax, "expected an action (a mark name such as save, touch-view, capture-self or work), found '\(name)'", line: line)
+                    throw ScenarioError(.syntax, "expected an action (a mark name such as save, touch-view, capture-self or work), found '\(name)'", near: name, line: line)
                 }
-                let fields = try parseFields(words.dropFirst(), mark: name)
-                if let required = requiredFields[name], !fields.contains(where: { $0.name == required }) {
-                    throw ScenarioError(.syntax, "mark '\(name)' needs \(required)=VALUE", line: line)
-                }
+                let fields = try checkedFields(words.dropFirst(), mark: name, line: line)
                 actions.append(Action(.mark(name: name, fields: fields), line: line))
             }
         }
@@ -183,22 +185,7 @@ public struct ScenarioParser: Sendable {
     }
 
     private static func expectNoArguments(_ words: [String], _ name: String) throws {
-        if words.count > 1 { throw ScenarioError(.syntax, "'\(name)' takes no arguments; found '\(words[1])'") }
-    }
-
-    private static func parseFields(_ words: ArraySlice<String>, mark: String) throws -> [MarkField] {
-        try words.map { word in
-            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-                throw ScenarioError(.syntax, "expected FIELD=VALUE after '\(mark)', found '\(word)'")
-            }
-            let name = String(word[..<equals])
-            var value = String(word[word.index(after: equals)...])
-            if value.hasPrefix("\"") {
-                value = String(value.dropFirst().dropLast())
-                return MarkField(name, .string(value))
-            }
-            return MarkField(name, FieldValue(parsing: value))
-        }
+        if words.count > 1 { throw ScenarioError(.syntax, "'\(name)' takes no arguments; found '\(words[1])'", near: words[1]) }
     }
 
     // MARK: - Steps
@@ -206,7 +193,7 @@ public struct ScenarioParser: Sendable {
     private func parseStep(keyword: String, _ text: String, line: Int) throws -> Step {
         let timeText = String(text.prefix { !$0.isWhitespace })
         guard let time = TimeText.parseDuration(timeText) else {
-            throw ScenarioError(.syntax, "expected a time after '\(keyword)' (e.g. 2.5s or 300ms), found '\(timeText)'")
+            throw ScenarioError(.syntax, "expected a time after '\(keyword)' (e.g. 2.5s or 300ms), found '\(timeText)'", near: timeText.isEmpty ? nil : timeText)
         }
         let commandText = String(text.dropFirst(timeText.count)).trimmed()
         let timing: Step.Timing = keyword == "at" ? .at(time) : .after(time)
@@ -258,7 +245,7 @@ public struct ScenarioParser: Sendable {
                 let name = try cursor.name("presentation style")
                 guard let parsed = ModalPresentationStyle(name: name) else {
                     let all = ModalPresentationStyle.allCases.map(\.name).joined(separator: ", ")
-                    throw ScenarioError(.syntax, "expected a presentation style (\(all)), found '\(name)'")
+                    throw ScenarioError(.syntax, "expected a presentation style (\(all)), found '\(name)'\(Self.suggestion(for: name, among: ModalPresentationStyle.allCases.map(\.name)))", near: name)
                 }
                 style = parsed
             }
@@ -292,18 +279,24 @@ public struct ScenarioParser: Sendable {
             try cursor.expect("to")
             let text = try cursor.name("size")
             guard let size = Self.size(text) else {
-                throw ScenarioError(.syntax, "expected a size WIDTHxHEIGHT after 'rotate to' (e.g. 844x390), found '\(text)'")
+                throw ScenarioError(.syntax, "expected a size WIDTHxHEIGHT after 'rotate to' (e.g. 844x390), found '\(text)'", near: text)
             }
             command = .rotate(size)
         case "layout": command = .layout(try cursor.name("controller name"))
         default:
+            if let second = cursor.peek(), Self.distance(second, "does") == 1 {
+                throw ScenarioError(.syntax, "expected a command or 'NAME does ACTION'; found '\(verb) \(second)' (did you mean '\(verb) does'?)", near: second)
+            }
             throw ScenarioError(
                 .syntax,
-                "unknown command '\(verb)'; expected one of launch, root, create, release, push, pop, pop-to-root, set-stack, begin-/finish-/cancel-swipe-back, present, dismiss, swipe-down, select-tab, scroll, begin-/finish-/cancel-scroll, add-child, remove-child, add-view, NAME does …, background, foreground, resign-active, become-active, terminate, memory-warning, rotate, layout"
+                "unknown command '\(verb)'\(Self.suggestion(for: verb, among: Self.commandNames)); expected one of launch, root, create, release, push, pop, pop-to-root, set-stack, begin-/finish-/cancel-swipe-back, present, dismiss, swipe-down, select-tab, scroll, begin-/finish-/cancel-scroll, add-child, remove-child, add-view, NAME does …, background, foreground, resign-active, become-active, terminate, memory-warning, rotate, layout",
+                near: verb
             )
         }
         if let extra = cursor.peek() {
-            throw ScenarioError(.syntax, "unexpected '\(extra)' at the end of the '\(verb)' command")
+            let hint = ["animated", "unanimated"].contains(where: { Self.distance(extra, $0) <= 2 }) && !["animated", "unanimated"].contains(extra)
+                ? " (did you mean 'animated' or 'unanimated'?)" : ""
+            throw ScenarioError(.syntax, "unexpected '\(extra)' at the end of the '\(verb)' command\(hint)", near: extra)
         }
         return command
     }

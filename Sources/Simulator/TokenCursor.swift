@@ -32,14 +32,14 @@ struct TokenCursor {
     }
 
     mutating func expect(_ word: String) throws {
-        guard peek() == word else { throw ScenarioError(.syntax, "expected '\(word)', found \(found())") }
+        guard peek() == word else { throw ScenarioError(.syntax, "expected '\(word)', found \(found())", near: peek()) }
         advance()
     }
 
     /// A name: any word that is not punctuation.
     mutating func name(_ what: String) throws -> String {
         guard let word = peek(), !":(),".contains(word) else {
-            throw ScenarioError(.syntax, "expected a \(what), found \(found())")
+            throw ScenarioError(.syntax, "expected a \(what), found \(found())", near: peek())
         }
         advance()
         return word
@@ -55,7 +55,7 @@ struct TokenCursor {
         }
         let name = try self.name("controller name")
         guard ScenarioParser.isIdentifier(name) else {
-            throw ScenarioError(.syntax, "expected a controller name (letters, digits, _), found '\(name)'")
+            throw ScenarioError(.syntax, "expected a controller name (letters, digits, _), found '\(name)'", near: name)
         }
         guard peek() == ":" else { return ControllerSpec(name: name) }
         advance()

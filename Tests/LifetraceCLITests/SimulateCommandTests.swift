@@ -92,7 +92,7 @@ struct SimulateCommandTests {
         try "at 0s psh a: A on nav\n".write(toFile: scenario, atomically: true, encoding: .utf8)
         let (syntaxCode, syntax) = Self.run(["simulate", scenario])
         #expect(syntaxCode == .usageOrInput)
-        #expect(syntax.standardError.contains("\(scenario):1: error: unknown command 'psh'"))
+        #expect(syntax.standardError.contains("\(scenario):1:7: error: unknown command 'psh' (did you mean 'push'?)"))
     }
 
     @Test("usage errors exit 2", arguments: [

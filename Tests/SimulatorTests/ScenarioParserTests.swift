@@ -68,7 +68,7 @@ struct ScenarioParserTests {
             ("class A\n    onAppear: analytics.screen name=a", 2, "is a SwiftUI action"),
             ("at 1s rotate to sideways", 1, "expected a size WIDTHxHEIGHT"),
             ("at 1s pop nav now", 1, "unexpected 'now' at the end of the 'pop' command"),
-            ("class A\n    viewDidLoad: work label=x", 2, "expected 'work label=LABEL duration=DURATION'"),
+            ("class A\n    viewDidLoad: work label=x", 2, "mark 'work' needs duration=VALUE"),
         ] as [(String, Int, String)]
     )
     func syntaxErrors(text: String, line: Int, message: String) {
@@ -76,7 +76,11 @@ struct ScenarioParserTests {
         #expect(error?.code == .syntax)
         #expect(error?.line == line)
         #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
-        #expect(error?.description.hasPrefix("bad.scenario:\(line): error: ") == true)
+        // FILE:LINE:COLUMN: error: MESSAGE
+        let position = error?.description.split(separator: " ").first.map(String.init) ?? ""
+        #expect(position.hasPrefix("bad.scenario:\(line):") && position.hasSuffix(":"), "\(error?.description ?? "")")
+        #expect((error?.column ?? 0) > 0)
+        #expect(error?.description.contains(": error: ") == true)
     }
 
     @Test(
