@@ -64,6 +64,8 @@ public struct ConsoleLogSession: Sendable {
 
     public let parser: ConsoleLogParser
     public let limits: Limits
+    /// Each mark rule's substring as UTF-8 bytes.
+    private let markNeedles: [[UInt8]]
 
     /// Events whose time is final, not yet taken.
     private var ready: [Event] = []
@@ -106,6 +108,7 @@ public struct ConsoleLogSession: Sendable {
     public init(parser: ConsoleLogParser, leadingTime: LeadingTime = .unknown, limits: Limits = .streaming) {
         self.parser = parser
         self.limits = limits
+        markNeedles = parser.markRules.map { Array($0.substring.utf8) }
         if case .known(let time) = leadingTime { previous = Int64(clamping: time) }
     }
 
@@ -135,7 +138,8 @@ public struct ConsoleLogSession: Sendable {
             add(Pending(payload: payload, source: source, time: time))
             produced = true
         }
-        for rule in parser.markRules where text.contains(rule.substring) {
+        let isASCII = parser.markRules.isEmpty ? false : text.utf8.allSatisfy { $0 < 0x80 }
+        for (rule, needle) in zip(parser.markRules, markNeedles) where Self.contains(text, rule.substring, needle, isASCII: isASCII) {
             let named = LineRecognizer.namedController(chars, from: prefix.messageStart) { refs[$0] != nil }
             let controller = named.map { ref(for: $0) } ?? lastCallbackController
             let mark = MarkEvent(rule.name, controller: controller, fields: rule.fields)
@@ -150,6 +154,27 @@ public struct ConsoleLogSession: Sendable {
             skippedCount += 1
             if skipped.count < limits.skippedLines { skipped.append(SkippedLine(line: number, text: text)) }
         }
+    }
+
+    /// Whether `text` contains `substring` as `String.contains` decides (by characters). For an ASCII line every
+    /// character is one byte, so a byte search gives the same answer much faster; other lines use the String.
+    static func contains(_ text: String, _ substring: String, _ needle: [UInt8], isASCII: Bool) -> Bool {
+        guard isASCII else { return text.contains(substring) }
+        guard let first = needle.first else { return text.contains(substring) }
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            let count = needle.count
+            guard bytes.count >= count else { return false }
+            var index = 0
+            while index <= bytes.count - count {
+                if bytes[index] == first {
+                    var matched = 1
+                    while matched < count, bytes[index + matched] == needle[matched] { matched += 1 }
+                    if matched == count { return true }
+                }
+                index += 1
+            }
+            return false
+        } ?? text.contains(substring)
     }
 
     /// The events whose times are final, in log order; they are handed out once. Empty after `needsRestart`.

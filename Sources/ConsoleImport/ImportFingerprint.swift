@@ -23,7 +23,17 @@ public enum ImportFingerprint {
         public init() {}
 
         /// Adds the next bytes of the input.
-        public mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        public mutating func add(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { add($0) }
+        }
+
+        /// Adds the next bytes of the input.
+        public mutating func add(_ bytes: ArraySlice<UInt8>) {
+            bytes.withUnsafeBufferPointer { add($0) }
+        }
+
+        /// Adds the next bytes of the input.
+        public mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
             // Local copies keep the loop in registers.
             var a = first.value
             var b = second.value

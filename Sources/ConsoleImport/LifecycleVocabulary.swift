@@ -73,6 +73,11 @@ enum LifecycleVocabulary {
         return table
     }()
 
+    /// The lengths, in characters, of the keys of `names`.
+    static let nameLengths: Set<Int> = Set(names.keys.map(\.count))
+    /// The longest key of `names`, in characters.
+    static let longestName: Int = nameLengths.max() ?? 0
+
     /// Phrases printed in words, as in `print("view will appear")`, lowercased with single spaces (a log may
     /// have several spaces between the words).
     static let phrases: [(phrase: String, callback: Callback)] = [

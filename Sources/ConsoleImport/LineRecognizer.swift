@@ -101,8 +101,12 @@ enum LineRecognizer {
             }
             var end = index
             while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
-            let word = String(chars[index..<end]).lowercased()
-            if let name = LifecycleVocabulary.names[word] {
+            // Only words as long as some lifecycle name are looked up (saves a lowercased copy of most words).
+            guard end - index <= LifecycleVocabulary.longestName, LifecycleVocabulary.nameLengths.contains(end - index) else {
+                index = end
+                continue
+            }
+            if let name = LifecycleVocabulary.names[lowercasedWord(chars[index..<end])] {
                 let tokenEnd = skipArguments(chars, from: end)
                 let colon = end < chars.count && chars[end] == ":"
                 var argument: Range<Int>?
@@ -155,6 +159,8 @@ enum LineRecognizer {
     /// spaces), or glued to a type name that ends in `View`: `CurrentView Will Disappear` (the controller is
     /// `CurrentView`). Words match case-insensitively, as whole words, with any run of spaces between them.
     private static func recognizePhrase(_ chars: [Character], from start: Int) -> RecognizedLine? {
+        // Every phrase contains "view": a line without it (most lines that reach here) needs no further look.
+        guard containsView(chars, from: start) else { return nil }
         var index = start
         while index < chars.count {
             defer { index += 1 }
@@ -189,13 +195,42 @@ enum LineRecognizer {
                 guard position < chars.count, chars[position] == " " || chars[position] == "\t" else { return nil }
                 while position < chars.count, chars[position] == " " || chars[position] == "\t" { position += 1 }
             }
-            for expected in word {
-                guard position < chars.count, chars[position] == expected || chars[position].lowercased() == String(expected)
+            for expected in word.utf8 {
+                // ASCII letters only, as `containsView` assumes.
+                guard position < chars.count, let ascii = chars[position].asciiValue,
+                      (ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii) == expected
                 else { return nil }
                 position += 1
             }
         }
         return position
+    }
+
+    /// `String(word).lowercased()`, without the general Unicode path for an ASCII word.
+    private static func lowercasedWord(_ word: ArraySlice<Character>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(word.count)
+        for char in word {
+            guard let ascii = char.asciiValue else { return String(word).lowercased() }
+            bytes.append(ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `chars[start...]` contains `view` in any case (ASCII letters only: no other character lowercases
+    /// to one of them, so a line without it cannot contain a phrase).
+    private static func containsView(_ chars: [Character], from start: Int) -> Bool {
+        var index = start
+        while index + 3 < chars.count {
+            if chars[index] == "v" || chars[index] == "V",
+               chars[index + 1] == "i" || chars[index + 1] == "I",
+               chars[index + 2] == "e" || chars[index + 2] == "E",
+               chars[index + 3] == "w" || chars[index + 3] == "W" {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     // MARK: - Around the token

@@ -243,8 +243,10 @@ extension Catalog {
             return MemoryProbe(
                 peakBytes: PeakMemory.peakBytes(), eventCount: state.eventCount, controllersSeen: state.controllers.count,
                 controllersAlive: state.controllers.values.filter(\.isAlive).count, findings: findings.count)
+        case "import":
+            return try probeImport(trace)
         default:
-            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit)")
+            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit, import)")
         }
     }
 

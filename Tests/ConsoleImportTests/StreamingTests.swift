@@ -66,6 +66,19 @@ struct StreamingTests {
         #expect(cut.first?.decoded().isValidUTF8 == true)
     }
 
+    @Test("mark substrings: the byte search on ASCII lines answers as String.contains does")
+    func markSubstring() {
+        let cases: [(String, String)] = [
+            ("saveDraft key=draft", "saveDraft"), ("savedraft", "saveDraft"), ("x saveDraf", "saveDraft"), ("", "a"), ("ab", "abc"),
+            ("café saveDraft", "saveDraft"), ("cafe\u{301} x", "cafe"), ("cafe\u{301} x", "café"),
+            ("\u{212A}elvin", "Kelvin"), ("aaab", "aab"), ("timer started", "timer started"),
+        ]
+        for (text, substring) in cases {
+            let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+            #expect(ConsoleLogSession.contains(text, substring, Array(substring.utf8), isASCII: isASCII) == text.contains(substring), "\(text) / \(substring)")
+        }
+    }
+
     @Test("the incremental fingerprint equals the one over the whole input")
     func fingerprint() {
         let input = Array(Self.mixedEndings.utf8)
