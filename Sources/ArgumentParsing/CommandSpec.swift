@@ -117,11 +117,14 @@ public struct CommandSpec: Sendable {
             parsed.values[spec.name, default: []].append(value)
         }
         if parsed.positionals.count < positionalCount.min {
-            throw ValidationError("missing argument: usage: \(name) \(usage)")
+            // The usage line follows the error (the CLI prints it), so name only what is missing.
+            let expected = usage.split(separator: " ").filter { !$0.hasPrefix("[") && !$0.hasPrefix("-") }
+            let missing = expected.dropFirst(parsed.positionals.count).first.map { " \($0)" } ?? ""
+            throw ValidationError("missing argument\(missing)")
         }
         if let max = positionalCount.max, parsed.positionals.count > max {
             let extra = parsed.positionals[max]
-            throw ValidationError("unexpected argument '\(extra)': usage: \(name) \(usage)")
+            throw ValidationError("unexpected argument '\(extra)' (\(name) takes \(max == 0 ? "no" : "at most \(max)") positional argument\(max == 1 ? "" : "s"))")
         }
         return parsed
     }

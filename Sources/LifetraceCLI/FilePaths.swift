@@ -15,6 +15,15 @@ enum FilePaths {
         return inodeOne == inodeOther && deviceOne == deviceOther
     }
 
+    /// Why a file cannot be written at `path` because of its directory (missing, or not a directory), or `nil`.
+    static func unwritableDirectory(of path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return nil }
+        if !FileManager.default.fileExists(atPath: directory) { return "directory \(directory) does not exist" }
+        if !isDirectory(directory) { return "\(directory) is not a directory" }
+        return nil
+    }
+
     /// Whether `path` exists and is a directory.
     static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false

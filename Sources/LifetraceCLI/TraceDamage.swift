@@ -11,10 +11,12 @@ import TraceLog
 enum TraceDamage {
     /// The warning lines for `problems` (those of `TraceReader.problems`), `readableEvents` being the events
     /// of the valid prefix.
-    static func warnings(_ problems: [TraceError], readableEvents: UInt64, command: String) -> [String] {
+    static func warnings(_ problems: [TraceError], readableEvents: UInt64, command: String, afterFooter: Bool = false) -> [String] {
         problems.map { problem in
             var line = "lifetrace \(command): warning: \(problem)"
-            if problem.code == .corruptFrame || problem.code == .tornTail, let offset = problem.offset {
+            if afterFooter, problem.code == .tornTail {
+                line += "; all \(readableEvents) events were read ('lifetrace verify --repair' cuts the junk)"
+            } else if problem.code == .corruptFrame || problem.code == .tornTail, let offset = problem.offset {
                 line += "; trace damaged at offset \(offset): using the \(readableEvents) readable events before it"
             }
             return line
@@ -25,13 +27,15 @@ enum TraceDamage {
     /// `.success` otherwise.
     @discardableResult
     static func report(_ reader: TraceReader, command: String, output: CommandOutput) -> ExitCode {
-        report(reader.problems, readableEvents: reader.eventCount, command: command, output: output)
+        report(reader.problems, readableEvents: reader.eventCount, command: command, output: output, afterFooter: reader.hasFooter)
     }
 
     /// Prints the warnings for `problems`; returns `.problemFound` when there are any, `.success` otherwise.
     @discardableResult
-    static func report(_ problems: [TraceError], readableEvents: UInt64, command: String, output: CommandOutput) -> ExitCode {
-        for line in warnings(problems, readableEvents: readableEvents, command: command) {
+    static func report(
+        _ problems: [TraceError], readableEvents: UInt64, command: String, output: CommandOutput, afterFooter: Bool = false
+    ) -> ExitCode {
+        for line in warnings(problems, readableEvents: readableEvents, command: command, afterFooter: afterFooter) {
             output.errorLine(line)
         }
         return problems.isEmpty ? .success : .problemFound

@@ -26,14 +26,18 @@ struct TraceInput {
     let source: Source
 
     /// What TRACE may be, for the commands' help.
-    static let help = "TRACE is a .lifetrace file or a JSON Lines export of one (docs/JSONL.md), recognised by its content, whatever its extension."
+    static let help = """
+        TRACE is a .lifetrace file or a JSON Lines export of one (docs/JSONL.md), recognised by its content,
+        whatever its extension.
+        """
 
     /// The exit codes of a command that reads one trace, for its help.
     static let exitHelp = """
-        Exit codes: 0 success; 1 the trace is damaged: a torn tail or a frame failing its CRC (a warning names the \
-        file and the offset; the output covers the events before it); 2 usage error, or unreadable input: not a \
-        trace, or an events frame or JSON line that does not decode although intact (the error names the file, \
-        the offset and frame or the line, and the first unreadable event; the output covers the events before it).
+        Exit codes: 0 success; 1 the trace is damaged: a torn tail or a frame failing its CRC (a warning
+        names the file and the offset; the output covers the events before it); 2 usage error, or unreadable
+        input: not a trace, or an events frame or JSON line that does not decode although intact (the error
+        names the file, the offset and frame or the line, and the first unreadable event; the output covers
+        the events before it).
         """
 
     /// Opens `path`, recognising the format by its first bytes.
@@ -42,6 +46,9 @@ struct TraceInput {
     ///   or `JSONLError` (unreadable, bad header line), each naming the file.
     init(path: String) throws {
         self.path = path
+        if FilePaths.isDirectory(path) {
+            throw TraceError(.io, "is a directory, not a trace file (only 'lifetrace audit' searches directories)", file: path)
+        }
         if Self.looksLikeJSONL(path) {
             _ = try JSONLReader(path: path)  // fail early on an unreadable file or a bad first line
             source = .jsonl(path)

@@ -7,8 +7,8 @@ public struct RecorderOptions: Sendable {
     public var capacity: Int = 32_768
     /// The longest an event waits in memory before it is written, in nanoseconds. Default 1 s.
     public var flushInterval: UInt64 = 1_000_000_000
-    /// Write a frame once this many events are waiting. Default 4096.
-    public var flushEventCount: Int = 4096
+    /// Write a frame once this many events are waiting. Default 8192 (the trace writer's frame size).
+    public var flushEventCount: Int = 8192
     /// How often the background thread looks for new events while busy, in nanoseconds; when idle it backs
     /// off up to 8× this. Default 5 ms.
     public var pollInterval: UInt64 = 5_000_000

@@ -63,37 +63,9 @@ struct EventDecoder {
         literals = readers[4]
     }
 
-    /// Reads `u8 W` and W byte planes (one byte per event each) back into deltas.
+    /// Reads the times stream (either layout, `TimeDeltaCodec`) back into deltas.
     private static func readDeltas(_ stream: ByteReader, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
-        var stream = stream
-        guard let width = stream.readUInt8(), width <= 8, let divisor = stream.readVarint(), divisor >= 1 else {
-            throw TraceError(.corruptFrame, "times stream has no valid plane count and divisor", eventOrdinal: firstOrdinal)
-        }
-        guard stream.remaining == Int(width) * count else {
-            throw TraceError(
-                .corruptFrame, "times stream holds \(stream.remaining) bytes, \(width) planes of \(count) events need \(Int(width) * count)",
-                eventOrdinal: firstOrdinal
-            )
-        }
-        var deltas = [UInt64](repeating: 0, count: count)
-        let base = stream.position
-        for plane in 0..<Int(width) {
-            let start = base + plane * count
-            let shift = UInt64(plane * 8)
-            for index in 0..<count {
-                deltas[index] |= UInt64(stream.bytes[start + index]) << shift
-            }
-        }
-        if divisor > 1 {
-            for index in 0..<count {
-                let (scaled, overflow) = deltas[index].multipliedReportingOverflow(by: divisor)
-                guard !overflow else {
-                    throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
-                }
-                deltas[index] = scaled
-            }
-        }
-        return deltas
+        try TimeDeltaCodec.decode(stream, count: count, firstOrdinal: firstOrdinal)
     }
 
     private var isAtEnd: Bool {

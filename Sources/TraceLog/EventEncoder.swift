@@ -11,10 +11,12 @@ import TraceModel
 struct EventEncoder {
     /// Tags, enum values, flag bytes.
     private var ops = ByteWriter(capacity: 8 * 1024)
-    /// One timestamp delta per event, turned into byte planes by `payload()`.
+    /// One timestamp delta per event, turned into the times stream by `payload()` (`TimeDeltaCodec`).
     private var deltas: [UInt64] = []
-    /// The largest delta, for the plane count.
-    private var largestDelta: UInt64 = 0
+    /// An estimate of the times stream's bytes so far (one token byte per delta, its bits below the top three).
+    private var timeBits = 0
+    /// The times stream's layout: split (format 2.0), or planes when appending to a format 1.x file.
+    let timeLayout: TimeDeltaCodec.Layout
     /// Controller references (varints).
     private var refs = ByteWriter(capacity: 8 * 1024)
     /// Every other integer: string references and lengths, counts, serials, integer values, lines.
@@ -31,52 +33,48 @@ struct EventEncoder {
     private var controllerBySerial: [UInt32: Int] = [:]
 
     /// Raw bytes so far (the stream lengths' varints not counted).
-    var byteCount: Int { ops.count + deltas.count * planeCount + 1 + refs.count + values.count + literals.count }
+    var byteCount: Int { ops.count + timeBits / 8 + 16 + refs.count + values.count + literals.count }
 
-    /// Bytes needed for `value` (0 for 0).
-    private static func byteWidth(_ value: UInt64) -> Int { (64 - value.leadingZeroBitCount + 7) / 8 }
-
-    private var planeCount: Int { Self.byteWidth(largestDelta) }
-
-    /// The times stream: `u8 W, varint D`, then W planes of one byte per event, plane k holding byte k
-    /// (little-endian) of every `delta / D`. D is the greatest common divisor of the frame's deltas (1 when
-    /// all are 0), so clocks with microsecond or millisecond resolution cost no bits for their zero digits.
-    /// Low bytes are noisy and high bytes mostly zero; kept apart, deflate codes each near its entropy.
-    private func timesStream() -> ByteWriter {
-        var divisor: UInt64 = 0
-        for delta in deltas where delta != 0 {
-            var (a, b) = (divisor, delta)
-            while b != 0 { (a, b) = (b, a % b) }
-            divisor = a
-            if divisor == 1 { break }
-        }
-        if divisor == 0 { divisor = 1 }
-        let width = Self.byteWidth(largestDelta / divisor)
-        var times = ByteWriter(capacity: 11 + width * deltas.count)
-        times.writeUInt8(UInt8(width))
-        times.writeVarint(divisor)
-        for plane in 0..<width {
-            let shift = UInt64(plane * 8)
-            for delta in deltas { times.writeUInt8(UInt8(truncatingIfNeeded: (delta / divisor) >> shift)) }
-        }
-        return times
+    init(timeLayout: TimeDeltaCodec.Layout = .split) {
+        self.timeLayout = timeLayout
     }
 
-    /// The frame's raw payload: `varint 5`, the five stream lengths as varints, then the streams in order.
-    func payload() -> [UInt8] {
+    /// The frame's raw payload: `varint 5`, the five stream lengths as varints, then the streams in order; and
+    /// where the compressor should start deflate blocks of their own: every stream gets its own Huffman codes,
+    /// the times stream's tokens are compressed `.filtered` and its stored bits `.stored` (they are noise).
+    func payload() -> (bytes: [UInt8], blocks: [Deflater.Block]) {
+        let times = TimeDeltaCodec.encode(deltas, layout: timeLayout)
         var output = ByteWriter(capacity: byteCount + 32)
-        let streams = [ops, timesStream(), refs, values, literals]
+        let streams = [ops, times.bytes, refs, values, literals]
         output.writeVarint(UInt64(streams.count))
         for stream in streams { output.writeVarint(UInt64(stream.count)) }
-        for stream in streams { output.writeBytes(stream.bytes) }
-        return output.bytes
+        var blocks: [Deflater.Block] = []
+        for (index, stream) in streams.enumerated() {
+            if index == 1, let stored = times.storedBitsOffset {
+                if stored >= Self.minimumBlockBytes {
+                    blocks.append(Deflater.Block(start: output.count, method: .filtered))
+                }
+                if stream.count - stored >= Self.minimumBlockBytes {
+                    blocks.append(Deflater.Block(start: output.count + stored, method: .stored))
+                }
+            } else if index > 0, stream.count >= Self.minimumBlockBytes || (blocks.last.map { $0.method != .standard } ?? false) {
+                blocks.append(Deflater.Block(start: output.count, method: .standard))
+            }
+            output.writeBytes(stream.bytes)
+        }
+        return (output.bytes, blocks)
     }
+
+    /// A stretch shorter than this shares the previous deflate block: a block of its own costs a few bytes of
+    /// headers and code tables, which only a longer stretch earns back (small frames: a recorder flushing
+    /// every second at a few events per second).
+    static let minimumBlockBytes = 256
 
     /// Starts a new frame: forgets the tables and the bytes.
     mutating func reset() {
         ops.removeAll()
         deltas.removeAll(keepingCapacity: true)
-        largestDelta = 0
+        timeBits = 0
         refs.removeAll()
         values.removeAll()
         literals.removeAll()
@@ -99,7 +97,7 @@ struct EventEncoder {
         }
         lastTimestamp = event.timestamp
         deltas.append(delta)
-        largestDelta = max(largestDelta, delta)
+        timeBits += 8 + TimeDeltaCodec.storedBitCount(delta, significant: TimeDeltaCodec.significantBits)
         eventCount += 1
         let sourceBit: UInt8 = event.source == nil ? 0 : EventTag.hasSource
         switch event.payload {

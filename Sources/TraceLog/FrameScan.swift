@@ -45,7 +45,12 @@ struct FrameScan {
                 let end = offset + UInt64(TraceFooter.length)
                 scan.hasFooter = true
                 scan.validEnd = end
-                try scan.fail(TraceError(.tornTail, "\(fileSize - end) bytes follow the footer", offset: end), file: file, fileSize: fileSize)
+                scan.failure = TraceError(
+                    .tornTail,
+                    "\(fileSize - end) bytes of junk follow the footer (the trace before them is complete and was closed cleanly)",
+                    offset: end
+                )
+                scan.failureIsTail = true
                 return scan
             }
             let headerBytes = try file.read(count: FrameHeader.length, at: offset)

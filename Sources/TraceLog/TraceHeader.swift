@@ -2,8 +2,9 @@
 ///
 /// Stored at offset 0 of every `.lifetrace` file; see docs/FORMAT.md §2 for the bytes.
 public struct TraceHeader: Sendable, Equatable {
-    /// The format major version this library writes. A reader refuses files with a larger major.
-    public static let currentMajor: UInt16 = 1
+    /// The format major version this library writes. A reader refuses files with a larger major and reads 1.x
+    /// files too (docs/FORMAT.md §9).
+    public static let currentMajor: UInt16 = 2
     /// The format minor version this library writes. Readers read files of any minor of their major.
     public static let currentMinor: UInt16 = 0
 

@@ -26,7 +26,8 @@ public final class TraceReader: Sendable {
     public let allFrames: [FrameInfo]
     /// Whether the file ends with a valid footer and an index that agrees with the frames.
     public let isCleanlyClosed: Bool
-    /// Whether the file ends with a valid footer, even when its index is unusable or lists a damaged frame.
+    /// Whether the file ends with a valid footer, even when its index is unusable or lists a damaged frame, or has
+    /// a valid footer followed by junk (a torn tail after the footer: `problems` says how many bytes).
     public let hasFooter: Bool
     /// What is wrong with the file, found while opening: an invalid index (rebuilt), damage that ends the valid
     /// prefix (with its offset), sequence or time-order problems between frames. Empty for a healthy file.
@@ -85,7 +86,6 @@ public final class TraceReader: Sendable {
                 problems.append(error)
                 footerFound = error.code == .corruptIndex
             }
-            hasFooter = footerFound
             // The index gives the layout, but a frame it lists can still be damaged: check every listed events
             // frame's header and payload CRC (no inflating), and on the first failure walk instead, so that the
             // valid prefix ends before the damaged frame exactly as for a file without a footer.
@@ -105,9 +105,11 @@ public final class TraceReader: Sendable {
                 validEnd = scan.validEnd
                 dataEnd = scan.dataEnd
                 damageIsTail = scan.failureIsTail
+                footerFound = footerFound || scan.hasFooter
                 problems += scan.orderProblems
                 if let failure = scan.failure { problems.append(failure) }
             }
+            hasFooter = footerFound
             self.problems = problems.map { $0.in(file: path) }
             frames = allFrames.filter { $0.kind == .events }
             checkpoints = allFrames.filter { $0.kind == .checkpoint }

@@ -13,9 +13,9 @@ public final class TraceWriter {
     /// Frame size and compression settings.
     public struct Options: Sendable {
         /// A frame is written once it holds this many events.
-        public var maxEventsPerFrame = 4096
+        public var maxEventsPerFrame = 8192
         /// A frame is written once its raw (uncompressed) payload reaches this many bytes.
-        public var maxFrameBytes = 64 * 1024
+        public var maxFrameBytes = 128 * 1024
         /// zlib level 0–9.
         public var compressionLevel: Int32 = 6
 
@@ -94,6 +94,8 @@ public final class TraceWriter {
         self.recovery = recovery
         self.file = file
         self.deflater = deflater
+        // Format 1.x readers know only the byte-plane times layout: appending to such a file keeps to it.
+        self.encoder = EventEncoder(timeLayout: header.formatMajor < 2 ? .planes : .split)
         self.written = frames
         self.writtenEvents = events
         self.lastTimestamp = lastTimestamp
@@ -239,9 +241,11 @@ public final class TraceWriter {
     public func flush() throws {
         try checkUsable()
         guard encoder.eventCount > 0 else { return }
+        let payload = encoder.payload()
         try writeFrame(
             kind: .events, firstOrdinal: writtenEvents, eventCount: UInt32(encoder.eventCount),
-            firstTimestamp: encoder.firstTimestamp, lastTimestamp: encoder.lastTimestamp, raw: encoder.payload()
+            firstTimestamp: encoder.firstTimestamp, lastTimestamp: encoder.lastTimestamp, raw: payload.bytes,
+            blocks: payload.blocks
         )
         writtenEvents += UInt64(encoder.eventCount)
         encoder.reset()
@@ -296,7 +300,7 @@ public final class TraceWriter {
     /// Compresses `raw`, prefixes the frame header and writes both (and `trailer`) with one write.
     private func writeFrame(
         kind: FrameKind, firstOrdinal: UInt64, eventCount: UInt32, firstTimestamp: UInt64, lastTimestamp: UInt64,
-        raw: [UInt8], trailer: [UInt8] = []
+        raw: [UInt8], blocks: [Deflater.Block] = [], trailer: [UInt8] = []
     ) throws {
         guard raw.count <= Int(FrameHeader.maximumPayload) else {
             throw TraceError(.invalidArgument, "\(kind) frame payload of \(raw.count) bytes exceeds the 1 GiB limit", file: path)
@@ -306,7 +310,7 @@ public final class TraceWriter {
         bytes.append(contentsOf: [UInt8](repeating: 0, count: FrameHeader.length))
         var compression = FrameHeader.compressionDeflate
         do {
-            try deflater.compress(raw, appendingTo: &bytes)
+            try deflater.compress(raw, blocks: blocks, appendingTo: &bytes)
         } catch {
             throw TraceError(.io, "cannot compress a \(kind) frame: \(error)", file: path)
         }

@@ -56,7 +56,7 @@ struct InfoVerifyCommandTests {
         let path = try scratch.trace("a.lifetrace", count: 1000)
         let result = run(["info", path])
         #expect(result.code == .success)
-        #expect(result.out.contains("format:       1.0, written by \"cli-tests\""))
+        #expect(result.out.contains("format:       2.0, written by \"cli-tests\""))
         #expect(result.out.contains("clock:        linuxBoottime (counts sleep)"))
         #expect(result.out.contains("events:       1000"))
         #expect(result.out.contains("frames:       10 events, 0 checkpoints"))

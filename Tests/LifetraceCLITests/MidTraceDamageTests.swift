@@ -7,7 +7,7 @@ import TraceLog
 /// frames before it, prints a warning naming the file, the byte offset and the readable events, and exits 1.
 @Suite("damage in the middle of a trace")
 struct MidTraceDamageTests {
-    /// A 20 000-event simulated trace (5 events frames of up to 4096 events, cleanly closed) with one payload
+    /// A 40 000-event simulated trace (5 events frames of up to 8192 events, cleanly closed) with one payload
     /// byte of events frame 3 flipped; removed at deinit.
     final class DamagedTrace {
         let directory: URL
@@ -23,7 +23,7 @@ struct MidTraceDamageTests {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifetrace-middamage-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             path = directory.appendingPathComponent("big.lifetrace").path
-            let simulated = MidTraceDamageTests.run(["simulate", "--generate", "20000", "--seed", "3", "-o", path])
+            let simulated = MidTraceDamageTests.run(["simulate", "--generate", "40000", "--seed", "3", "-o", path])
             try #require(simulated.code == .success, "\(simulated.err)")
             cleanExport = MidTraceDamageTests.run(["export", path]).out.split(separator: "\n").map(String.init)
             let clean = try TraceReader(path: path)
@@ -148,7 +148,16 @@ struct MidTraceDamageTests {
 
         let events = Self.run(["events", path])
         #expect(events.code == .problemFound)
-        #expect(events.err.contains("damaged at offset \(clean.count)"), "\(events.err)")
+        #expect(events.err.contains("offset \(clean.count): 33 bytes of junk follow the footer"), "\(events.err)")
+        #expect(events.err.contains("all \(events.out.split(separator: "\n").count) events were read"), "\(events.err)")
+
+        // verify says what it is: a cleanly closed trace with junk after its footer (not "no valid footer").
+        let verify = Self.run(["verify", path])
+        #expect(verify.code == .problemFound)
+        #expect(verify.out.contains("closed cleanly, then 33 bytes of junk after the footer"), "\(verify.out)")
+        #expect(!verify.out.contains("no valid footer") && !verify.out.contains("after the last valid frame"), "\(verify.out)")
+        let info = Self.run(["info", path])
+        #expect(info.out.contains("closed:       cleanly, but bytes follow the footer"), "\(info.out)")
 
         let repair = Self.run(["verify", "--repair", path])
         #expect(repair.code == .success, "\(repair.out)")

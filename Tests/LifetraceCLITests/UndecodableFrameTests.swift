@@ -9,9 +9,9 @@ import TraceLog
 /// frame's offset and the first unreadable event, and exits 2.
 @Suite("a frame that passes its CRCs but does not decode")
 struct UndecodableFrameTests {
-    /// A 20 000-event simulated trace without index and footer (as a killed writer leaves it), whose events frame
-    /// 3 is replaced by a stored (uncompressed) payload with valid CRCs that does not start with its five stream
-    /// lengths (docs/FORMAT.md §3, §5). Frames after it are intact.
+    /// A 40 000-event simulated trace (5 events frames of up to 8192 events) without index and footer (as a
+    /// killed writer leaves it), whose events frame 3 is replaced by a stored (uncompressed) payload with valid
+    /// CRCs that does not start with its five stream lengths (docs/FORMAT.md §3, §5). Frames after it are intact.
     final class Fixture {
         let scratch: CLIScratch
         let path: String
@@ -26,7 +26,7 @@ struct UndecodableFrameTests {
         init() throws {
             scratch = try CLIScratch("undecodable")
             path = scratch.path("bad.lifetrace")
-            try #require(runCLI(["simulate", "--generate", "20000", "--seed", "3", "-o", path]).code == .success)
+            try #require(runCLI(["simulate", "--generate", "40000", "--seed", "3", "-o", path]).code == .success)
             let clean = try TraceReader(path: path)
             try #require(clean.frames.count == 5)
             let frame = clean.frames[3]

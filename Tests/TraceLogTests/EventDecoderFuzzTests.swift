@@ -12,7 +12,7 @@ struct EventDecoderFuzzTests {
         var encoder = EventEncoder()
         let events = RandomEvents.make(count: 60, seed: 404)
         for event in events { encoder.append(event) }
-        return (encoder.payload(), events)
+        return (encoder.payload().bytes, events)
     }
 
     static func decode(_ payload: [UInt8], count: Int, first: UInt64, last: UInt64) -> Result<[Event], TraceError> {

@@ -56,7 +56,7 @@ struct FrameCursorTests {
         let events = (0..<3).map { Event.callback(CallbackEvent(.viewDidLoad, .instant, controller: controller), at: UInt64($0) * 10) }
         var encoder = EventEncoder()
         for event in events { encoder.append(event) }
-        var decoder = try EventDecoder(payload: encoder.payload(), firstTimestamp: 0, lastTimestamp: 25, firstOrdinal: 0, eventCount: 3)
+        var decoder = try EventDecoder(payload: encoder.payload().bytes, firstTimestamp: 0, lastTimestamp: 25, firstOrdinal: 0, eventCount: 3)
         var decoded = 0
         #expect(throws: TraceError.self) {
             while try decoder.next() != nil { decoded += 1 }

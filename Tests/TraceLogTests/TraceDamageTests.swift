@@ -235,14 +235,14 @@ struct TraceDamageTests {
         }
 
         let newer = directory.file("newer.lifetrace")
-        try TraceFiles.put(withHeader(major: 2, minor: 0, extra: []), to: newer)
+        try TraceFiles.put(withHeader(major: 3, minor: 0, extra: []), to: newer)
         let error = try #require(throws: TraceError.self) { try TraceReader(path: newer) }
         #expect(error.code == .unsupportedVersion)
-        #expect(error.description.contains("format 2.0"))
+        #expect(error.description.contains("format 3.0"))
         #expect(error.description.hasPrefix(newer))
 
         let newerMinor = directory.file("minor.lifetrace")
-        try TraceFiles.put(withHeader(major: 1, minor: 3, extra: [1, 2, 3, 4, 5]), to: newerMinor)
+        try TraceFiles.put(withHeader(major: 2, minor: 3, extra: [1, 2, 3, 4, 5]), to: newerMinor)
         let reader = try TraceReader(path: newerMinor)
         #expect(reader.header.formatMinor == 3)
         #expect(reader.header.producer == TraceFiles.header.producer)

@@ -107,9 +107,9 @@ struct TraceRoundTripTests {
     func escapeLayout() {
         var encoder = EventEncoder()
         encoder.append(Event(timestamp: 5, .unknown(UnknownEvent(tag: 0xC8, body: [9, 8, 7]))))
-        // 5 streams of 2, 2, 0, 1 and 3 bytes: ops (escape tag, kind), times (0 planes, divisor 1),
-        // refs (none), values (body length 3), literals (the body).
-        #expect(encoder.payload() == [5, 2, 2, 0, 1, 3, EventTag.escape, 0xC8, 0, 1, 3, 9, 8, 7])
+        // 5 streams of 2, 4, 0, 1 and 3 bytes: ops (escape tag, kind), times (split layout with S = 3, divisor 1,
+        // one token byte, token 0), refs (none), values (body length 3), literals (the body).
+        #expect(encoder.payload().bytes == [5, 2, 4, 0, 1, 3, EventTag.escape, 0xC8, 0x83, 1, 1, 0, 3, 9, 8, 7])
     }
 
     @Test("checkpoints keep their opaque payload and the ordinal they cover")

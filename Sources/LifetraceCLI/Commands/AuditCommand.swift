@@ -57,6 +57,9 @@ struct AuditCommand: Command {
             if FilePaths.isDirectory(file) {
                 throw ValidationError("-o '\(file)' is a directory; give a file name")
             }
+            if let problem = FilePaths.unwritableDirectory(of: file) {
+                throw ValidationError("-o '\(file)': \(problem)")
+            }
         }
 
         var audits: [TraceAudit] = []

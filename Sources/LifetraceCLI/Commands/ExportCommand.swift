@@ -45,6 +45,12 @@ struct ExportCommand: Command {
         if let outputPath, outputPath != "-", FilePaths.isSameFile(outputPath, inputPath) {
             throw ValidationError("-o '\(outputPath)' is the input trace; choose another file")
         }
+        if let outputPath, outputPath != "-", let problem = FilePaths.unwritableDirectory(of: outputPath) {
+            throw ValidationError("-o '\(outputPath)': \(problem)")
+        }
+        if let outputPath, outputPath != "-", FilePaths.isDirectory(outputPath) {
+            throw ValidationError("-o '\(outputPath)' is a directory; give a file name")
+        }
         let input = try TraceInput(path: inputPath)
         let damage = input.reportOpenProblems(command: "export", output: output)
 

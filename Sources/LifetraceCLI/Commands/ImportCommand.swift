@@ -33,12 +33,13 @@ struct ImportCommand: Command {
             --mark 'saveDraft=save,critical=true,key=draft' turns every line containing 'saveDraft' into a
             'save' mark, attributed to the controller named on the line, else to the latest callback's.
 
-            The default format is jsonl for .jsonl/.ndjson files, text otherwise. See docs/IMPORT.md.
+            The default format is jsonl for .jsonl/.ndjson files and for a file whose first line is a Lifetrace
+            JSONL header ({"lifetrace": …}) or event (with "t_ns" and "event"), whatever its name; text otherwise. See docs/IMPORT.md.
             Exit codes: 0 imported; 2 bad arguments, unreadable input, or (with --strict) an unreadable line.
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace)."),
-            OptionSpec("format", value: "FORMAT", help: "text or jsonl (default: from the extension)."),
+            OptionSpec("format", value: "FORMAT", help: "text or jsonl (default: jsonl for .jsonl/.ndjson or a JSONL export's content)."),
             OptionSpec("mark", value: "RULE", repeatable: true, help: "SUBSTRING=MARK[,field=value...]: lines to mark."),
             OptionSpec("strict", help: "Fail on the first line that is neither a callback nor a mark."),
         ],
@@ -47,7 +48,8 @@ struct ImportCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let input = arguments.positionals[0]
-        let defaultFormat = ["jsonl", "ndjson"].contains((input as NSString).pathExtension.lowercased()) ? "jsonl" : "text"
+        let byExtension = ["jsonl", "ndjson"].contains((input as NSString).pathExtension.lowercased())
+        let defaultFormat = byExtension || Self.startsLikeExport(input) ? "jsonl" : "text"
         let format = try arguments.choice("format", among: ["text", "jsonl"], default: defaultFormat)
         let destination = arguments.value("output") ?? defaultOutput(for: input)
         var rules: [MarkRule] = []
@@ -92,6 +94,19 @@ struct ImportCommand: Command {
         }
         for line in report.summary { output.line("  \(line)") }
         return .success
+    }
+
+    /// Whether the first non-blank line of `path` is a Lifetrace JSON Lines header or event: an export renamed
+    /// (for example `session.txt`) is imported as JSON Lines, not as a console log. A console log whose lines are
+    /// JSON of another shape stays text.
+    static func startsLikeExport(_ path: String) -> Bool {
+        guard TraceInput.looksLikeJSONL(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let prefix = try? handle.read(upToCount: 4096) else { return false }
+        let text = String(decoding: prefix, as: UTF8.self)
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else { return false }
+        let compact = line.filter { !$0.isWhitespace }
+        return compact.hasPrefix("{\"lifetrace\":") || (compact.contains("\"t_ns\":") && compact.contains("\"event\":"))
     }
 
     /// What to import and where.

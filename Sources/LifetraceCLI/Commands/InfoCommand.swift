@@ -38,7 +38,8 @@ struct InfoCommand: Command {
         } else {
             output.write(summary.text)
         }
-        let damage = TraceDamage.report(summary.openProblems, readableEvents: summary.eventCount, command: "info", output: output)
+        let damage = TraceDamage.report(
+            summary.openProblems, readableEvents: summary.eventCount, command: "info", output: output, afterFooter: summary.reader?.hasFooter ?? false)
         guard let stop = summary.stop else { return damage }
         return TraceDamage.worse(damage, stop.report(command: "info", output: output))
     }
@@ -176,12 +177,18 @@ struct TraceSummary {
             lines.append(("bytes/event", bytesPerEvent.map { "\(format($0, decimals: 2)) (file size / events)" } ?? "n/a (no events)"))
         }
         if let damagePlace {
-            lines.append(("damaged", "at \(damagePlace): the counts above cover the \(eventCount) readable events before it"))
+            if let reader, reader.hasFooter, reader.damage?.code == .tornTail {
+                lines.append(("damaged", "junk after the footer at \(damagePlace): every event was read"))
+            } else {
+                lines.append(("damaged", "at \(damagePlace): the counts above cover the \(eventCount) readable events before it"))
+            }
         }
         if let reader {
             let notClean = reader.damage == nil ? "not cleanly: no valid footer, frame index rebuilt by walking the frames"
                 : "unknown: frame index rebuilt by walking the frames up to the damage"
-            lines.append(("closed", reader.isCleanlyClosed ? "cleanly (index and footer present)" : notClean))
+            let junk = reader.hasFooter && reader.damage?.code == .tornTail
+            lines.append(("closed", reader.isCleanlyClosed ? "cleanly (index and footer present)"
+                : junk ? "cleanly, but bytes follow the footer (see problems; 'lifetrace verify --repair' cuts them)" : notClean))
         }
         let problems = problemLines
         lines.append(("problems", problems.isEmpty ? "none found (run 'lifetrace verify' for a full check)" : "\(problems.count)"))

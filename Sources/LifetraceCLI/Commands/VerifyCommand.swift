@@ -55,9 +55,11 @@ struct VerifyCommand: Command {
         // The verification's "cleanly closed" also needs the index to match the walk; a file with a footer whose
         // index disagrees is not one "with no valid footer".
         let closed = report.isCleanlyClosed ? "closed cleanly"
+            : reader.hasFooter && report.tornTail != nil ? "closed cleanly, then \(report.tornTail!.droppedBytes) bytes of junk after the footer"
             : reader.hasFooter ? "footer present, but its index does not match the frames found"
             : "not closed cleanly (no valid footer)"
-        let checked = "\(report.framesChecked) frames, \(report.eventsChecked) events, \(report.checkpointsChecked) checkpoints checked; \(closed)"
+        func count(_ value: some BinaryInteger, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
+        let checked = "\(count(report.framesChecked, "frame")), \(count(report.eventsChecked, "event")), \(count(report.checkpointsChecked, "checkpoint")) checked; \(closed)"
         if report.problems.isEmpty {
             output.line("ok: \(path): \(checked)")
             return .success
@@ -65,7 +67,7 @@ struct VerifyCommand: Command {
         let plural = report.problems.count == 1 ? "problem" : "problems"
         output.line("FAILED: \(path): \(report.problems.count) \(plural); \(checked)")
         if report.tornTail != nil, !arguments.flag("repair") {
-            output.line("hint: 'lifetrace verify --repair \(path)' cuts off the torn tail")
+            output.line("hint: 'lifetrace verify --repair \(path)' cuts off the torn tail\(reader.hasFooter ? " (only the bytes after the footer)" : "")")
         }
         // A frame of the valid prefix (its CRCs hold: opening checked them) that does not decode is unreadable
         // input, as for every other command: exit 2, saying where the readable events end.

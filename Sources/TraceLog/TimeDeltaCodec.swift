@@ -1,0 +1,220 @@
+/// The times stream of an events payload (docs/FORMAT.md §5): one timestamp delta per event, in nanoseconds.
+///
+/// Two layouts, told apart by the stream's first byte:
+///
+/// - **split** (format 2.0, first byte `0x80 + S`, S in 1…64): every delta is divided by the frame's common
+///   divisor D, and each quotient `q` is cut into a *token* holding its magnitude and its S most significant
+///   bits (varints, which deflate codes near their entropy) and the bits below those, stored as they are
+///   (packed little-endian bit by bit, which deflate cannot shrink and does not try to). A recorded
+///   nanosecond clock's low digits are noise; keeping them out of the bytes deflate models leaves it the
+///   structured part alone. Quotients below 2^S are their own token and have no stored bits.
+/// - **planes** (format 1.x, first byte W in 0…8): W byte planes, plane k holding byte k of every `delta / D`.
+///
+/// The writer of format 2.0 writes split streams, except when it appends to a 1.x file (whose readers know only
+/// planes).
+enum TimeDeltaCodec {
+    /// Which layout a writer produces.
+    enum Layout: Sendable {
+        case split
+        case planes
+    }
+
+    /// The significant bits kept in a split token. Measured on simulated and jittered sessions (docs/PERFORMANCE.md):
+    /// 2–4 cost within 2 % of each other; 3 keeps every token in one byte.
+    static let significantBits = 3
+
+    /// First byte of a split stream: `splitMarker + S`.
+    static let splitMarker: UInt8 = 0x80
+
+    /// The greatest common divisor of the non-zero deltas, 1 when all are 0.
+    static func commonDivisor(_ deltas: [UInt64]) -> UInt64 {
+        var divisor: UInt64 = 0
+        for delta in deltas where delta != 0 {
+            var (a, b) = (divisor, delta)
+            while b != 0 { (a, b) = (b, a % b) }
+            divisor = a
+            if divisor == 1 { break }
+        }
+        return divisor == 0 ? 1 : divisor
+    }
+
+    /// Bytes needed for `value` (0 for 0).
+    static func byteWidth(_ value: UInt64) -> Int { (64 - value.leadingZeroBitCount + 7) / 8 }
+
+    /// Bits stored outside the token for a quotient `q` with `significant` bits kept.
+    @inline(__always)
+    static func storedBitCount(_ q: UInt64, significant: Int) -> Int {
+        max(0, 64 - q.leadingZeroBitCount - significant)
+    }
+
+    /// The times stream for `deltas`, and the offset inside it where the stored (incompressible) bits begin
+    /// (`nil` for planes), so that the compressor can start a new deflate block there.
+    ///
+    /// - Parameter significant: S for the split layout, 1…64 (tokens keep S bits; 64 stores no bits apart).
+    static func encode(
+        _ deltas: [UInt64], layout: Layout, significant: Int = significantBits
+    ) -> (bytes: ByteWriter, storedBitsOffset: Int?) {
+        precondition((1...64).contains(significant), "significant bits must be 1…64")
+        let divisor = commonDivisor(deltas)
+        switch layout {
+        case .planes:
+            var largest: UInt64 = 0
+            for delta in deltas { largest = max(largest, delta / divisor) }
+            let width = byteWidth(largest)
+            var times = ByteWriter(capacity: 11 + width * deltas.count)
+            times.writeUInt8(UInt8(width))
+            times.writeVarint(divisor)
+            for plane in 0..<width {
+                let shift = UInt64(plane * 8)
+                for delta in deltas { times.writeUInt8(UInt8(truncatingIfNeeded: (delta / divisor) >> shift)) }
+            }
+            return (times, nil)
+        case .split:
+            var tokens = ByteWriter(capacity: deltas.count + 8)
+            var stored = ByteWriter(capacity: deltas.count * 2)
+            var accumulator: UInt64 = 0
+            var pending = 0
+            for delta in deltas {
+                let q = delta / divisor
+                let shift = storedBitCount(q, significant: significant)
+                if shift == 0 {
+                    tokens.writeVarint(q)
+                    continue
+                }
+                // The token: (shift + 1) · 2^(S−1) + the S − 1 bits under the leading one.
+                let top = q >> UInt64(shift)
+                tokens.writeVarint(UInt64(shift + 1) << UInt64(significant - 1) | (top & ((1 << UInt64(significant - 1)) - 1)))
+                var low = q & ((1 << UInt64(shift)) - 1)
+                var bits = shift
+                while bits > 0 {
+                    let chunk = min(bits, 32)
+                    accumulator |= (low & ((1 << UInt64(chunk)) - 1)) << UInt64(pending)
+                    pending += chunk
+                    low >>= UInt64(chunk)
+                    bits -= chunk
+                    while pending >= 8 {
+                        stored.writeUInt8(UInt8(truncatingIfNeeded: accumulator))
+                        accumulator >>= 8
+                        pending -= 8
+                    }
+                }
+            }
+            if pending > 0 { stored.writeUInt8(UInt8(truncatingIfNeeded: accumulator)) }
+            var times = ByteWriter(capacity: 24 + tokens.count + stored.count)
+            times.writeUInt8(splitMarker + UInt8(significant))
+            times.writeVarint(divisor)
+            times.writeVarint(UInt64(tokens.count))
+            times.writeBytes(tokens.bytes)
+            let offset = times.count
+            times.writeBytes(stored.bytes)
+            return (times, offset)
+        }
+    }
+
+    /// Reads a times stream of either layout back into `count` deltas (nanoseconds).
+    ///
+    /// - Throws: `TraceError` `.corruptFrame` (with `firstOrdinal`, or the ordinal of the event whose delta is
+    ///   bad) when the stream is malformed, holds more or fewer deltas than `count`, or a delta overflows 64 bits.
+    static func decode(_ stream: ByteReader, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
+        var stream = stream
+        guard let first = stream.readUInt8() else {
+            throw TraceError(.corruptFrame, "times stream is empty", eventOrdinal: firstOrdinal)
+        }
+        if first > splitMarker, first <= splitMarker + 64 {
+            return try decodeSplit(stream, significant: Int(first - splitMarker), count: count, firstOrdinal: firstOrdinal)
+        }
+        return try decodePlanes(stream, width: first, count: count, firstOrdinal: firstOrdinal)
+    }
+
+    private static func decodeSplit(_ stream: ByteReader, significant: Int, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
+        var stream = stream
+        guard let divisor = stream.readVarint(), divisor >= 1, let tokenLength = stream.readVarint(),
+              tokenLength <= UInt64(stream.remaining)
+        else {
+            throw TraceError(.corruptFrame, "times stream has no valid divisor and token length", eventOrdinal: firstOrdinal)
+        }
+        let bytes = stream.bytes
+        var tokens = ByteReader(bytes, from: stream.position, to: stream.position + Int(tokenLength))
+        var position = tokens.end
+        let end = stream.end
+        var accumulator: UInt64 = 0
+        var available = 0
+        let topBit: UInt64 = 1 << UInt64(significant - 1)
+        var deltas = [UInt64](repeating: 0, count: count)
+        for index in 0..<count {
+            guard let token = tokens.readVarint() else {
+                throw TraceError(
+                    .corruptFrame, "times stream ends after \(index) of \(count) tokens", eventOrdinal: firstOrdinal + UInt64(index))
+            }
+            var q = token
+            if significant < 64, token >= topBit << 1 {
+                let magnitude = token >> UInt64(significant - 1)
+                guard magnitude <= UInt64(65 - significant) else {
+                    throw TraceError(.corruptFrame, "timestamp delta token \(token) exceeds 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+                }
+                let shift = Int(magnitude) - 1
+                var low: UInt64 = 0
+                var got = 0
+                while got < shift {
+                    let chunk = min(shift - got, 32)
+                    while available < chunk {
+                        guard position < end else {
+                            throw TraceError(
+                                .corruptFrame, "times stream's stored bits end inside event \(firstOrdinal + UInt64(index))'s delta",
+                                eventOrdinal: firstOrdinal + UInt64(index))
+                        }
+                        accumulator |= UInt64(bytes[position]) << UInt64(available)
+                        position += 1
+                        available += 8
+                    }
+                    low |= (accumulator & ((1 << UInt64(chunk)) - 1)) << UInt64(got)
+                    accumulator >>= UInt64(chunk)
+                    available -= chunk
+                    got += chunk
+                }
+                q = ((topBit | (token & (topBit - 1))) << UInt64(shift)) | low
+            }
+            let (scaled, overflow) = q.multipliedReportingOverflow(by: divisor)
+            guard !overflow else {
+                throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+            }
+            deltas[index] = scaled
+        }
+        guard tokens.isAtEnd, position == end, accumulator == 0 else {
+            throw TraceError(.corruptFrame, "times stream holds bytes after the last event's delta", eventOrdinal: firstOrdinal)
+        }
+        return deltas
+    }
+
+    private static func decodePlanes(_ stream: ByteReader, width: UInt8, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
+        var stream = stream
+        guard width <= 8, let divisor = stream.readVarint(), divisor >= 1 else {
+            throw TraceError(.corruptFrame, "times stream has no valid plane count and divisor", eventOrdinal: firstOrdinal)
+        }
+        guard stream.remaining == Int(width) * count else {
+            throw TraceError(
+                .corruptFrame, "times stream holds \(stream.remaining) bytes, \(width) planes of \(count) events need \(Int(width) * count)",
+                eventOrdinal: firstOrdinal
+            )
+        }
+        var deltas = [UInt64](repeating: 0, count: count)
+        let base = stream.position
+        for plane in 0..<Int(width) {
+            let start = base + plane * count
+            let shift = UInt64(plane * 8)
+            for index in 0..<count {
+                deltas[index] |= UInt64(stream.bytes[start + index]) << shift
+            }
+        }
+        if divisor > 1 {
+            for index in 0..<count {
+                let (scaled, overflow) = deltas[index].multipliedReportingOverflow(by: divisor)
+                guard !overflow else {
+                    throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+                }
+                deltas[index] = scaled
+            }
+        }
+        return deltas
+    }
+}
