@@ -12,6 +12,13 @@ extension FrameCursor: ControllerRefSource {
     func controllerRef(slot: UInt32) -> ControllerRef { controller(atSlot: slot) }
 }
 
+/// A frame cursor the fold reads through a pointer (valid while the fold runs; see `ReplayState.applyRest`).
+struct CursorRefs: ControllerRefSource {
+    let cursor: UnsafePointer<FrameCursor>
+
+    func controllerRef(slot: UInt32) -> ControllerRef { cursor.pointee.controller(atSlot: slot) }
+}
+
 /// The controllers of one `CallbackEvent`: slot 0 is the controller, slot 1 the parent argument's controller.
 struct CallbackEventRefs: ControllerRefSource {
     let event: CallbackEvent

@@ -105,6 +105,13 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
         Int(truncatingIfNeeded: (serial &* 2_654_435_769) >> shift)
     }
 
+    /// Runs `body` on `serial`'s record in place; `nil` (and `body` not run) when there is none.
+    @inline(__always)
+    mutating func update<R>(_ serial: UInt32, _ body: (inout ControllerState) -> R) -> R? {
+        guard let position = position(of: serial) else { return nil }
+        return body(&states[position])
+    }
+
     /// The dense position of `serial`'s record, or `nil`.
     @inline(__always)
     func position(of serial: UInt32) -> Int? {

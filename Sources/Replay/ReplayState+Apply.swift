@@ -74,17 +74,22 @@ extension ReplayState {
     /// - Returns: `false` when it stopped at `instant`, `true` when the frame ended.
     /// - Throws: `TraceError` from `FrameCursor.next()`; the events before the bad one are applied.
     mutating func applyRest(of cursor: inout FrameCursor, from ordinal: UInt64, until instant: UInt64?) throws -> Bool {
-        while let record = try cursor.next() {
-            if record.ordinal < ordinal { continue }
-            if let instant, record.timestamp > instant { return false }
-            if record.kind == .callback {
-                advance(to: record.timestamp, record.ordinal)
-                applyCallback(record, cursor)
-            } else if let event = cursor.event {
-                apply(event, ordinal: record.ordinal)
+        // Through a pointer, so that handing the cursor to the fold (for a first sight) copies nothing.
+        try withUnsafeMutablePointer(to: &cursor) { cursor in
+            let refs = CursorRefs(cursor: UnsafePointer(cursor))
+            var record = EventRecord(otherAt: 0, ordinal: 0)
+            while try cursor.pointee.next(into: &record) {
+                if record.ordinal < ordinal { continue }
+                if let instant, record.timestamp > instant { return false }
+                if record.kind == .callback {
+                    advance(to: record.timestamp, record.ordinal)
+                    applyCallback(record, refs)
+                } else if let event = cursor.pointee.event {
+                    apply(event, ordinal: record.ordinal)
+                }
             }
+            return true
         }
-        return true
     }
 
     /// The bookkeeping every event does: time (a diagnostic when it goes backwards), counts, ordinal.

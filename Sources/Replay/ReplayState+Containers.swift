@@ -27,35 +27,39 @@ extension ReplayState {
             if let container {
                 setList(of: container, to: [root], time, ordinal)
             } else {
-                if let old = windowRoot, old != root, controllers[old]?.parent == .window {
-                    controllers[old]!.parent = .none
+                if let old = windowRoot, old != root, controllers.update(old, { $0.parent == .window }) == true {
+                    _ = controllers.update(old) { $0.parent = .none }
                     setRemoval(old, .replaced, time, ordinal)
                 }
                 windowRoot = root
                 unlink(root)
-                controllers[root]!.parent = .window
-                controllers[root]!.removal = nil
+                _ = controllers.update(root) { c in
+                    c.parent = .window
+                    c.removal = nil
+                }
             }
         case .push:
             guard let container else { return }
-            controllers[container]!.containerKind = .navigation
+            _ = controllers.update(container) { $0.containerKind = .navigation }
             for pushed in event.controllers.map(\.serial) {
-                if controllers[container]!.viewControllers == nil {
-                    controllers[container]!.viewControllers = []
-                    controllers[container]!.isViewControllerListComplete = false
+                _ = controllers.update(container) { c in
+                    if c.viewControllers == nil {
+                        c.viewControllers = []
+                        c.isViewControllerListComplete = false
+                    }
+                    c.viewControllers!.removeAll { $0 == pushed }
+                    c.viewControllers!.append(pushed)
                 }
-                controllers[container]!.viewControllers!.removeAll { $0 == pushed }
-                controllers[container]!.viewControllers!.append(pushed)
                 link(pushed, to: container)
-                controllers[pushed]!.removal = nil
+                _ = controllers.update(pushed) { $0.removal = nil }
             }
         case .pop:
-            if let container { controllers[container]!.containerKind = .navigation }
+            if let container { _ = controllers.update(container) { $0.containerKind = .navigation } }
             for popped in event.controllers.map(\.serial) {
                 if let index = transitions.lastIndex(where: { $0.from == popped && $0.kind == .interactivePop && (container == nil || $0.container == container) }) {
                     transitions[index].popRequested = true
                 } else {
-                    pop(popped, from: container ?? controllers[popped]?.parent.serial, time, ordinal)
+                    pop(popped, from: container ?? controllers.update(popped, { $0.parent.serial }) ?? nil, time, ordinal)
                 }
             }
         case .setViewControllers:
@@ -66,11 +70,12 @@ extension ReplayState {
             let to = event.controllers.count > 1 ? event.controllers[1].serial : nil
             var kind = InFlightTransition.Kind.interactivePop
             if let container {
-                let state = controllers[container]!
-                if state.containerKind == .page || (state.containerKind == .unknown && state.viewControllers == [from]) {
-                    controllers[container]!.containerKind = .page
-                    kind = .pageScroll
+                let isPage = controllers.update(container) { c -> Bool in
+                    guard c.containerKind == .page || (c.containerKind == .unknown && c.viewControllers == [from]) else { return false }
+                    c.containerKind = .page
+                    return true
                 }
+                if isPage == true { kind = .pageScroll }
             }
             transitions.append(InFlightTransition(kind: kind, container: container, from: from, to: to, since: time, ordinal: ordinal))
         case .interactiveTransitionCancel:
@@ -85,7 +90,7 @@ extension ReplayState {
             if let index = transitions.lastIndex(where: { $0.from == from && $0.kind != .sheetDismiss && (container == nil || $0.container == container) }) {
                 kind = transitions[index].kind
                 transitions.remove(at: index)
-            } else if let container, controllers[container]!.containerKind == .page {
+            } else if let container, controllers.update(container, { $0.containerKind == .page }) == true {
                 kind = .pageScroll
             }
             switch kind {
@@ -94,23 +99,25 @@ extension ReplayState {
                     setList(of: container, to: [to], time, ordinal)
                 }
             case .interactivePop, .sheetDismiss:
-                pop(from, from: container ?? controllers[from]?.parent.serial, time, ordinal)
+                pop(from, from: container ?? controllers.update(from, { $0.parent.serial }) ?? nil, time, ordinal)
             }
         case .present:
             guard let presented = first else { return }
             let presenter = container
             if let presenter {
-                controllers[presenter]!.presentedController = presented
+                _ = controllers.update(presenter) { $0.presentedController = presented }
             }
-            controllers[presented]!.presentingController = presenter
-            controllers[presented]!.presentationStyle = event.style
-            controllers[presented]!.removal = nil
+            _ = controllers.update(presented) { c in
+                c.presentingController = presenter
+                c.presentationStyle = event.style
+                c.removal = nil
+            }
         case .dismiss:
-            guard let dismissed = first ?? container.flatMap({ controllers[$0]?.presentedController }) else { return }
+            guard let dismissed = first ?? container.flatMap({ controllers.update($0, { $0.presentedController }) ?? nil }) else { return }
             dismissChain(from: dismissed, time, ordinal)
         case .presentationControllerWillDismiss:
             guard let sheet = first else { return }
-            let presenter = container ?? controllers[sheet]?.presentingController
+            let presenter = container ?? controllers.update(sheet, { $0.presentingController }) ?? nil
             transitions.append(InFlightTransition(kind: .sheetDismiss, container: presenter, from: sheet, to: presenter, since: time, ordinal: ordinal))
         case .presentationControllerDidDismiss:
             guard let sheet = first else { return }
@@ -122,7 +129,7 @@ extension ReplayState {
             guard let container else { return }
             for child in event.controllers.map(\.serial) {
                 link(child, to: container)
-                controllers[child]!.removal = nil
+                _ = controllers.update(child) { $0.removal = nil }
             }
         case .removeFromParent:
             for child in event.controllers.map(\.serial) {
@@ -131,16 +138,18 @@ extension ReplayState {
             }
         case .selectTab:
             guard let container, let selected = first else { return }
-            controllers[container]!.containerKind = .tabBar
-            controllers[container]!.selectedController = selected
-            controllers[container]!.selectedIndex = event.index ?? controllers[container]!.viewControllers?.firstIndex(of: selected)
-            if controllers[selected]!.parent.serial != container {
+            _ = controllers.update(container) { c in
+                c.containerKind = .tabBar
+                c.selectedController = selected
+                c.selectedIndex = event.index ?? c.viewControllers?.firstIndex(of: selected)
+            }
+            if controllers.update(selected, { $0.parent.serial }) != container {
                 link(selected, to: container)
             }
         case .attachView:
             guard let container else { return }
             for attached in event.controllers.map(\.serial) {
-                controllers[attached]!.viewAttachedTo = container
+                _ = controllers.update(attached) { $0.viewAttachedTo = container }
             }
         }
     }
@@ -148,7 +157,7 @@ extension ReplayState {
     /// Removes `popped` from `container`'s navigation stack and from its parent.
     private mutating func pop(_ popped: UInt32, from container: UInt32?, _ time: UInt64, _ ordinal: UInt64) {
         if let container {
-            controllers[container]?.viewControllers?.removeAll { $0 == popped }
+            _ = controllers.update(container) { $0.viewControllers?.removeAll { $0 == popped } }
         }
         unlink(popped)
         setRemoval(popped, .popped, time, ordinal)
@@ -157,22 +166,26 @@ extension ReplayState {
     /// Replaces a container's list (navigation stack, tabs, pages): members that leave are unlinked and marked
     /// `replaced`; members that join are linked.
     private mutating func setList(of container: UInt32, to list: [UInt32], _ time: UInt64, _ ordinal: UInt64) {
-        let previous = controllers[container]!.viewControllers ?? []
+        let previous = controllers.update(container) { $0.viewControllers ?? [] } ?? []
         for old in previous where !list.contains(old) {
-            if controllers[old]?.parent == .controller(container) { unlink(old) }
+            if controllers.update(old, { $0.parent == .controller(container) }) == true { unlink(old) }
             setRemoval(old, .replaced, time, ordinal)
         }
-        controllers[container]!.viewControllers = list
-        controllers[container]!.isViewControllerListComplete = true
+        _ = controllers.update(container) { c in
+            c.viewControllers = list
+            c.isViewControllerListComplete = true
+        }
         for member in list {
             link(member, to: container)
-            controllers[member]?.removal = nil
+            _ = controllers.update(member) { $0.removal = nil }
         }
-        if let selected = controllers[container]!.selectedController, !list.contains(selected) {
-            controllers[container]!.selectedController = nil
-            controllers[container]!.selectedIndex = nil
-        } else if let selected = controllers[container]!.selectedController {
-            controllers[container]!.selectedIndex = list.firstIndex(of: selected)
+        _ = controllers.update(container) { c in
+            if let selected = c.selectedController, !list.contains(selected) {
+                c.selectedController = nil
+                c.selectedIndex = nil
+            } else if let selected = c.selectedController {
+                c.selectedIndex = list.firstIndex(of: selected)
+            }
         }
     }
 
@@ -180,15 +193,17 @@ extension ReplayState {
     private mutating func dismissChain(from first: UInt32, _ time: UInt64, _ ordinal: UInt64) {
         var current: UInt32? = first
         var seen: Set<UInt32> = []
-        while let serial = current, !seen.contains(serial), controllers[serial] != nil {
+        while let serial = current, !seen.contains(serial), controllers.contains(serial) {
             seen.insert(serial)
-            let next = controllers[serial]!.presentedController
-            if let presenter = controllers[serial]!.presentingController, controllers[presenter]?.presentedController == serial {
-                controllers[presenter]!.presentedController = nil
+            let (next, presenter) = controllers.update(serial) { c in (c.presentedController, c.presentingController) } ?? (nil, nil)
+            if let presenter, controllers.update(presenter, { $0.presentedController }) == serial {
+                _ = controllers.update(presenter) { $0.presentedController = nil }
             }
-            controllers[serial]!.presentingController = nil
-            controllers[serial]!.presentedController = nil
-            controllers[serial]!.presentationStyle = nil
+            _ = controllers.update(serial) { c in
+                c.presentingController = nil
+                c.presentedController = nil
+                c.presentationStyle = nil
+            }
             setRemoval(serial, .dismissed, time, ordinal)
             current = next
         }

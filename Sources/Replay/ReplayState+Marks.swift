@@ -32,8 +32,8 @@ extension ReplayState {
                     edits.append(UnsavedEdit(key: key, firstEdit: time, firstOrdinal: ordinal, lastEdit: time, lastOrdinal: ordinal, count: 1))
                 }
             }
-            if let owner, controllers.contains(owner) {
-                record(&controllers[owner]!.unsaved)
+            if let owner, let position = controllers.position(of: owner) {
+                record(&controllers.states[position].unsaved)
             } else {
                 record(&appUnsaved)
             }
@@ -42,8 +42,8 @@ extension ReplayState {
             func clear(_ edits: inout [UnsavedEdit]) {
                 if let key { edits.removeAll { $0.key == key } } else { edits.removeAll() }
             }
-            if let owner, controllers.contains(owner) {
-                clear(&controllers[owner]!.unsaved)
+            if let owner, let position = controllers.position(of: owner) {
+                clear(&controllers.states[position].unsaved)
             } else {
                 clear(&appUnsaved)
             }
@@ -54,8 +54,8 @@ extension ReplayState {
 
     private mutating func startResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?, _ time: UInt64, _ ordinal: UInt64, _ enclosing: ActiveCallback?) {
         let resource = LiveResource(kind: kind, id: id?.description ?? "", since: time, ordinal: ordinal, startedIn: enclosing)
-        if let owner, controllers.contains(owner) {
-            controllers[owner]!.resources.append(resource)
+        if let owner, let position = controllers.position(of: owner) {
+            controllers.states[position].resources.append(resource)
         } else {
             appResources.append(resource)
         }
@@ -64,9 +64,9 @@ extension ReplayState {
     /// Stops the oldest live resource of `kind` and `id` of the owner (then of the app).
     private mutating func stopResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?) {
         let id = id?.description ?? ""
-        if let owner, controllers.contains(owner),
-           let index = controllers[owner]!.resources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
-            controllers[owner]!.resources.remove(at: index)
+        if let owner, let position = controllers.position(of: owner),
+           let index = controllers.states[position].resources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
+            controllers.states[position].resources.remove(at: index)
         } else if let index = appResources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
             appResources.remove(at: index)
         }

@@ -5,13 +5,15 @@ import TraceModel
 /// Errors are `TraceError` `.corruptFrame` with the ordinal of the event that failed; the caller adds the
 /// file and the frame's offset.
 struct EventDecoder {
-    private var ops: ByteReader
+    /// The payload's bytes, which the stream readers point into.
+    private let storage: StreamReader.Storage
+    private var ops: StreamReader
     /// The timestamp deltas, from the times stream's byte planes.
     private var deltas: [UInt64] = []
     private var deltaPosition = 0
-    private var refs: ByteReader
-    private var values: ByteReader
-    private var literals: ByteReader
+    private var refs: StreamReader
+    private var values: StreamReader
+    private var literals: StreamReader
     private var strings: [String] = []
     /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
     private(set) var controllers: [ControllerRef] = []
@@ -56,11 +58,14 @@ struct EventDecoder {
             readers.append(ByteReader(payload, from: start, to: start + length))
             start += length
         }
-        ops = readers[0]
+        let storage = StreamReader.Storage(payload)
+        self.storage = storage
+        func stream(_ index: Int) -> StreamReader { StreamReader(storage, from: readers[index].position, to: readers[index].end) }
+        ops = stream(0)
         deltas = try Self.readDeltas(readers[1], count: eventCount, firstOrdinal: firstOrdinal)
-        refs = readers[2]
-        values = readers[3]
-        literals = readers[4]
+        refs = stream(2)
+        values = stream(3)
+        literals = stream(4)
     }
 
     /// Reads the times stream (either layout, `TimeDeltaCodec`) back into deltas.
@@ -102,22 +107,33 @@ struct EventDecoder {
     ///
     /// - Throws: `TraceError` `.corruptFrame` with the ordinal of the event that failed.
     mutating func next() throws -> EventRecord? {
+        var record = EventRecord(otherAt: 0, ordinal: 0)
+        return try next(into: &record) ? record : nil
+    }
+
+    /// `next()` writing into `record` (no copy of the record on the way out); `false` after the last event.
+    @inline(__always)
+    mutating func next(into record: inout EventRecord) throws -> Bool {
         if ops.isAtEnd {
-            guard isAtEnd else { throw failure("payload streams hold bytes after the last event") }
-            guard decodedCount == expectedCount else {
-                throw failure("payload holds \(decodedCount) events, the frame header says \(expectedCount)")
-            }
-            if decodedCount > 0, previousTimestamp != lastTimestamp {
-                throw failure("last event's timestamp \(previousTimestamp) differs from the frame header's \(lastTimestamp)")
-            }
-            return nil
+            try checkEnd()
+            return false
         }
         guard decodedCount < expectedCount else {
             throw failure("payload holds more events than the frame header's \(expectedCount)")
         }
-        let decoded = try decodeOne()
+        try decodeOne(into: &record)
         decodedCount += 1
-        return decoded
+        return true
+    }
+
+    private func checkEnd() throws {
+        guard isAtEnd else { throw failure("payload streams hold bytes after the last event") }
+        guard decodedCount == expectedCount else {
+            throw failure("payload holds \(decodedCount) events, the frame header says \(expectedCount)")
+        }
+        if decodedCount > 0, previousTimestamp != lastTimestamp {
+            throw failure("last event's timestamp \(previousTimestamp) differs from the frame header's \(lastTimestamp)")
+        }
     }
 
     /// The controller of entry `slot` of the frame's controller table (`EventRecord.controllerSlot`).
@@ -143,8 +159,8 @@ struct EventDecoder {
         TraceError(.corruptFrame, "event \(ordinal): \(message)", eventOrdinal: ordinal)
     }
 
-    private mutating func decodeOne() throws -> EventRecord {
-        let tagByte = try Self.require(ops.readUInt8(), "event tag", ordinal)
+    private mutating func decodeOne(into record: inout EventRecord) throws {
+        guard let tagByte = ops.readUInt8() else { throw truncated("event tag") }
         guard deltaPosition < deltas.count else { throw failure("payload ends inside the timestamp deltas") }
         let delta = deltas[deltaPosition]
         deltaPosition += 1
@@ -153,10 +169,10 @@ struct EventDecoder {
         if tagByte == EventTag.callback {
             // The common case: a callback without a source, read as a record (no strings, no refcounting).
             var size: Size?
-            var record = try readCallbackRecord(timestamp, size: &size)
+            try readCallbackRecord(timestamp, into: &record, size: &size)
             previousTimestamp = timestamp
             ordinal += 1
-            guard let size else { return record }
+            guard let size else { return }
             var event = event(of: record)
             if case .callback(var callback) = event.payload {
                 callback.size = size
@@ -164,7 +180,7 @@ struct EventDecoder {
             }
             self.event = event
             record.kind = .other
-            return record
+            return
         }
         let payload: EventPayload
         switch tagByte & EventTag.kindMask {
@@ -211,22 +227,39 @@ struct EventDecoder {
         previousTimestamp = timestamp
         ordinal += 1
         event = Event(timestamp: timestamp, payload, source: source)
-        return EventRecord(otherAt: timestamp, ordinal: ordinal - 1)
+        record.kind = .other
+        record.timestamp = timestamp
+        record.ordinal = ordinal - 1
     }
 
     /// A callback's body as a record (controller and parent as serials and table slots) and its size argument.
-    private mutating func readCallbackRecord(_ timestamp: UInt64, size: inout Size?) throws -> EventRecord {
-        let raw = try Self.require(ops.readUInt8(), "callback", ordinal)
+    private mutating func readCallbackRecord(_ timestamp: UInt64, into record: inout EventRecord, size: inout Size?) throws {
+        guard let raw = ops.readUInt8() else { throw truncated("callback") }
         guard let callback = Callback(rawValue: raw) else { throw failure("unknown callback value \(raw)") }
-        let bits = try Self.require(ops.readUInt8(), "callback flags", ordinal)
+        guard let bits = ops.readUInt8() else { throw truncated("callback flags") }
         guard bits & 0x80 == 0 else { throw failure("reserved callback flag bit set: \(bits)") }
-        let phase = try phase(bits & 3)
-        let animated = try optionalBool((bits >> 2) & 3)
+        // Read inline, not through `phase(_:)`/`optionalBool(_:)`: calling a non-mutating method here would copy
+        // the whole decoder.
+        guard let phase = Phase(rawValue: bits & 3) else { throw failure("invalid phase \(bits & 3)") }
+        let animated: Bool?
+        switch (bits >> 2) & 3 {
+        case 0: animated = nil
+        case 1: animated = false
+        case 2: animated = true
+        default: throw failure("invalid optional boolean 3")
+        }
         guard let slot = try readControllerSlot() else { throw failure("missing callback controller") }
-        var record = EventRecord(
-            timestamp: timestamp, ordinal: ordinal, callback: callback, phase: phase, animated: animated,
-            controller: serials[Int(slot)], controllerSlot: slot
-        )
+        record.kind = .callback
+        record.timestamp = timestamp
+        record.ordinal = ordinal
+        record.callback = callback
+        record.phase = phase
+        record.animated = animated
+        record.controller = serials[Int(slot)]
+        record.controllerSlot = slot
+        record.parent = .absent
+        record.parentSerial = 0
+        record.parentSlot = 0
         switch (bits >> 4) & 3 {
         case 0: break
         case 1: record.parent = .none
@@ -242,7 +275,6 @@ struct EventDecoder {
             let height = try Self.require(literals.readUInt64(), "size height", ordinal)
             size = Size(width: Double(bitPattern: width), height: Double(bitPattern: height))
         }
-        return record
     }
 
     private mutating func readCallback() throws -> CallbackEvent {
@@ -371,7 +403,7 @@ struct EventDecoder {
     /// Reads a controller reference; returns its slot in the frame's table (adding it on first sight), or `nil`
     /// for "no controller".
     private mutating func readControllerSlot() throws -> UInt32? {
-        let reference = try Self.require(refs.readVarint(), "controller reference", ordinal)
+        guard let reference = refs.readVarint() else { throw truncated("controller reference") }
         switch reference {
         case 0:
             return nil
@@ -395,6 +427,11 @@ struct EventDecoder {
     private mutating func readRequiredController(_ what: String) throws -> ControllerRef {
         guard let value = try readController() else { throw failure("missing \(what)") }
         return value
+    }
+
+    /// The error for a stream that ends inside `what`.
+    private func truncated(_ what: StaticString) -> TraceError {
+        TraceError(.corruptFrame, "event \(ordinal): payload ends inside the \(what)", eventOrdinal: ordinal)
     }
 
     /// Static, so that `try Self.require(ops.readUInt8(), …)` does not borrow `self` while a stream mutates

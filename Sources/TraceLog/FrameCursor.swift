@@ -27,11 +27,28 @@ public struct FrameCursor {
     public mutating func next() throws -> EventRecord? {
         do {
             return try decoder.next()
-        } catch var error as TraceError {
-            error.message = "events frame \(frame.sequence): \(error.message)"
-            error.offset = frame.offset
-            throw error.in(file: path)
+        } catch {
+            throw located(error)
         }
+    }
+
+    /// `next()` writing into `record` instead of returning it (no copy on the way out, for tight loops).
+    ///
+    /// - Returns: `false` after the last event (`record` is then unchanged). Throws as `next()`.
+    @inline(__always)
+    public mutating func next(into record: inout EventRecord) throws -> Bool {
+        do {
+            return try decoder.next(into: &record)
+        } catch {
+            throw located(error)
+        }
+    }
+
+    private func located(_ error: any Error) -> any Error {
+        guard var error = error as? TraceError else { return error }
+        error.message = "events frame \(frame.sequence): \(error.message)"
+        error.offset = frame.offset
+        return error.in(file: path)
     }
 
     /// The next event of the frame as an `Event`, or `nil` after the last one. Throws as `next()`.

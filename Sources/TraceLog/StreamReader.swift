@@ -1,0 +1,99 @@
+/// A cursor over one stream of an events payload, reading through a pointer into the payload's bytes (kept alive
+/// by `Storage`): the decoder's hot path, with no array bounds checks or reference counting per byte.
+///
+/// Same contract as `ByteReader`: every `read…` advances and returns `nil` when the stream runs out (or a varint
+/// is longer than 10 bytes), leaving the cursor where it was.
+struct StreamReader {
+    /// A copy of a payload's bytes at a stable address, freed with the last decoder that reads it.
+    final class Storage {
+        let base: UnsafeMutablePointer<UInt8>
+        let count: Int
+
+        init(_ bytes: [UInt8]) {
+            count = bytes.count
+            base = .allocate(capacity: Swift.max(1, bytes.count))
+            bytes.withUnsafeBufferPointer { buffer in
+                if let address = buffer.baseAddress { base.initialize(from: address, count: buffer.count) }
+            }
+        }
+
+        deinit {
+            base.deallocate()
+        }
+    }
+
+    private let base: UnsafePointer<UInt8>
+    private(set) var position: Int
+    let end: Int
+
+    /// The bytes `start..<end` of `storage` (the caller keeps `storage` alive as long as the reader is used).
+    init(_ storage: Storage, from start: Int, to end: Int) {
+        self.base = UnsafePointer(storage.base)
+        self.position = start
+        self.end = end
+    }
+
+    var remaining: Int { end - position }
+    var isAtEnd: Bool { position >= end }
+
+    @inline(__always)
+    mutating func readUInt8() -> UInt8? {
+        guard position < end else { return nil }
+        defer { position += 1 }
+        return base[position]
+    }
+
+    mutating func readUInt64() -> UInt64? {
+        guard remaining >= 8 else { return nil }
+        var value: UInt64 = 0
+        for index in 0..<8 { value |= UInt64(base[position + index]) << UInt64(index * 8) }
+        position += 8
+        return value
+    }
+
+    @inline(__always)
+    mutating func readVarint() -> UInt64? {
+        guard position < end else { return nil }
+        let first = base[position]
+        if first < 0x80 {
+            position += 1
+            return UInt64(first)
+        }
+        return readLongVarint()
+    }
+
+    private mutating func readLongVarint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        var cursor = position
+        while cursor < end, shift < 64 {
+            let byte = base[cursor]
+            cursor += 1
+            if shift == 63, byte > 1 { return nil }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                position = cursor
+                return value
+            }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func readSignedVarint() -> Int64? {
+        guard let raw = readVarint() else { return nil }
+        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+    }
+
+    mutating func readBytes(_ count: Int) -> [UInt8]? {
+        guard count >= 0, remaining >= count else { return nil }
+        defer { position += count }
+        return Array(UnsafeBufferPointer(start: base + position, count: count))
+    }
+
+    mutating func readString(byteCount: Int) -> String? {
+        guard byteCount >= 0, remaining >= byteCount else { return nil }
+        defer { position += byteCount }
+        return String(decoding: UnsafeBufferPointer(start: base + position, count: byteCount), as: UTF8.self)
+    }
+}
