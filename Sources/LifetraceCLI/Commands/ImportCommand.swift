@@ -8,8 +8,9 @@ import TraceModel
 /// `lifetrace import LOG [-o TRACE] [--format text|jsonl] [--mark 'SUBSTRING=MARK[,field=value…]']… [--strict]`
 ///
 /// Reads a console log (`text`, see docs/IMPORT.md) or a JSONL export (`jsonl`, docs/JSONL.md) and writes a
-/// `.lifetrace` trace. The whole input is parsed before anything is written, and the trace is written to a
-/// temporary file renamed over `TRACE` at the end, so a failed import never damages an existing trace.
+/// `.lifetrace` trace. The input is streamed: read in chunks, parsed line by line and written as it goes, so
+/// memory does not grow with the log. The trace is written to a temporary file renamed over `TRACE` at the end,
+/// so a failed import never damages an existing trace.
 ///
 /// The output is reproducible: the trace id is derived from the input bytes and the options
 /// (`ImportFingerprint`), the wall-clock anchor from the log's own times, and nothing depends on the time of
@@ -35,7 +36,10 @@ struct ImportCommand: Command {
 
             The default format is jsonl for .jsonl/.ndjson files and for a file whose first line is a Lifetrace
             JSONL header ({"lifetrace": …}) or event (with "t_ns" and "event"), whatever its name; text otherwise. See docs/IMPORT.md.
-            Exit codes: 0 imported; 2 bad arguments, unreadable input, or (with --strict) an unreadable line.
+            Lines longer than 64 KiB are cut (a warning names them), invalid UTF-8 is read as U+FFFD (a warning
+            names the line). On a terminal, a progress line shows on standard error during long imports.
+            Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, or (with --strict) an
+            unreadable line.
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace)."),
