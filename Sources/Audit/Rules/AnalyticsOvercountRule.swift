@@ -31,7 +31,7 @@ enum AnalyticsOvercountRule {
                 stays. The rule counts the screen-view marks (`screen_marks`) of each controller (the mark's \
                 controller, else the one whose callback encloses it, else the host of a SwiftUI onAppear recorded \
                 just before) against its appearance cycles, from viewWillAppear to the next \
-                viewWillDisappear/viewDidDisappear/deinit: a cycle allows one screen view per `name`, and only if \
+                viewWillDisappear (or deinit): a cycle allows one screen view per `name`, and only if \
                 it reaches viewDidAppear; a screen view while the controller is disappearing or disappeared counts \
                 for nothing. A screen view sent inside init, loadView, viewDidLoad, viewWillAppear or viewIsAppearing for an \
                 appearance that is then cancelled is left to `work_before_visible`, which reports work started \
@@ -97,7 +97,9 @@ enum AnalyticsOvercountRule {
 /// The monitor of `analytics_overcount`.
 final class AnalyticsOvercountMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .marks, .swiftUI, .app, .recorder]
-    let callbackFilter = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize])
+    /// viewWillDisappear ends every appearance cycle, completed or cancelled (DESIGN.md §2), so viewWillAppear
+    /// and viewDidDisappear are not needed: fewer callbacks to look at.
+    let callbackFilter = CallbackSet([.viewDidAppear, .viewWillDisappear, .deinitialize])
 
     /// One screen view: where it was sent.
     private struct View {
@@ -167,7 +169,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             var owner = MarkOwner.of(mark, context)
             if owner == nil, let onAppear = lastOnAppear, onAppear.ordinal + 1 == context.ordinal { owner = onAppear.host }
             guard let owner else { return }
-            let appearance = context.state[owner]?.appearance ?? .unknown
+            let controllerState = context.state[owner]
+            let appearance = controllerState?.appearance ?? .unknown
             if appearance == .unknown { return }
             let enclosing = context.attribution.enclosing(of: owner)
             var sentFrom = enclosing?.name
@@ -183,30 +186,33 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             byType[owner.typeName]!.byName[view.name]!.views += 1
             switch appearance {
             case .appearing, .appeared:
+                if entry.cycle.isEmpty, appearance == .appearing { entry.cycleStart = controllerState?.appearanceSince ?? event.timestamp }
                 entry.cycle.append(view)
             case .disappearing, .disappeared, .unknown:
                 count(view, .notAppearing(appearance.name), in: &entry)
             }
             tracked[owner.serial] = entry
         case .callback(let callback):
-            guard callback.phase != .end, var entry = tracked[callback.controller.serial] else { return }
-            switch callback.callback {
-            case .viewWillAppear:
-                close(&entry, by: context.related(event, "\(callback.controller.displayName) viewWillAppear at \(context.time(event.timestamp)) before any viewDidAppear"))
-                entry.cycleStart = event.timestamp
-            case .viewDidAppear:
-                if !entry.confirmed { byType[entry.controller.typeName]!.appearances += 1 }
-                entry.confirmed = true
-            case .viewWillDisappear, .viewDidDisappear:
-                close(&entry, by: context.related(event, "\(callback.controller.displayName) \(callback.callback.name) at \(context.time(event.timestamp)): the appearance ended without viewDidAppear"))
-            case .deinitialize:
-                close(&entry, by: context.related(event, "\(callback.controller.displayName) deinit at \(context.time(event.timestamp))"))
-                tracked[callback.controller.serial] = nil
-                return
-            default:
-                return
+            let serial = callback.controller.serial
+            guard callback.phase != .end, tracked[serial] != nil else { return }
+            // The related event naming the end of an unconfirmed cycle is built only when a screen view needs it.
+            func closer(_ why: String) -> () -> RelatedEvent {
+                { context.related(event, "\(callback.controller.displayName) \(callback.callback.name) at \(context.time(event.timestamp))\(why)") }
             }
-            tracked[callback.controller.serial] = entry
+            switch callback.callback {
+            case .viewDidAppear:
+                if !tracked[serial]!.confirmed {
+                    byType[callback.controller.typeName]!.appearances += 1
+                    tracked[serial]!.confirmed = true
+                }
+            case .viewWillDisappear:
+                close(&tracked[serial]!, by: closer(": the appearance ended without viewDidAppear"))
+            case .deinitialize:
+                close(&tracked[serial]!, by: closer(""))
+                tracked[serial] = nil
+            default:
+                break
+            }
         case .swiftUI(let action):
             if action.action == .onAppear { lastOnAppear = (context.ordinal, action.host, action.view) }
         case .app(let app):
@@ -244,14 +250,19 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     }
 
     /// Ends the current appearance cycle: one screen view per name counts if it reached viewDidAppear.
-    private func close(_ entry: inout Tracked, by closer: RelatedEvent? = nil) {
+    private func close(_ entry: inout Tracked, by closer: (() -> RelatedEvent)? = nil) {
+        guard !entry.cycle.isEmpty else {
+            entry.confirmed = false
+            entry.cycleStart = nil
+            return
+        }
         var seen = Set<String>()
         for view in entry.cycle {
             if !entry.confirmed {
                 // `work_before_visible` reports work (a screen view included) started in these callbacks for an
                 // appearance that does not complete; it is not reported twice.
                 if let callback = view.enclosing, Self.beforeVisible.contains(callback) { continue }
-                count(view, .cancelled(appearingSince: entry.cycleStart ?? view.time, closedBy: closer), in: &entry)
+                count(view, .cancelled(appearingSince: entry.cycleStart ?? view.time, closedBy: closer?()), in: &entry)
             } else if !seen.insert(view.name).inserted {
                 count(view, .duplicate, in: &entry)
             }
