@@ -366,8 +366,18 @@ enum LineRecognizer {
 }
 
 extension Character {
-    var isIdentifierStart: Bool { isLetter || self == "_" }
-    var isIdentifierCharacter: Bool { isLetter || isNumber || self == "_" }
+    // ASCII characters are decided from their byte (the same answers as `isLetter`/`isNumber`, without the
+    // Unicode property lookup that dominated the importer's profile); others ask the properties.
+    var isIdentifierStart: Bool {
+        if let ascii = asciiValue { return (ascii | 0x20) >= 0x61 && (ascii | 0x20) <= 0x7A || ascii == 0x5F }
+        return isLetter
+    }
+    var isIdentifierCharacter: Bool {
+        if let ascii = asciiValue {
+            return (ascii | 0x20) >= 0x61 && (ascii | 0x20) <= 0x7A || (ascii >= 0x30 && ascii <= 0x39) || ascii == 0x5F
+        }
+        return isLetter || isNumber
+    }
 }
 
 extension String {

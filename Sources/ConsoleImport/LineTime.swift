@@ -133,7 +133,7 @@ enum LinePrefixReader {
     private static func readFraction(_ cursor: inout Cursor) -> Int64? {
         var value: Int64 = 0
         var count = 0
-        while let char = cursor.peek, let digit = char.wholeNumberValue, char.isASCII {
+        while let char = cursor.peek, let digit = char.asciiDigit {
             if count < 9 { value = value * 10 + Int64(digit) }
             count += 1
             cursor.index += 1
@@ -269,7 +269,7 @@ struct Cursor {
     mutating func readDigits(min: Int, max: Int) -> Int64? {
         let start = index
         var value: Int64 = 0
-        while index - start < max, let char = peek, char.isASCII, let digit = char.wholeNumberValue {
+        while index - start < max, let char = peek, let digit = char.asciiDigit {
             value = value * 10 + Int64(digit)
             index += 1
         }
@@ -277,7 +277,7 @@ struct Cursor {
             index = start
             return nil
         }
-        if let char = peek, char.isASCII, char.isNumber {
+        if let char = peek, char.asciiDigit != nil {
             index = start
             return nil
         }
@@ -292,5 +292,14 @@ extension Int64 {
         guard !product.overflow else { return nil }
         let sum = product.partialValue.addingReportingOverflow(addend)
         return sum.overflow ? nil : sum.partialValue
+    }
+}
+
+extension Character {
+    /// 0–9 for the ASCII digits `0`…`9`, else `nil` (what `isASCII` + `wholeNumberValue` answered, without the
+    /// Unicode numeric property lookup).
+    var asciiDigit: Int? {
+        guard let ascii = asciiValue, ascii >= 0x30, ascii <= 0x39 else { return nil }
+        return Int(ascii - 0x30)
     }
 }

@@ -184,12 +184,15 @@ extension Catalog {
         return try Auditor(configuration: AuditConfiguration(optInRules: optIn))
     }
 
-    /// Audits the trace from the file: reads, decodes, and feeds every event to an audit session (which keeps its
-    /// own replay state and runs the rules' monitors).
+    /// Audits the trace from the file: reads, decodes (`FrameCursor` records), and feeds every event to an audit
+    /// session (`AuditSession.observe(_:from:)`, which keeps its own replay state and runs the rules' monitors).
     static func auditAll(_ path: String, _ auditor: Auditor) throws -> (findings: [Finding], state: ReplayState) {
         let reader = try TraceReader(path: path)
         let session = auditor.makeSession()
-        try reader.forEachEvent { ordinal, event in session.observe(event, ordinal: ordinal) }
+        for frame in reader.frames {
+            var cursor = try reader.cursor(for: frame)
+            while let record = try cursor.next() { session.observe(record, from: cursor) }
+        }
         let findings = session.finish()
         return (findings, session.state)
     }

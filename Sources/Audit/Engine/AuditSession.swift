@@ -1,4 +1,5 @@
 import Replay
+import TraceLog
 import TraceModel
 
 /// One audit of one trace: feed it every event in order, then `finish()`.
@@ -8,6 +9,8 @@ import TraceModel
 public final class AuditSession {
     private let callbackMonitors: [any RuleMonitor]
     private let callbackFilters: [CallbackSet]
+    /// Every callback some callback monitor looks at (the union of `callbackFilters`).
+    private let wantedCallbacks: CallbackSet
     private let containerMonitors: [any RuleMonitor]
     private let appMonitors: [any RuleMonitor]
     private let markMonitors: [any RuleMonitor]
@@ -25,6 +28,7 @@ public final class AuditSession {
         self.monitors = monitors
         callbackMonitors = monitors.filter { $0.interests.contains(.callbacks) }
         callbackFilters = callbackMonitors.map(\.callbackFilter)
+        wantedCallbacks = callbackFilters.reduce(CallbackSet()) { $0.union($1) }
         containerMonitors = monitors.filter { $0.interests.contains(.containers) }
         appMonitors = monitors.filter { $0.interests.contains(.app) }
         markMonitors = monitors.filter { $0.interests.contains(.marks) }
@@ -58,6 +62,27 @@ public final class AuditSession {
         let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
         for monitor in interested {
             monitor.observe(event, context, &findings)
+        }
+    }
+
+    /// Feeds one event decoded by a `FrameCursor` (the record `cursor.next()` just returned): the same as
+    /// `observe(_:ordinal:)` with the record's ordinal, but a callback is folded from the record and becomes an
+    /// `Event` only when a monitor looks at that callback.
+    public func observe(_ record: EventRecord, from cursor: FrameCursor) {
+        guard record.kind == .callback else {
+            observe(cursor.event(of: record), ordinal: record.ordinal)
+            return
+        }
+        if eventCount == 0 { firstTimestamp = record.timestamp }
+        let previousTimestamp = eventCount == 0 ? nil : lastTimestamp
+        eventCount += 1
+        lastTimestamp = record.timestamp
+        replay.state.apply(record, from: cursor)
+        guard wantedCallbacks.contains(record.callback) else { return }
+        let event = cursor.event(of: record)
+        let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+        for index in callbackMonitors.indices where callbackFilters[index].contains(record.callback) {
+            callbackMonitors[index].observe(event, context, &findings)
         }
     }
 

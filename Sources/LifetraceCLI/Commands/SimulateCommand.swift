@@ -19,8 +19,12 @@ struct SimulateCommand: Command {
               lifetrace simulate traces/scenarios/cancelled-swipe-back-save.scenario -o cancelled.lifetrace
               lifetrace simulate --generate 100000 --seed 7 -o session.lifetrace
 
-            EXIT CODES: 0 success; 2 bad arguments, unreadable scenario or illegal step (the message names the
-            file and line; with -o, the events of the steps before it are still written, to TRACE.partial.lifetrace
+            The language refuses what it does not know: an unknown keyword, command, hook or option, a field a
+            standard mark does not take, or a value of the wrong type (save critical=maybe) is a syntax error at
+            FILE:LINE:COLUMN, with a "did you mean" when a known word is close. Custom marks take any fields.
+
+            EXIT CODES: 0 success; 2 bad arguments, unreadable scenario, syntax error (FILE:LINE:COLUMN; nothing is
+            written) or illegal step (FILE:LINE; with -o, the events of the steps before it are still written, to TRACE.partial.lifetrace
             when TRACE already exists, which is left as it was).
             """,
         options: [
