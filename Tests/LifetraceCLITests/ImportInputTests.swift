@@ -78,7 +78,7 @@ struct ImportInputTests {
         #expect(result.out.contains("line 2: 2025-03-14"))
     }
 
-    @Test("an empty file, binary data, gzip data and a directory are refused with exit 2; an existing trace is kept")
+    @Test("an empty file, binary data, gzip data, UTF-16 text and a directory are refused with exit 2; an existing trace is kept")
     func refused() throws {
         let scratch = try Scratch()
         let trace = scratch.path("keep.lifetrace")
@@ -87,6 +87,7 @@ struct ImportInputTests {
             ("empty.log", [], "empty file (0 bytes)"),
             ("junk.log", Array("viewDidLoad\n".utf8) + [0x00, 0x01, 0x02, 0xFF, 0x10], "offset 12: a NUL byte: binary data"),
             ("log.gz", [0x1F, 0x8B, 0x08, 0x00, 0x00], "offset 0: gzip-compressed"),
+            ("utf16.log", [0xFF, 0xFE] + Array("A viewDidLoad\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "offset 0: UTF-16 text"),
         ]
         for (name, bytes, message) in inputs {
             let log = try scratch.write(name, bytes)

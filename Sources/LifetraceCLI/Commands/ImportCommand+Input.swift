@@ -63,7 +63,8 @@ extension ImportCommand {
         }
 
         /// Why `path` cannot be imported, read from its first bytes: a missing or unreadable file, a directory,
-        /// an empty file, a trace, a gzip file, or (text format) binary data. `nil` when it looks like a log.
+        /// an empty file, a trace, a gzip file, or (text format) UTF-16 text or binary data (a NUL byte in the first
+        /// 64 KiB). `nil` when it looks like a log.
         static func refusal(of path: String, format: String) throws -> String? {
             let file: InputFile
             do {
@@ -80,6 +81,9 @@ extension ImportCommand {
             }
             if head.starts(with: [0x1F, 0x8B]) {
                 return "offset 0: gzip-compressed data; decompress it first (gunzip -k \(path))"
+            }
+            if format == "text", head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+                return "offset 0: UTF-16 text (byte order mark); convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 \(path))"
             }
             if format == "text", let nul = head.firstIndex(of: 0) {
                 return "offset \(nul): a NUL byte: binary data, not a text console log"
