@@ -204,6 +204,41 @@ struct SeedMistakeInstantLogTests {
     }
 }
 
+@Suite("timer_under_sheet presentation styles")
+struct TimerUnderSheetStyleTests {
+    /// A dashboard's timer, started in viewDidAppear, under a presentation of `style` for 30 s.
+    static func covered(_ style: ModalPresentationStyle) -> [Event] {
+        let dashboard = ControllerRef(serial: 1, typeName: "DashboardViewController")
+        let popup = ControllerRef(serial: 2, typeName: "PopupViewController")
+        let s: UInt64 = 1_000_000_000
+        return [
+            Event(timestamp: 0, .callback(CallbackEvent(.viewWillAppear, .instant, controller: dashboard, animated: true))),
+            Event(timestamp: 1, .callback(CallbackEvent(.viewDidAppear, .instant, controller: dashboard, animated: true))),
+            Event(timestamp: 2, .mark(MarkEvent(MarkName.timerStart, controller: dashboard, fields: [MarkField("id", .string("refresh"))]))),
+            Event(timestamp: 2 * s, .container(ContainerEvent(.present, container: dashboard, controllers: [popup], style: style))),
+            Event(timestamp: 2 * s + 1, .callback(CallbackEvent(.viewWillAppear, .instant, controller: popup, animated: true))),
+            Event(timestamp: 2 * s + 2, .callback(CallbackEvent(.viewDidAppear, .instant, controller: popup, animated: true))),
+            Event(timestamp: 32 * s, .container(ContainerEvent(.dismiss, container: dashboard, controllers: [popup]))),
+            Event(timestamp: 32 * s + 1, .callback(CallbackEvent(.viewWillDisappear, .instant, controller: popup, animated: true))),
+            Event(timestamp: 32 * s + 2, .callback(CallbackEvent(.viewDidDisappear, .instant, controller: popup, animated: true))),
+            Event(timestamp: 32 * s + 3, .callback(CallbackEvent(.deinitialize, .instant, controller: popup))),
+        ]
+    }
+
+    @Test("sheets and over-full-screen presentations are judged; a popover or a custom one only when configured")
+    func styles() throws {
+        func rules(_ findings: [Finding]) -> [String] { findings.map(\.ruleID) }
+        #expect(rules(try Auditor().audit(Self.covered(.formSheet))) == ["timer_under_sheet"])
+        #expect(rules(try Auditor().audit(Self.covered(.overFullScreen))) == ["timer_under_sheet"])
+        #expect(rules(try Auditor().audit(Self.covered(.popover))) == [])
+        #expect(rules(try Auditor().audit(Self.covered(.custom))) == [])
+        let json = #"{"rules": {"timer_under_sheet": {"styles": ["pageSheet", "popover"]}}}"#
+        let configured = try Auditor(configuration: AuditConfiguration(json: Data(json.utf8), origin: "a.json", rules: BuiltinRules.all))
+        #expect(rules(configured.audit(Self.covered(.popover))) == ["timer_under_sheet"])
+        #expect(rules(configured.audit(Self.covered(.formSheet))) == [])
+    }
+}
+
 @Suite("names parameters in the configuration file")
 struct NamesParameterTests {
     @Test("an array of non-empty strings; anything else is an error naming the key; an empty list follows nothing")

@@ -6,18 +6,25 @@ import TraceModel
 enum TimerUnderSheetRule {
     static let id = "timer_under_sheet"
     static let defaultGrace: UInt64 = 1_000_000_000
+    /// The presentation styles that cover the presenter without removing its view (a popover or a custom
+    /// presentation may leave most of it visible, so they are not judged unless configured).
+    static let defaultStyles: [ModalPresentationStyle] = [.automatic, .pageSheet, .formSheet, .overFullScreen, .overCurrentContext]
 
     static let rule = Rule(descriptor) { TimerUnderSheetMonitor(settings: $0) }
 
     static var descriptor: RuleDescriptor {
         RuleDescriptor(
             id: id,
-            summary: "A timer of a screen that a pageSheet, formSheet, overFullScreen, popover or custom presentation covers keeps running under it for longer than the grace period.",
+            summary: "A timer of a screen that a pageSheet, formSheet, overFullScreen or overCurrentContext presentation covers keeps running under it for longer than the grace period.",
             defaultSeverity: .warning,
             parameters: [
                 RuleParameter(
                     name: "grace", kind: .duration, defaultValue: .duration(defaultGrace), unit: "s (trace clock)",
                     summary: "How long a covered screen's timer may keep running under the presentation before it is reported."
+                ),
+                RuleParameter(
+                    name: "styles", kind: .names, defaultValue: .names(defaultStyles.map(\.name)), unit: "presentation styles",
+                    summary: "The modalPresentationStyle names (UIKit's spelling) whose presentations count as covering the screen; add `popover` or `custom` when yours cover it. Names UIKit does not have are ignored."
                 ),
                 RuleParameter(
                     name: "start_marks", kind: .names, defaultValue: .names([MarkName.timerStart]), unit: "mark names",
@@ -41,7 +48,9 @@ enum TimerUnderSheetRule {
                 in viewWillDisappear or viewDidDisappear therefore keeps firing the whole time a sheet covers \
                 the screen: refreshes nobody sees, network and battery spent. The rule follows timers (`start_marks` \
                 and `stop_marks`, by owner and id; a mark without a controller belongs to the controller whose \
-                callback encloses it) and `present` container events with such a style: every timer of a \
+                callback encloses it) and `present` container events with one of `styles` (by default the sheets, `automatic`, \
+                overFullScreen and overCurrentContext; a popover or a custom presentation may leave most of the \
+                screen visible, so a timer running under it may be intended): every timer of a \
                 controller that is `appeared` when the sheet is presented (or that starts while it is covered) \
                 and still runs `grace` after the sheet came up is reported when the sheet goes (dismiss, \
                 presentationControllerDidDismiss, the presented controller's deinit), when the timer stops, or \
@@ -153,6 +162,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     private let severity: Severity
     private let grace: UInt64
     private let startMarks: [String]
+    private let styles: Set<ModalPresentationStyle>
     private let stopMarks: [String]
     /// Running timers by owner serial.
     private var timers: [UInt32: [Timer]] = [:]
@@ -164,6 +174,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         severity = settings.severity
         grace = settings.duration("grace", default: TimerUnderSheetRule.defaultGrace)
         startMarks = settings.names("start_marks", default: [MarkName.timerStart])
+        styles = Set(settings.names("styles", default: TimerUnderSheetRule.defaultStyles.map(\.name)).compactMap { ModalPresentationStyle(name: $0) }.filter { !$0.removesPresenterView })
         stopMarks = settings.names("stop_marks", default: [MarkName.timerStop])
     }
 
@@ -198,7 +209,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         case .container(let container):
             switch container.operation {
             case .present:
-                guard let presented = container.controllers.first, let style = container.style, !style.removesPresenterView else { return }
+                guard let presented = container.controllers.first, let style = container.style, styles.contains(style) else { return }
                 let state = context.state
                 var covered = Set<UInt32>()
                 var running: [CoveredTimer] = []
