@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Replay", dependencies: ["TraceModel", "TraceLog"]),
         .target(name: "Recorder", dependencies: ["TraceModel", "TraceLog", "Replay"]),
         .target(name: "Simulator", dependencies: ["TraceModel", "TraceLog", "Recorder"]),
-        .target(name: "Audit", dependencies: ["TraceModel", "Replay"]),
+        .target(name: "Audit", dependencies: ["TraceModel", "TraceLog", "Replay"]),
         .target(name: "ConsoleImport", dependencies: ["TraceModel"]),
         .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder"]),
         .target(name: "ArgumentParsing"),

@@ -47,9 +47,11 @@ public final class AuditSession {
         switch event.payload {
         case .callback(let callback):
             let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+            var found = takeFindings()
             for index in callbackMonitors.indices where callbackFilters[index].contains(callback.callback) {
-                callbackMonitors[index].observe(event, context, &findings)
+                callbackMonitors[index].observe(event, context, &found)
             }
+            swap(&found, &findings)
             return
         case .container: interested = containerMonitors
         case .app: interested = appMonitors
@@ -60,9 +62,11 @@ public final class AuditSession {
         }
         if interested.isEmpty { return }
         let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+        var found = takeFindings()
         for monitor in interested {
-            monitor.observe(event, context, &findings)
+            monitor.observe(event, context, &found)
         }
+        swap(&found, &findings)
     }
 
     /// Feeds one event decoded by a `FrameCursor` (the record `cursor.next()` just returned): the same as
@@ -81,9 +85,20 @@ public final class AuditSession {
         guard wantedCallbacks.contains(record.callback) else { return }
         let event = cursor.event(of: record)
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+        var found = takeFindings()
         for index in callbackMonitors.indices where callbackFilters[index].contains(record.callback) {
-            callbackMonitors[index].observe(event, context, &findings)
+            callbackMonitors[index].observe(event, context, &found)
         }
+        swap(&found, &findings)
+    }
+
+    /// Moves `findings` out (leaving it empty) so monitors append to a local array: one exclusivity check per
+    /// event instead of one per monitor call on the class property. Put it back with `swap(&found, &findings)`.
+    @inline(__always)
+    private func takeFindings() -> [Finding] {
+        var found: [Finding] = []
+        swap(&found, &findings)
+        return found
     }
 
     /// The replayed state after the last event observed.
