@@ -4,7 +4,7 @@ import TraceModel
 
 /// Records a simulation into a `.lifetrace` file through the real Recorder, byte-identically for the same
 /// input: a `ManualClock` carries the simulated time, the header has a fixed wall-clock anchor and a trace id
-/// derived from `identity`, and frames are cut by the writer's own size policy (every 4096 events or 64 KiB),
+/// derived from `identity`, and frames are cut by the writer's own size policy (every 8192 events or 128 KiB),
 /// never by the recorder's time-based flushes.
 public enum TraceFileRecording {
     /// The wall-clock instant simulated time 0 stands for: 2026-01-01T00:00:00Z, in Unix nanoseconds.

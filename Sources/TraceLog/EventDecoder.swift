@@ -8,7 +8,7 @@ struct EventDecoder {
     /// The payload's bytes, which the stream readers point into.
     private let storage: StreamReader.Storage
     private var ops: StreamReader
-    /// The timestamp deltas, from the times stream's byte planes.
+    /// The timestamp deltas, from the times stream (`TimeDeltaCodec`).
     private var deltas: [UInt64] = []
     private var deltaPosition = 0
     private var refs: StreamReader
@@ -208,7 +208,7 @@ struct EventDecoder {
             guard length <= UInt64(literals.remaining) else { throw failure("escaped body of \(length) bytes runs past the payload") }
             payload = .unknown(UnknownEvent(tag: tag, body: try Self.require(literals.readBytes(Int(length)), "escaped body", ordinal)))
         case let other:
-            throw failure("unknown event tag \(other) (a writer must escape kinds unknown to format 1.0)")
+            throw failure("unknown event tag \(other) (a writer must escape kinds unknown to format 1.0 and 2.0)")
         }
         var source: EventSource?
         if tagByte & EventTag.hasSource != 0 {

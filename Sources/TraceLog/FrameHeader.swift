@@ -60,7 +60,7 @@ struct FrameHeader: Equatable {
         }
         let headerLength = Int(bytes.getUInt16(at: start + 4))
         guard headerLength == length else {
-            throw TraceError(.corruptFrame, "frame header length \(headerLength) is not \(length) (format 1.0 frames)", offset: fileOffset)
+            throw TraceError(.corruptFrame, "frame header length \(headerLength) is not \(length) (format 1.0 and 2.0 frames)", offset: fileOffset)
         }
         let compression = bytes[start + 7]
         guard compression == compressionStored || compression == compressionDeflate else {

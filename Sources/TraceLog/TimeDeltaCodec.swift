@@ -19,8 +19,8 @@ enum TimeDeltaCodec {
         case planes
     }
 
-    /// The significant bits kept in a split token. Measured on simulated and jittered sessions (docs/PERFORMANCE.md):
-    /// 2–4 cost within 2 % of each other; 3 keeps every token in one byte.
+    /// The significant bits kept in a split token. Measured on simulated and jittered sessions
+    /// (docs/PERFORMANCE.md, size): 2–4 cost within 3 % of each other; 3 keeps every token in one byte.
     static let significantBits = 3
 
     /// First byte of a split stream: `splitMarker + S`.
