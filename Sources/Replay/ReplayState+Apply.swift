@@ -84,7 +84,7 @@ extension ReplayState {
                 if record.kind == .callback {
                     advance(to: record.timestamp, record.ordinal)
                     applyCallback(record, refs)
-                } else if let event = cursor.pointee.event {
+                } else if let event = cursor.pointee.takeEvent() {
                     apply(event, ordinal: record.ordinal)
                 }
             }
@@ -192,14 +192,22 @@ extension ReplayState {
             if let index = controllers.states[position].callbacks.lastIndex(where: { $0.isCallback(callback, of: serial) }) {
                 found = true
                 let count = controllers.states[position].callbacks.count
-                if index != count - 1 { inner = controllers.states[position].callbacks[count - 1] }
-                controllers.states[position].callbacks.remove(at: index)
+                if index == count - 1 {
+                    controllers.states[position].callbacks.removeLast()
+                } else {
+                    inner = controllers.states[position].callbacks[count - 1]
+                    controllers.states[position].callbacks.remove(at: index)
+                }
             }
             if found {
                 if let inner {
                     report(.unbalancedEnd, ordinal, time, refs.controllerRef(slot: record.controllerSlot), "\(callback.name) ended while \(inner.name) (begun at event \(inner.ordinal)) is still executing")
                 }
-                if let index = executing.lastIndex(where: { $0.isCallback(callback, of: serial) }) { executing.remove(at: index) }
+                if let last = executing.last, last.isCallback(callback, of: serial) {
+                    executing.removeLast()
+                } else if let index = executing.lastIndex(where: { $0.isCallback(callback, of: serial) }) {
+                    executing.remove(at: index)
+                }
                 if callback == .deinitialize { compactDead(serial) }
             } else {
                 report(.unbalancedEnd, ordinal, time, refs.controllerRef(slot: record.controllerSlot), "\(callback.name) end without a begin; applied as an instant")

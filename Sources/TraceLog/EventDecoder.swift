@@ -18,8 +18,15 @@ struct EventDecoder {
     /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
     private(set) var controllers: [ControllerRef] = []
     private var serials: [UInt32] = []
-    /// The last event `next()` returned as an `.other` record.
+    /// The last event `next()` returned as an `.other` record (until taken with `takeEvent()`).
     private(set) var event: Event?
+
+    /// Moves `event` out (leaving `nil`), without copying it.
+    mutating func takeEvent() -> Event? {
+        var taken: Event?
+        swap(&taken, &event)
+        return taken
+    }
     private var previousTimestamp: UInt64
     private var ordinal: UInt64
     /// The frame header's event count and last timestamp, checked when the payload ends.

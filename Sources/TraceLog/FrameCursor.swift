@@ -10,8 +10,15 @@ public struct FrameCursor {
     /// The frame being decoded.
     public let frame: FrameInfo
     private let path: String
-    /// The last event `next()` returned when it was a record of kind `.other` (`nil` before any).
+    /// The last event `next()` returned when it was a record of kind `.other` (`nil` before any, and after
+    /// `takeEvent()`).
     public var event: Event? { decoder.event }
+
+    /// Moves `event` out of the cursor (it is `nil` afterwards) instead of copying it: for a consumer that
+    /// handles each `.other` record's event once.
+    public mutating func takeEvent() -> Event? {
+        decoder.takeEvent()
+    }
 
     init(decoder: EventDecoder, frame: FrameInfo, path: String) {
         self.decoder = decoder
