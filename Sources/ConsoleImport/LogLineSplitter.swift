@@ -3,7 +3,8 @@
 ///
 /// Lines end at `\n`, `\r\n` or a lone `\r` (also when a chunk ends between `\r` and `\n`); a last line
 /// without a newline is reported by `finish(_:)`; a final empty line (the file ends with a newline) is not a
-/// line. This is the splitting `ConsoleLogParser.parse(text:)` does on a decoded string.
+/// line. A UTF-8 byte order mark (`EF BB BF`) starting line 1 is not part of the line (an editor's, not the
+/// log's: it would hide line 1's timestamp). This is the splitting `ConsoleLogParser.parse(text:)` does on a decoded string.
 ///
 /// A line longer than `maximumLineBytes` is cut: only its first `maximumLineBytes` bytes are kept (and read by
 /// the importer), `LogLine.length` tells the whole length, and the rest is skipped without being stored, so a
@@ -70,13 +71,19 @@ public struct LogLineSplitter: Sendable {
         let line = LogLine(number: lineCount, bytes: partial[...], length: partialLength)
         partial.removeAll()
         partialLength = 0
-        try body(line)
+        try body(Self.withoutByteOrderMark(line))
+    }
+
+    /// `line` without a leading UTF-8 byte order mark when it is line 1.
+    private static func withoutByteOrderMark(_ line: LogLine) -> LogLine {
+        guard line.number == 1, line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) else { return line }
+        return LogLine(number: 1, bytes: line.bytes.dropFirst(3), length: line.length - 3)
     }
 
     private mutating func emit(_ chunk: [UInt8], _ start: Int, _ end: Int, _ body: (LogLine) throws -> Void) rethrows {
         lineCount += 1
         if partialLength == 0 {
-            try body(LogLine(number: lineCount, bytes: chunk[start..<min(end, start + maximumLineBytes)], length: end - start))
+            try body(Self.withoutByteOrderMark(LogLine(number: lineCount, bytes: chunk[start..<min(end, start + maximumLineBytes)], length: end - start)))
             return
         }
         let room = maximumLineBytes - partial.count
@@ -84,7 +91,7 @@ public struct LogLineSplitter: Sendable {
         let line = LogLine(number: lineCount, bytes: partial[...], length: partialLength + end - start)
         partial.removeAll(keepingCapacity: partial.capacity <= 4096)
         partialLength = 0
-        try body(line)
+        try body(Self.withoutByteOrderMark(line))
     }
 }
 

@@ -19,7 +19,9 @@ public struct ScenarioParser: Sendable {
         var scenario = Scenario()
         var currentClass: String?
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character (one grapheme cluster) in Swift, so splitting on "\n" alone would leave a
+        // CRLF file as a single line: its first comment would swallow the whole scenario.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             var line = String(rawLine)
             if line.hasSuffix("\r") { line.removeLast() }

@@ -12,6 +12,9 @@ final class JSONLLineSource {
     private var position = 0
     private var descriptor: Int32
     private let chunkSize: Int
+    /// No line was returned yet: the first one loses a UTF-8 byte order mark (`EF BB BF`, as some editors
+    /// write), which `TraceInput` already skips when it recognises JSON Lines by content.
+    private var atFirstLine = true
 
     /// Lines from `bytes`.
     init(bytes: [UInt8]) {
@@ -49,6 +52,15 @@ final class JSONLLineSource {
     /// - Throws: `JSONLError` `.unreadable` when reading the file fails (`file` and `line` left empty for the
     ///   caller to fill in).
     func nextLine() throws(JSONLError) -> Range<Int>? {
+        guard let line = try nextRawLine() else { return nil }
+        guard atFirstLine else { return line }
+        atFirstLine = false
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        guard line.count >= 3, buffer[line.lowerBound..<line.lowerBound + 3].elementsEqual(bom) else { return line }
+        return line.lowerBound + 3..<line.upperBound
+    }
+
+    private func nextRawLine() throws(JSONLError) -> Range<Int>? {
         while true {
             if let newline = firstNewline(from: position) {
                 let start = position

@@ -31,6 +31,18 @@ struct StreamingTests {
         #expect(lines.map(\.number) == Array(1...expected.count))
     }
 
+    @Test("a UTF-8 byte order mark starting line 1 is dropped in any chunking (it hid line 1's timestamp); later lines keep theirs", arguments: [1, 2, 3, 4, 4096])
+    func byteOrderMark(chunk: Int) {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let bytes = bom + Array("2024-11-02 21:04:10.500 Chat[771:1203] A viewDidLoad\n".utf8) + bom + Array("B viewWillAppear".utf8)
+        let lines = Self.split(bytes, chunk: chunk)
+        #expect(lines.count == 2)
+        #expect(lines.first?.decoded().text == "2024-11-02 21:04:10.500 Chat[771:1203] A viewDidLoad")
+        #expect(lines.first?.length == 52)
+        #expect(lines.last.map { Array($0.bytes.prefix(3)) } == bom)
+        #expect(Self.split(bom, chunk: chunk).map { $0.decoded().text } == [""])
+    }
+
     @Test("a file ending with a newline has no empty last line; an empty input has no line")
     func finalNewline() {
         #expect(Self.split(Array("a\nb\n".utf8), chunk: 1).map { $0.decoded().text } == ["a", "b"])

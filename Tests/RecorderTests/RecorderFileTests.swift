@@ -145,4 +145,43 @@ struct RecorderCheckpointTests {
         }
         #expect(seek.state == full)
     }
+
+    /// `Tests/Fixtures/format-1.0/NAME.lifetrace`.
+    static func legacyFixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/format-1.0/\(name).lifetrace").path
+    }
+
+    @Test("a Recorder appends a run to a format 1.0 trace cut anywhere after its header: the valid prefix stays, the run follows, the file stays 1.0")
+    func appendToTornLegacyTrace() throws {
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: RecorderCheckpointTests.legacyFixture("01-cancelled-pop-save"))))
+        let headerLength = Int(try TraceReader(path: RecorderCheckpointTests.legacyFixture("01-cancelled-pop-save")).headerLength)
+        let path = RecorderFileTests.temporaryPath("legacy")
+        defer { RecorderFileTests.removeTemporary(path) }
+        for length in stride(from: headerLength, through: original.count, by: 5) {
+            try Data(original[0..<length]).write(to: URL(fileURLWithPath: path))
+            let prefix = try RecorderFileTests.readAll(path)
+            let last = prefix.last?.timestamp ?? 0
+            var options = RecorderOptions()
+            options.processDescription = "appended"
+            let recorder = try Recorder(path: path, options: options, clock: ManualClock(start: last + 1_000))
+            let editor = recorder.registry.register(typeName: "NoteEditorViewController")
+            recorder.viewDidLoad(editor) {}
+            recorder.sceneDidEnterBackground("main")
+            try recorder.close()
+
+            let reader = try TraceReader(path: path)
+            #expect(reader.header.formatMajor == 1, "length \(length)")
+            #expect(try reader.verify().problems.isEmpty, "length \(length)")
+            let events = try RecorderFileTests.readAll(path)
+            #expect(Array(events.prefix(prefix.count)) == prefix, "length \(length)")
+            #expect(events.count == prefix.count + 4, "length \(length)")
+            #expect(events.dropFirst(prefix.count).first?.payload == .recorder(.runStarted(process: "appended")), "length \(length)")
+            let serials = prefix.compactMap { event -> UInt32? in
+                if case .callback(let callback) = event.payload { return callback.controller.serial }
+                return nil
+            }
+            #expect(editor.serial > (serials.max() ?? 0), "length \(length)")
+        }
+    }
 }

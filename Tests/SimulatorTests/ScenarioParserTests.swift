@@ -1,3 +1,4 @@
+import Foundation
 import Simulator
 import Testing
 import TraceModel
@@ -131,5 +132,20 @@ struct ScenarioParserTests {
         let load = try #require(lines.firstIndex { $0.hasSuffix("A#1.viewDidLoad()") })
         #expect(lines[load + 1].hasSuffix("    • work label=setup"))
         #expect(lines[load].contains("  A#1.viewDidLoad()"))
+    }
+
+    @Test("CRLF line endings parse as LF ones: same steps, classes and line numbers (a CRLF file was one comment line, an empty scenario)")
+    func crlfLineEndings() throws {
+        let text = "# a comment first\nclass Editor\n    viewWillDisappear: save key=draft critical=true\n\nat 0s launch\nat 1s root e: Editor\nat 2s background\n"
+        let lf = try ScenarioParser().parse(text)
+        let crlf = try ScenarioParser().parse(text.replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(lf.steps.count == 3)
+        #expect(crlf.steps.count == lf.steps.count)
+        #expect(crlf.steps.map(\.line) == lf.steps.map(\.line))
+        #expect(crlf.classes["Editor"]?.hooks == lf.classes["Editor"]?.hooks)
+        let error = #expect(throws: ScenarioError.self) {
+            try ScenarioParser(file: "bad.scenario").parse("at 0s launch\r\nat 1s frobnicate\r\n")
+        }
+        #expect(error?.line == 2)
     }
 }

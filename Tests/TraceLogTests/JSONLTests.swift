@@ -167,6 +167,31 @@ struct JSONLHandWrittenTests {
         #expect(events[7] == Event.mark(.save(key: "draft", critical: true, controller: editor), at: 10))
     }
 
+    @Test("a UTF-8 byte order mark before line 1 (header or event) is skipped, from bytes and from a file in any chunking")
+    func byteOrderMark() throws {
+        let events = RandomEvents.make(count: 50, seed: 11)
+        let plain = try encode(events)
+        let marked: [UInt8] = [0xEF, 0xBB, 0xBF] + plain
+        var fromBytes = try JSONLReader(bytes: marked, file: "bom.jsonl")
+        #expect(try fromBytes.readAll() == events)
+        let headerLine = #"{"lifetrace":{"format":"lifetrace-jsonl","version":1,"producer":"p"}}"# + "\n"
+        var withHeader = try JSONLReader(bytes: [0xEF, 0xBB, 0xBF] + Array(headerLine.utf8) + plain, file: "bom.jsonl")
+        #expect(withHeader.header?.producer == "p")
+        #expect(try withHeader.readAll() == events)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("jsonl-bom-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(marked).write(to: URL(fileURLWithPath: path))
+        for chunk in [1, 2, 5, 1 << 20] {
+            var reader = try JSONLReader(path: path, chunkSize: chunk)
+            #expect(try reader.readAll() == events, "chunk size \(chunk)")
+        }
+        // Only before line 1: a mark starting a later line is still not JSON, reported on that line.
+        let later = Array(#"{"t_ns":1,"event":"note","phase":"instant","text":"a"}"#.utf8) + [0x0A, 0xEF, 0xBB, 0xBF] + Array(#"{"t_ns":2,"event":"note","phase":"instant","text":"b"}"#.utf8)
+        var laterReader = try JSONLReader(bytes: later, file: "late.jsonl")
+        let error = #expect(throws: JSONLError.self) { try laterReader.readAll() }
+        #expect(error?.line == 2)
+    }
+
     @Test("CRLF line endings and blank lines are accepted; line numbers still count every line")
     func crlfAndBlankLines() throws {
         let text = "{\"t_ns\":1,\"event\":\"note\",\"phase\":\"instant\",\"text\":\"a\"}\r\n\r\n   \r\n{\"t_ns\":0,\"event\":\"note\",\"phase\":\"instant\",\"text\":\"b\"}\r\n"
