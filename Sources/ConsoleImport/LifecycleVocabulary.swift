@@ -78,11 +78,16 @@ enum LifecycleVocabulary {
     /// The longest key of `names`, in characters.
     static let longestName: Int = nameLengths.max() ?? 0
 
-    /// Phrases printed in words, as in `print("view will appear")`, lowercased with single spaces.
+    /// Phrases printed in words, as in `print("view will appear")`, lowercased with single spaces (a log may
+    /// have several spaces between the words).
     static let phrases: [(phrase: String, callback: Callback)] = [
         ("view did load", .viewDidLoad), ("load view", .loadView), ("view will appear", .viewWillAppear),
         ("view is appearing", .viewIsAppearing), ("view did appear", .viewDidAppear),
         ("view will disappear", .viewWillDisappear), ("view did disappear", .viewDidDisappear),
         ("view will layout subviews", .viewWillLayoutSubviews), ("view did layout subviews", .viewDidLayoutSubviews),
     ]
+
+    /// `phrases` split into words, for matching with any run of spaces between them.
+    static let phraseWords: [(words: [String], callback: Callback)] = phrases
+        .map { (words: $0.phrase.split(separator: " ").map(String.init), callback: $0.callback) }
 }

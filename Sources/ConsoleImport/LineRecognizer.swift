@@ -36,7 +36,9 @@ enum LineRecognizer {
         line.controller = controllerBefore(chars, messageStart: start, tokenStart: token.start)
             ?? controllerAfter(chars, tokenEnd: token.end, selectorColon: token.endsWithColon)
         if case .callback(let callback) = token.name, callback == .willMoveToParent || callback == .didMoveToParent {
-            line.parent = parentArgument(rest)
+            // The parent is written inside the Swift call (`willMove(toParent: nil)`) or after the name
+            // (`didMove(toParent:) Parent`, `-[Child willMoveToParentViewController:] (null)`).
+            line.parent = token.argument.flatMap { parentArgument(Array(chars[$0])) } ?? parentArgument(rest)
         }
         if case .swiftUI = token.name {
             // The name before `onAppear` is the SwiftUI view's; a console line does not say which host it is in.
@@ -85,6 +87,9 @@ enum LineRecognizer {
         var start: Int
         var end: Int
         var endsWithColon: Bool
+        /// Inside the Swift parentheses, what follows the first label's colon (` nil` in `(toParent: nil)`),
+        /// when it is not empty.
+        var argument: Range<Int>?
     }
 
     private static func findToken(_ chars: [Character], from start: Int) -> Token? {
@@ -104,7 +109,15 @@ enum LineRecognizer {
             if let name = LifecycleVocabulary.names[lowercasedWord(chars[index..<end])] {
                 let tokenEnd = skipArguments(chars, from: end)
                 let colon = end < chars.count && chars[end] == ":"
-                return Token(name: name, start: index, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon)
+                var argument: Range<Int>?
+                if end < chars.count, chars[end] == "(", tokenEnd.end > end + 1,
+                   let labelColon = chars[(end + 1)..<(tokenEnd.end - 1)].firstIndex(of: ":") {
+                    let value = (labelColon + 1)..<(tokenEnd.end - 1)
+                    if chars[value].contains(where: { !$0.isWhitespace }) { argument = value }
+                }
+                return Token(
+                    name: name, start: index, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon,
+                    argument: argument)
             }
             index = end
         }
@@ -142,22 +155,55 @@ enum LineRecognizer {
         return (index, sawBareColon)
     }
 
+    /// A callback printed in words: `view will appear`, `A  view did  appear` (columns aligned with extra
+    /// spaces), or glued to a type name that ends in `View`: `CurrentView Will Disappear` (the controller is
+    /// `CurrentView`). Words match case-insensitively, as whole words, with any run of spaces between them.
     private static func recognizePhrase(_ chars: [Character], from start: Int) -> RecognizedLine? {
-        // Every phrase contains "view": a line without it (most lines that reach here) needs no lowercased copy.
+        // Every phrase contains "view": a line without it (most lines that reach here) needs no further look.
         guard containsView(chars, from: start) else { return nil }
-        let text = String(chars[start...]).lowercased()
-        for entry in LifecycleVocabulary.phrases {
-            guard let range = text.firstRange(of: entry.phrase) else { continue }
-            // Whole words only.
-            if range.lowerBound > text.startIndex, text[text.index(before: range.lowerBound)].isIdentifierCharacter { continue }
-            if range.upperBound < text.endIndex, text[range.upperBound].isIdentifierCharacter { continue }
-            let offset = text.distance(from: text.startIndex, to: range.lowerBound)
-            var line = RecognizedLine(name: .callback(entry.callback), phase: .instant)
-            line.controller = controllerBefore(chars, messageStart: start, tokenStart: start + offset)
-            line.phase = phase(after: Array(text[range.upperBound...]))
-            return line
+        var index = start
+        while index < chars.count {
+            defer { index += 1 }
+            guard chars[index] == "v" || chars[index] == "V" || chars[index] == "l" || chars[index] == "L" else { continue }
+            for entry in LifecycleVocabulary.phraseWords {
+                guard let end = matchWords(entry.words, in: chars, at: index) else { continue }
+                if end < chars.count, chars[end].isIdentifierCharacter { continue }
+                var line = RecognizedLine(name: .callback(entry.callback), phase: .instant)
+                if index > start, chars[index - 1].isIdentifierCharacter {
+                    // Only `…View` glued to the phrase's `view`, with the camel-case capital: `CurrentView`.
+                    guard entry.words[0] == "view", chars[index] == "V" else { continue }
+                    var nameStart = index
+                    while nameStart > start, chars[nameStart - 1].isIdentifierCharacter { nameStart -= 1 }
+                    guard chars[nameStart].isIdentifierStart else { continue }
+                    let typeName = String(chars[nameStart..<(index + 4)])
+                    line.controller = ControllerName(typeName: typeName, label: nil, isExplicit: false)
+                } else {
+                    line.controller = controllerBefore(chars, messageStart: start, tokenStart: index)
+                }
+                line.phase = phase(after: Array(chars[end...]))
+                return line
+            }
         }
         return nil
+    }
+
+    /// The end of `words` (lowercase) written at `index`, separated by one or more spaces, or `nil`.
+    private static func matchWords(_ words: [String], in chars: [Character], at index: Int) -> Int? {
+        var position = index
+        for (number, word) in words.enumerated() {
+            if number > 0 {
+                guard position < chars.count, chars[position] == " " || chars[position] == "\t" else { return nil }
+                while position < chars.count, chars[position] == " " || chars[position] == "\t" { position += 1 }
+            }
+            for expected in word.utf8 {
+                // ASCII letters only, as `containsView` assumes.
+                guard position < chars.count, let ascii = chars[position].asciiValue,
+                      (ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii) == expected
+                else { return nil }
+                position += 1
+            }
+        }
+        return position
     }
 
     /// `String(word).lowercased()`, without the general Unicode path for an ASCII word.
@@ -212,13 +258,33 @@ enum LineRecognizer {
         return nil
     }
 
+    /// The parent written after `willMove`/`didMove`: `nil`, `none`, `(null)` and `<null>` (NSLog of a nil `%@`)
+    /// are a removal; a type name, `Module.Type`, `<Module.Type: 0x…>` (`print`/`%@` of the parent) or
+    /// `Optional(<Module.Type: 0x…>)` name the parent. Brackets and separators before it are skipped
+    /// (`…:] (null)`). `nil` (no `Optional`) when nothing readable follows.
     private static func parentArgument(_ rest: [Character]) -> ControllerName?? {
         var cursor = Cursor(chars: rest)
-        while let char = cursor.peek, char.isWhitespace || ":|-–—=".contains(char) { cursor.index += 1 }
+        while let char = cursor.peek, char.isWhitespace || ":|-–—=])".contains(char) { cursor.index += 1 }
+        let text = String(rest[cursor.index...])
+        if text.hasPrefix("(null)") || text.hasPrefix("<null>") { return .some(nil) }
+        if text.hasPrefix("Optional(") {
+            return parentArgument(Array(rest[(cursor.index + "Optional(".count)...]))
+        }
+        if text.hasPrefix("<") {
+            // A printed object: `<Module.Type: 0x7fb2…>`.
+            var end = cursor.index + 1
+            while end < rest.count, rest[end].isIdentifierCharacter || rest[end] == "." { end += 1 }
+            guard end < rest.count, rest[end] == ":" || rest[end] == ">" else { return nil }
+            let qualified = String(rest[(cursor.index + 1)..<end])
+            guard let typeName = qualified.split(separator: ".").last.map(String.init),
+                  let first = typeName.first, first.isLetter || first == "_"
+            else { return nil }
+            return .some(ControllerName(typeName: typeName, label: nil, isExplicit: true))
+        }
         var end = cursor.index
         while end < rest.count, rest[end].isIdentifierCharacter || rest[end] == "." { end += 1 }
         let word = String(rest[cursor.index..<end])
-        if word == "nil" || word == "none" || word == "(null)" { return .some(nil) }
+        if word == "nil" || word == "none" { return .some(nil) }
         let typeName = word.split(separator: ".").last.map(String.init) ?? ""
         guard let first = typeName.first, first.isUppercase else { return nil }
         return .some(ControllerName(typeName: typeName, label: nil, isExplicit: true))

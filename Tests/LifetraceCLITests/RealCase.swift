@@ -22,10 +22,14 @@ struct RealCase {
     let events: [Event]
     let importOutput: String
 
-    /// Imports `Tests/Fixtures/cases/<name>.log` with its flags into `directory`.
-    init(_ name: String, into directory: URL) throws {
+    /// Tests/Fixtures/public: logs quoted from public reports (Tests/Fixtures/public/README.md).
+    static let publicDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/public")
+
+    /// Imports `<fixtures>/<name>.log` (default `Tests/Fixtures/cases`) with its flags into `directory`.
+    init(_ name: String, into directory: URL, fixtures: URL = Self.directory) throws {
         self.name = name
-        let log = Self.directory.appendingPathComponent("\(name).log").path
+        let log = fixtures.appendingPathComponent("\(name).log").path
         tracePath = directory.appendingPathComponent("\(name).lifetrace").path
         let (output, captured) = CommandOutput.capturing()
         let code = Lifetrace.run(arguments: ["import", log, "-o", tracePath] + (Self.flags[name] ?? []), output: output)

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TraceModel
+@testable import ConsoleImport
+
+/// The logs of Tests/Fixtures/public at the parser level, and the general forms of the line styles they showed.
+@Suite("Public logs: parsing")
+struct PublicLogParsingTests {
+    static let directory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/public")
+
+    static func parse(_ name: String) throws -> ConsoleImportResult {
+        let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        return try ConsoleLogParser(sourceFile: name).parse(text: text)
+    }
+
+    static func summary(_ line: String) throws -> String {
+        let result = try ConsoleLogParser().parse(lines: [line])
+        #expect(result.skippedLines.isEmpty, "skipped: \(line)")
+        return try #require(result.events.first).summary
+    }
+
+    @Test("CSDN: `CurrentView Will Disappear`, the type name glued to the words")
+    func csdn() throws {
+        let result = try Self.parse("csdn-cancelled-swipe-back.log")
+        #expect(result.lines == [
+            "0.000 CurrentView#1 viewWillAppear", "3.093 CurrentView#1 viewWillDisappear",
+            "3.093 CurrentView#1 viewDidDisappear", "3.093 NewView#2 viewWillAppear", "3.093 NewView#2 viewDidAppear",
+        ])
+        #expect(result.skippedLines.map(\.line) == [1, 2])
+    }
+
+    @Test("wjhsh.net: words with aligned columns")
+    func aligned() throws {
+        let result = try Self.parse("wjhsh-push-pop-aligned.log")
+        #expect(result.lines == [
+            "0.000 A#1 viewWillDisappear", "0.001 B#2 viewWillAppear", "0.002 A#1 viewDidDisappear",
+            "0.003 B#2 viewDidAppear", "0.004 B#2 viewWillDisappear", "0.005 A#1 viewWillAppear",
+            "0.006 B#2 viewDidDisappear", "0.007 A#1 viewDidAppear",
+        ])
+        // The two comment lines and the two banners.
+        #expect(result.skippedLines.map(\.line) == [1, 2, 3, 10])
+    }
+
+    @Test("DTFoundation #33: parents after the Objective-C bracket, `animated:1`")
+    func dtFoundation() throws {
+        let result = try Self.parse("dtfoundation-side-panel-reparent.log")
+        #expect(result.lines == [
+            "0.000 LoggingNavigationController#1 willMove(toParent:) parent=nil",
+            "0.000 LoggingNavigationController#1 didMove(toParent:) parent=nil",
+            "0.000 LoggingNavigationController#1 willMove(toParent:) parent=DTSidePanelController#2",
+            "0.001 ModalPanelViewController#3 viewWillAppear animated=true",
+            "0.001 LoggingNavigationController#1 viewWillAppear animated=true",
+            "0.253 ModalPanelViewController#3 viewDidAppear animated=true",
+            "0.254 LoggingNavigationController#1 viewDidAppear animated=true",
+        ])
+    }
+
+    @Test("openradar 12322346: bare names, one anonymous controller")
+    func radar() throws {
+        let result = try Self.parse("openradar-12322346-no-will-appear.log")
+        #expect(result.lines == [
+            "0.000 (anonymous)#1 loadView", "0.001 (anonymous)#1 viewDidLoad", "0.002 (anonymous)#1 viewDidAppear",
+        ])
+    }
+
+    @Test("the parent in every spelling", arguments: [
+        ("-[Child willMoveToParentViewController:] (null)", "Child#1 willMove(toParent:) parent=nil"),
+        ("-[Child didMoveToParentViewController:] <null>", "Child#1 didMove(toParent:) parent=nil"),
+        ("-[Child didMoveToParentViewController:] <Shell: 0xabad3f0>", "Child#1 didMove(toParent:) parent=Shell#2"),
+        ("Child willMove(toParent: nil)", "Child#1 willMove(toParent:) parent=nil"),
+        ("Child didMove(toParent: Optional(<MyApp.Shell: 0x7fb2c8d0a2b0>))", "Child#1 didMove(toParent:) parent=Shell#2"),
+        ("Child didMove(toParent:) MyApp.Shell", "Child#1 didMove(toParent:) parent=Shell#2"),
+        ("Child didMove(toParent:) nil", "Child#1 didMove(toParent:) parent=nil"),
+        ("Child didMove(toParent: self)", "Child#1 didMove(toParent:)"),
+        ("Child didMove(toParent:)", "Child#1 didMove(toParent:)"),
+    ])
+    func parents(line: String, summary: String) throws {
+        #expect(try Self.summary(line) == summary)
+    }
+
+    @Test("callbacks in words", arguments: [
+        ("CurrentView Will Appear", "CurrentView#1 viewWillAppear"),
+        ("NewView Did appear", "NewView#1 viewDidAppear"),
+        ("A  view did  disappear <A_ViewController: 0x7fa11067a730>", "A#1 viewDidDisappear"),
+        ("view\twill appear", "(anonymous)#1 viewWillAppear"),
+        ("Inbox: view will layout subviews", "Inbox#1 viewWillLayoutSubviews"),
+        ("ProfileView did load begin", "ProfileView#1 viewDidLoad begin"),
+    ])
+    func words(line: String, summary: String) throws {
+        #expect(try Self.summary(line) == summary)
+    }
+
+    @Test("words that only look like a callback are skipped", arguments: [
+        "preview will appear soon", "Overview: the view will appearance", "CurrentViewWill Appear",
+    ])
+    func notWords(line: String) throws {
+        let result = try ConsoleLogParser().parse(lines: [line])
+        #expect(result.events.isEmpty, "read as \(result.events.map(\.summary))")
+    }
+}
