@@ -183,7 +183,11 @@ public struct JSONLReader {
                 throw JSONLError(.unknownEvent, "unknown kind \"\(kindName)\"", file: file, line: decoder.line)
             }
             guard candidates.contains(kind) else {
-                throw JSONLError(.unknownEvent, "unknown \(kind) event \"\(name)\"", file: file, line: decoder.line)
+                // Name what the event is, or that the kind has no such event ("unknown unknown event" read badly).
+                let message = candidates.isEmpty
+                    ? "kind \"\(kind)\" has no event \"\(name)\"\(kind == .unknown ? " (its event is \"unknown\")" : "")"
+                    : "event \"\(name)\" is of kind \(candidates.map { "\"\($0)\"" }.joined(separator: " or ")), not \"\(kind)\""
+                throw JSONLError(.unknownEvent, message, file: file, line: decoder.line)
             }
             return kind
         }

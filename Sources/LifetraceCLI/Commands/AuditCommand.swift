@@ -137,6 +137,52 @@ struct AuditCommand: Command {
         var partial: TraceAudit?
     }
 
+    /// Audits a `.lifetrace` file on the replay's fast path: each frame is decoded by a `FrameCursor` and its
+    /// records go to `AuditSession.observe(_:from:)`, which folds callbacks from the record and builds an `Event`
+    /// only for the monitors that watch it (the findings are the same as from `observe(_:ordinal:)`).
+    ///
+    /// - Returns: Where reading stopped early (an events frame that does not decode), or `nil`.
+    static func auditRecords(_ reader: TraceReader, _ session: AuditSession, count: inout UInt64, start: inout UInt64?) -> TraceInput.Stop? {
+        for frame in reader.frames {
+            do {
+                var cursor = try reader.cursor(for: frame)
+                while let record = try cursor.next() {
+                    if start == nil { start = record.timestamp }
+                    session.observe(record, from: cursor)
+                    count += 1
+                }
+            } catch let error as TraceError {
+                return TraceInput.stop(reader, error)
+            } catch {
+                return TraceInput.Stop(underlying: error, readableEvents: count, place: "offset \(frame.offset) (events frame \(frame.sequence))")
+            }
+        }
+        return nil
+    }
+
+    /// Audits any input event by event (a JSON Lines export, or a trace whose events are also written to
+    /// `jsonl`, the export that findings then point at).
+    static func auditEvents(
+        _ input: TraceInput, _ session: AuditSession, jsonl: inout JSONLExport?, count: inout UInt64, start: inout UInt64?,
+        output: CommandOutput
+    ) throws -> TraceInput.Stop? {
+        let path = input.path
+        return try input.scan(fromOffset: nil) { ordinal, event, _ in
+            if start == nil { start = event.timestamp }
+            session.observe(event, ordinal: ordinal)
+            if jsonl != nil {
+                do {
+                    try jsonl!.write(event)
+                } catch {
+                    output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error)); findings will point at the trace file")
+                    jsonl = nil
+                }
+            }
+            count += 1
+            return true
+        }
+    }
+
     /// Audits one trace (a `.lifetrace` or a JSON Lines export, `TraceInput`), streaming its events; for a trace,
     /// writes `path.jsonl` beside it when asked (a JSON Lines input is pointed at directly).
     static func audit(_ path: String, auditor: Auditor, writingJSONL: Bool, output: CommandOutput, damaged: inout Bool) throws -> TraceAudit {
@@ -158,19 +204,11 @@ struct AuditCommand: Command {
         let session = auditor.makeSession()
         var count: UInt64 = 0
         var start: UInt64?
-        let stop = try input.scan(fromOffset: nil) { ordinal, event, _ in
-            if start == nil { start = event.timestamp }
-            session.observe(event, ordinal: ordinal)
-            if jsonl != nil {
-                do {
-                    try jsonl!.write(event)
-                } catch {
-                    output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error)); findings will point at the trace file")
-                    jsonl = nil
-                }
-            }
-            count += 1
-            return true
+        let stop: TraceInput.Stop?
+        if case .trace(let reader) = input.source, jsonl == nil {
+            stop = Self.auditRecords(reader, session, count: &count, start: &start)
+        } else {
+            stop = try auditEvents(input, session, jsonl: &jsonl, count: &count, start: &start, output: output)
         }
         var jsonlPath: String?
         var firstEventLine: UInt64 = 1
