@@ -332,6 +332,12 @@ enum LineRecognizer {
         return ControllerName(typeName: word, label: nil, isExplicit: dotted)
     }
 
+    /// Words after `viewWillAppear: ` that are a value, a phase or a verb, not a controller's name.
+    private static let notNames: Set<String> = [
+        "yes", "no", "true", "false", "animated", "nil", "null", "begin", "end", "called", "start", "started",
+        "finished", "done", "self",
+    ]
+
     /// `viewWillAppear:2` (a paging library's page tag) or `viewDidLoad 0D2C7F77-A822-…` (an instance id).
     private static func controllerAfter(_ chars: [Character], tokenEnd: Int, selectorColon: Bool) -> ControllerName? {
         var cursor = Cursor(chars: chars, index: tokenEnd)
@@ -343,6 +349,12 @@ enum LineRecognizer {
         cursor.skipSpaces()
         let word = cursor.readWord()
         if word.count >= 8, word.allSatisfy({ $0.isHexDigit || $0 == "-" }), word.contains(where: \.isNumber) {
+            return ControllerName(typeName: "", label: word, isExplicit: true)
+        }
+        // `NSLog(@"viewWillAppear: %@", name)`: a bare selector, a space, then the name or page tag
+        // (`viewWillAppear: Root`, `viewWillAppear: 2 UIDeviceRGBColorSpace …`); not a value such as `YES`.
+        if selectorColon, !word.isEmpty, word.allSatisfy(\.isIdentifierCharacter),
+           !notNames.contains(word.lowercased()) {
             return ControllerName(typeName: "", label: word, isExplicit: true)
         }
         return nil

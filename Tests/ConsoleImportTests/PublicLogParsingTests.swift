@@ -64,6 +64,29 @@ struct PublicLogParsingTests {
         ])
     }
 
+    @Test("MNPageViewController #8: a page tag after `selector: `, colour components after it")
+    func pageTags() throws {
+        let result = try Self.parse("mnpageviewcontroller-duplicate-will-disappear.log")
+        #expect(result.lines == [
+            "0.000 2 viewWillAppear", "0.008 2 viewDidAppear", "5.459 0 viewWillDisappear", "5.460 3 viewWillAppear",
+            "5.467 0 viewWillDisappear", "5.467 3 viewDidAppear", "9.247 1 viewWillDisappear", "9.248 1 viewWillDisappear",
+        ])
+    }
+
+    @Test("the name after a bare selector and a space", arguments: [
+        // openradar 14058168 (lionheart/openradar-mirror#4931): "Root" is the window's root controller.
+        ("2013-06-04 17:28:12.095 ChildViewControllerTest[3833:c07] viewWillAppear: Root", "Root viewWillAppear"),
+        ("viewDidAppear: 2 UIDeviceRGBColorSpace 1 0.5 0 1", "2 viewDidAppear"),
+        ("viewDidAppear: YES", "(anonymous)#1 viewDidAppear"),
+        ("viewWillDisappear: begin", "(anonymous)#1 viewWillDisappear begin"),
+        ("viewWillAppear: called", "(anonymous)#1 viewWillAppear"),
+        ("viewWillAppear: animated=1", "(anonymous)#1 viewWillAppear animated=true"),
+        ("-[Feed viewWillAppear:] Root", "Feed#1 viewWillAppear"),
+    ])
+    func nameAfterSelector(line: String, summary: String) throws {
+        #expect(try Self.summary(line) == summary)
+    }
+
     @Test("the parent in every spelling", arguments: [
         ("-[Child willMoveToParentViewController:] (null)", "Child#1 willMove(toParent:) parent=nil"),
         ("-[Child didMoveToParentViewController:] <null>", "Child#1 didMove(toParent:) parent=nil"),

@@ -111,11 +111,26 @@ final class PublicLogTests {
         #expect(try findings(run) == ["appearance_balance warning (anonymous)#1 0.002 viewDidAppear"])
     }
 
+    @Test("MNPageViewController #8: `viewWillAppear: 2 …` names page 2; pages 0 and 1 get viewWillDisappear twice")
+    func pageTagsAfterSpace() throws {
+        let run = try run("mnpageviewcontroller-duplicate-will-disappear")
+        // Before: `viewWillAppear: 2` with a space named no controller; all eight lines were one anonymous one.
+        #expect(callbacks(run) == [
+            "0.000 2 viewWillAppear", "0.008 2 viewDidAppear", "5.459 0 viewWillDisappear", "5.460 3 viewWillAppear",
+            "5.467 0 viewWillDisappear", "5.467 3 viewDidAppear", "9.247 1 viewWillDisappear", "9.248 1 viewWillDisappear",
+        ])
+        #expect(try findings(run) == [
+            "appearance_balance warning 0 5.467 viewWillDisappear",
+            "appearance_balance warning 1 9.248 viewWillDisappear",
+        ])
+        #expect(try controller(run.finalState, "3").appearance == .appeared)
+    }
+
     /// traces/public/*.lifetrace are `tools/import-cases` output (no flags), checked in so `lifetrace audit`
     /// audits them; importing is reproducible, so a stale file shows up as different bytes.
     @Test("traces/public re-imports to the checked-in bytes", arguments: [
-        "csdn-cancelled-swipe-back", "dtfoundation-side-panel-reparent", "openradar-12322346-no-will-appear",
-        "wjhsh-push-pop-aligned",
+        "csdn-cancelled-swipe-back", "dtfoundation-side-panel-reparent", "mnpageviewcontroller-duplicate-will-disappear",
+        "openradar-12322346-no-will-appear", "wjhsh-push-pop-aligned",
     ])
     func fresh(name: String) throws {
         let root = RealCase.publicDirectory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
