@@ -5,11 +5,19 @@ public struct AuditReport: Sendable {
     public var rules: [RuleDescriptor]
     /// Whether warnings count as failures (`--strict`).
     public var isStrict: Bool
+    /// Inputs that could not be read, or only up to their damage (the audit of such a trace covers a prefix).
+    public var inputProblems: [InputProblem]
 
-    public init(traces: [TraceAudit], rules: [RuleDescriptor], isStrict: Bool = false) {
+    public init(traces: [TraceAudit], rules: [RuleDescriptor], isStrict: Bool = false, inputProblems: [InputProblem] = []) {
         self.traces = traces
         self.rules = rules
         self.isStrict = isStrict
+        self.inputProblems = inputProblems
+    }
+
+    /// Whether some input could not be read (an `error`-level input problem): the audit is incomplete.
+    public var hasUnreadableInput: Bool {
+        inputProblems.contains { $0.severity == .error }
     }
 
     /// Counts by severity and verdict.

@@ -122,13 +122,21 @@ public enum RulesDocumentation {
             ## Output
 
             `--format text` (default): `TRACE:event N: severity: message (rule_id)`, then the time, controller and
-            callback, related events and the fix, then a summary line. `json`: `{"traces", "findings", "summary"}`.
-            `sarif`: SARIF 2.1.0 for GitHub code scanning. `junit`: a test suite per trace, a test case per rule.
-            `github`: `::error file=…,line=…::` workflow commands. For `sarif` and `github` the audit writes
-            `TRACE.jsonl` beside each trace (line N+1 is event N) and points findings at its lines, unless the event
-            has a recorded source location (the instrumented call, or the console-log line it was imported from).
-            Exit codes: 0 no error-level finding, 1 error-level findings (or warnings with `--strict`), 2 usage,
-            configuration or unreadable trace.
+            callback, related events and the fix, then a summary line. `json`: `{"traces", "findings",
+            "input_problems", "summary"}`. `sarif`: SARIF 2.1.0 for GitHub code scanning. `junit`: a test suite per
+            trace, a test case per rule. `github`: `::error file=…,line=…::` workflow commands. For `sarif` and
+            `github` the audit writes `TRACE.jsonl` beside each trace (line N+1 is event N) and points findings at
+            its lines, unless the event has a recorded source location (the instrumented call, or the console-log
+            line it was imported from).
+
+            An input that cannot be read (not a trace, or a frame or JSON line that does not decode: only the events
+            before it are audited) or that is damaged (a torn tail or a frame failing its CRC: audited up to the
+            damage) is reported in every format, so a partial audit never looks clean: SARIF's invocation has
+            `executionSuccessful: false` (unreadable) and a `toolExecutionNotifications` entry located at the file;
+            JSON lists it under `input_problems` (`path`, `severity` error or warning, `message`); JUnit adds a
+            `read` test case with an `<error>` (unreadable) or `<system-err>` (damaged); `github` an `::error` or
+            `::warning` annotation. Exit codes: 0 no error-level finding, 1 error-level findings (or warnings with
+            `--strict`) or a damaged trace, 2 usage, configuration or unreadable input.
 
 
             """

@@ -19,6 +19,10 @@ public enum GitHubAnnotationReporter {
                 out += "::\(command) \(properties)::\(escapeData(message))\n"
             }
         }
+        for problem in report.inputProblems {
+            let command = problem.severity == .error ? "error" : "warning"
+            out += "::\(command) file=\(escapeProperty(problem.path)),title=\(escapeProperty("lifetrace input"))::\(escapeData(problem.message))\n"
+        }
         out += TextReporter.summaryLine(report) + "\n"
         return out
     }

@@ -46,6 +46,13 @@ public enum JSONReporter {
         return .object([
             ("traces", .array(traces)),
             ("findings", .array(findings)),
+            ("input_problems", .array(report.inputProblems.map { problem in
+                .object([
+                    ("path", .string(problem.path)),
+                    ("severity", .string(problem.severity.rawValue)),
+                    ("message", .string(problem.message)),
+                ])
+            })),
             ("summary", .object([
                 ("traces", .int(Int64(summary.traces))),
                 ("events", .int(Int64(clamping: summary.events))),

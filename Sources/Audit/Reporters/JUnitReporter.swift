@@ -36,8 +36,24 @@ public enum JUnitReporter {
             suites += cases
             suites += "  </testsuite>\n"
         }
+        // An input that could not be read (or only up to its damage) is a test case of its own, `read`, in a
+        // suite named after the input: an `<error>` when events could not be read, `<system-err>` for damage.
+        var totalErrors = 0
+        for problem in report.inputProblems {
+            let isError = problem.severity == .error
+            totalTests += 1
+            totalErrors += isError ? 1 : 0
+            suites += "  <testsuite name=\"\(escape(problem.path)) (input)\" tests=\"1\" failures=\"0\" errors=\"\(isError ? 1 : 0)\" skipped=\"0\">\n"
+            suites += "    <testcase classname=\"\(escape(problem.path))\" name=\"read\">\n"
+            if isError {
+                suites += "      <error type=\"unreadable input\" message=\"\(escape(problem.message))\"/>\n"
+            } else {
+                suites += "      <system-err>\(escape(problem.message))</system-err>\n"
+            }
+            suites += "    </testcase>\n  </testsuite>\n"
+        }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"lifetrace audit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n"
+        out += "<testsuites name=\"lifetrace audit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\">\n"
         out += suites
         out += "</testsuites>\n"
         return out

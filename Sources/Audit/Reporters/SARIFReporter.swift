@@ -66,10 +66,30 @@ public enum SARIFReporter {
             ("version", .string(version)),
             ("runs", .array([.object([
                 ("tool", .object([("driver", driver)])),
+                ("invocations", .array([invocation(report)])),
                 ("columnKind", .string("unicodeCodePoints")),
                 ("results", .array(results)),
             ])])),
         ])
+    }
+
+    /// The run's one invocation (SARIF 2.1.0 §3.20): `executionSuccessful` is false when an input could not be
+    /// read, and every input problem is a tool execution notification (§3.58) located at its file, so code
+    /// scanning does not show a partial audit as a clean run.
+    static func invocation(_ report: AuditReport) -> JSONValue {
+        var members: [(String, JSONValue)] = [("executionSuccessful", .bool(!report.hasUnreadableInput))]
+        if !report.inputProblems.isEmpty {
+            members.append(("toolExecutionNotifications", .array(report.inputProblems.map { problem in
+                .object([
+                    ("level", .string(problem.severity.rawValue)),
+                    ("message", .object([("text", .string(problem.message))])),
+                    ("locations", .array([.object([
+                        ("physicalLocation", .object([("artifactLocation", .object([("uri", .string(uri(problem.path)))]))])),
+                    ])])),
+                ])
+            })))
+        }
+        return .object(members)
     }
 
     static func ruleDescriptor(_ rule: RuleDescriptor) -> JSONValue {

@@ -63,18 +63,19 @@ struct AuditCommand: Command {
         }
 
         var audits: [TraceAudit] = []
-        var unreadable = false
-        var damaged = false
+        var problems: [InputProblem] = []
         for path in paths {
             do {
-                audits.append(try audit(path, auditor: auditor, writingJSONL: writesJSONL, output: output, damaged: &damaged))
+                audits.append(try audit(path, auditor: auditor, writingJSONL: writesJSONL, output: output, problems: &problems))
             } catch let error as AuditInputError {
                 output.errorLine("lifetrace audit: error: \(error.message)")
-                unreadable = true
+                problems.append(InputProblem(path: path, severity: .error, message: error.message))
                 if let partial = error.partial { audits.append(partial) }
             }
         }
-        let report = AuditReport(traces: audits, rules: auditor.active.map(\.rule.descriptor), isStrict: arguments.flag("strict"))
+        let report = AuditReport(
+            traces: audits, rules: auditor.active.map(\.rule.descriptor), isStrict: arguments.flag("strict"), inputProblems: problems
+        )
         let text = format.render(report)
         if let file = arguments.value("output") {
             do {
@@ -87,8 +88,8 @@ struct AuditCommand: Command {
         } else {
             output.write(text)
         }
-        if unreadable { return .usageOrInput }
-        return report.hasFailures || damaged ? .problemFound : .success
+        if report.hasUnreadableInput { return .usageOrInput }
+        return report.hasFailures || !problems.isEmpty ? .problemFound : .success
     }
 
     /// `--config FILE`, else the nearest `.lifetrace.json`, else the defaults.
@@ -185,14 +186,22 @@ struct AuditCommand: Command {
 
     /// Audits one trace (a `.lifetrace` or a JSON Lines export, `TraceInput`), streaming its events; for a trace,
     /// writes `path.jsonl` beside it when asked (a JSON Lines input is pointed at directly).
-    static func audit(_ path: String, auditor: Auditor, writingJSONL: Bool, output: CommandOutput, damaged: inout Bool) throws -> TraceAudit {
+    static func audit(
+        _ path: String, auditor: Auditor, writingJSONL: Bool, output: CommandOutput, problems: inout [InputProblem]
+    ) throws -> TraceAudit {
         let input: TraceInput
         do {
             input = try TraceInput(path: path)
         } catch {
             throw AuditInputError(message: "\(error)", partial: nil)
         }
-        if input.reportOpenProblems(command: "audit", output: output) != .success { damaged = true }
+        if case .trace(let reader) = input.source {
+            let prefix = "lifetrace audit: warning: "
+            for line in TraceDamage.warnings(reader.problems, readableEvents: reader.eventCount, command: "audit", afterFooter: reader.hasFooter) {
+                output.errorLine(line)
+                problems.append(InputProblem(path: path, severity: .warning, message: line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line))
+            }
+        }
         var jsonl: JSONLExport?
         if writingJSONL, !input.isJSONL {
             do {
