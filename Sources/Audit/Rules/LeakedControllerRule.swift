@@ -115,9 +115,22 @@ enum LeakedControllerRule {
 final class LeakedControllerMonitor: RuleMonitor {
     struct Removal {
         var controller: ControllerRef
-        var first: RelatedEvent
-        var last: RelatedEvent
+        var first: Removed
+        var last: Removed
         var deadline: UInt64
+    }
+
+    /// One removal event; its related-event text is built only for a finding (most removals end in a deinit).
+    struct Removed {
+        var ordinal: UInt64
+        var timestamp: UInt64
+        var source: EventSource?
+        /// How it was removed, e.g. `pop`, `didMove(toParent: nil)`.
+        var what: String
+
+        func related(_ clock: (UInt64) -> String) -> RelatedEvent {
+            RelatedEvent(ordinal: ordinal, timestamp: timestamp, message: "removed: \(what) at \(clock(timestamp))", source: source)
+        }
     }
 
     let interests: EventInterests = [.callbacks, .containers, .recorder]
@@ -142,7 +155,7 @@ final class LeakedControllerMonitor: RuleMonitor {
                     findings.append(finding(
                         removal, severity: settings.severity, verdict: .violation,
                         message: "\(removal.controller.displayName) was removed at \(context.time(removal.last.timestamp)) but deinitialized only at \(context.time(event.timestamp)), \(after) later (grace \(TimeText.duration(grace))): something retained it after it left the screen.",
-                        extra: context.related(event, "deinit at \(context.time(event.timestamp))")
+                        extra: context.related(event, "deinit at \(context.time(event.timestamp))"), context.time
                     ))
                 }
             case .didMoveToParent where callback.parent == ParentArgument.none:
@@ -161,7 +174,7 @@ final class LeakedControllerMonitor: RuleMonitor {
                 findings.append(finding(
                     removal, severity: settings.severity, verdict: .violation,
                     message: "\(removal.controller.displayName) was removed at \(context.time(removal.last.timestamp)) and never deinitialized: still alive at \(context.time(lastOfRun)), the last event of its process, \(TimeText.duration(lastOfRun - removal.last.timestamp)) later (grace \(TimeText.duration(grace))); the process then ended (a new run starts at \(context.time(event.timestamp))). Something retains it.",
-                    extra: nil
+                    extra: nil, context.time
                 ))
             }
             removed.removeAll()
@@ -192,7 +205,7 @@ final class LeakedControllerMonitor: RuleMonitor {
     }
 
     private func remove(_ controller: ControllerRef, _ event: Event, _ context: EventContext, what: String) {
-        let here = context.related(event, "removed: \(what) at \(context.time(event.timestamp))")
+        let here = Removed(ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, what: what)
         if var removal = removed[controller.serial] {
             removal.last = here
             removal.deadline = event.timestamp &+ grace
@@ -202,9 +215,9 @@ final class LeakedControllerMonitor: RuleMonitor {
         }
     }
 
-    private func finding(_ removal: Removal, severity: Severity, verdict: Verdict, message: String, extra: RelatedEvent?) -> Finding {
-        var related = [removal.first]
-        if removal.last.ordinal != removal.first.ordinal { related.append(removal.last) }
+    private func finding(_ removal: Removal, severity: Severity, verdict: Verdict, message: String, extra: RelatedEvent?, _ clock: (UInt64) -> String) -> Finding {
+        var related = [removal.first.related(clock)]
+        if removal.last.ordinal != removal.first.ordinal { related.append(removal.last.related(clock)) }
         if let extra { related.append(extra) }
         return Finding(
             ruleID: LeakedControllerRule.id, severity: severity, verdict: verdict,
@@ -222,13 +235,13 @@ final class LeakedControllerMonitor: RuleMonitor {
                 findings.append(finding(
                     removal, severity: settings.severity, verdict: .violation,
                     message: "\(removal.controller.displayName) was removed at \(removedAt) and never deinitialized: still alive when the trace ends at \(endsAt), \(alive) later (grace \(TimeText.duration(grace))). Something retains it.",
-                    extra: nil
+                    extra: nil, end.time
                 ))
             } else {
                 findings.append(finding(
                     removal, severity: settings.inconclusiveSeverity, verdict: .inconclusive,
                     message: "\(removal.controller.displayName) was removed at \(removedAt) and not deinitialized before the trace ends at \(endsAt), only \(alive) later; the \(TimeText.duration(grace)) grace had not run out, so whether it leaks is unknown.",
-                    extra: nil
+                    extra: nil, end.time
                 ))
             }
         }

@@ -84,8 +84,14 @@ final class OrphanChildMonitor: RuleMonitor {
     struct PendingDidMove {
         var child: ControllerRef
         var parent: ControllerRef
-        var addChild: RelatedEvent
+        /// The addChild event: ordinal, timestamp, source (its text is built only for a finding).
+        var addChildAt: (ordinal: UInt64, timestamp: UInt64, source: EventSource?)
         var appeared: RelatedEvent?
+
+        /// The addChild event as a related event; `clock` formats trace times (`EventContext.time(_:)`).
+        func addChild(_ clock: (UInt64) -> String) -> RelatedEvent {
+            RelatedEvent(ordinal: addChildAt.ordinal, timestamp: addChildAt.timestamp, message: "addChild(\(child.displayName)) on \(parent.displayName) at \(clock(addChildAt.timestamp))", source: addChildAt.source)
+        }
     }
 
     let interests: EventInterests = [.callbacks, .containers, .recorder]
@@ -122,13 +128,13 @@ final class OrphanChildMonitor: RuleMonitor {
             // The previous process ended (killed or crashed) before these children got didMove(toParent:): as
             // inconclusive as a trace that ends there, and said so now rather than at the end of a later run.
             let endedAt = context.time(context.previousTimestamp ?? event.timestamp)
-            for pending in pendingDidMove.values.sorted(by: { $0.addChild.ordinal < $1.addChild.ordinal }) {
+            for pending in pendingDidMove.values.sorted(by: { $0.addChildAt.ordinal < $1.addChildAt.ordinal }) {
                 let child = pending.child.displayName
                 findings.append(Finding(
                     ruleID: OrphanChildRule.id, severity: settings.inconclusiveSeverity, verdict: .inconclusive,
-                    controller: child, timestamp: pending.addChild.timestamp, ordinal: pending.addChild.ordinal, callback: nil,
-                    message: "\(pending.parent.displayName) added \(child) with addChild at \(context.time(pending.addChild.timestamp)) and its process ended (last event at \(endedAt); a new run starts at \(context.time(event.timestamp))) before didMove(toParent:) is called.",
-                    related: [pending.addChild]
+                    controller: child, timestamp: pending.addChildAt.timestamp, ordinal: pending.addChildAt.ordinal, callback: nil,
+                    message: "\(pending.parent.displayName) added \(child) with addChild at \(context.time(pending.addChildAt.timestamp)) and its process ended (last event at \(endedAt); a new run starts at \(context.time(event.timestamp))) before didMove(toParent:) is called.",
+                    related: [pending.addChild(context.time)]
                 ))
             }
             pendingDidMove.removeAll()
@@ -145,7 +151,7 @@ final class OrphanChildMonitor: RuleMonitor {
             for child in container.controllers {
                 parents[child.serial] = parent
                 leaving.remove(child.serial)
-                pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChild: context.related(event, "addChild(\(child.displayName)) on \(parent.displayName) at \(context.time(event.timestamp))"))
+                pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChildAt: (context.ordinal, event.timestamp, event.source))
             }
         case .push, .setViewControllers, .selectTab:
             guard let parent = container.container else { return }
@@ -191,9 +197,9 @@ final class OrphanChildMonitor: RuleMonitor {
                 pendingDidMove[serial] = nil
                 findings.append(Finding(
                     ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
-                    timestamp: pending.addChild.timestamp, ordinal: pending.addChild.ordinal, callback: nil,
-                    message: "\(pending.parent.displayName) added \(child.displayName) with addChild at \(context.time(pending.addChild.timestamp)) but never called didMove(toParent:) — the child appeared at \(context.time(appeared.timestamp)) and went on to \(callback.callback.name) at \(context.time(event.timestamp)) still waiting for it.",
-                    related: [pending.addChild, appeared, context.related(event, "\(callback.callback.name) at \(context.time(event.timestamp))")]
+                    timestamp: pending.addChildAt.timestamp, ordinal: pending.addChildAt.ordinal, callback: nil,
+                    message: "\(pending.parent.displayName) added \(child.displayName) with addChild at \(context.time(pending.addChildAt.timestamp)) but never called didMove(toParent:) — the child appeared at \(context.time(appeared.timestamp)) and went on to \(callback.callback.name) at \(context.time(event.timestamp)) still waiting for it.",
+                    related: [pending.addChild(context.time), appeared, context.related(event, "\(callback.callback.name) at \(context.time(event.timestamp))")]
                 ))
             } else if callback.callback == .viewDidAppear {
                 pending.appeared = context.related(event, "\(child.displayName) viewDidAppear at \(context.time(event.timestamp))")
@@ -254,13 +260,13 @@ final class OrphanChildMonitor: RuleMonitor {
     }
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
-        for pending in pendingDidMove.values.sorted(by: { $0.addChild.ordinal < $1.addChild.ordinal }) {
+        for pending in pendingDidMove.values.sorted(by: { $0.addChildAt.ordinal < $1.addChildAt.ordinal }) {
             let child = pending.child.displayName
             findings.append(Finding(
                 ruleID: OrphanChildRule.id, severity: settings.inconclusiveSeverity, verdict: .inconclusive,
-                controller: child, timestamp: pending.addChild.timestamp, ordinal: pending.addChild.ordinal, callback: nil,
-                message: "\(pending.parent.displayName) added \(child) with addChild at \(end.time(pending.addChild.timestamp)) and the trace ends before didMove(toParent:) is called.",
-                related: [pending.addChild]
+                controller: child, timestamp: pending.addChildAt.timestamp, ordinal: pending.addChildAt.ordinal, callback: nil,
+                message: "\(pending.parent.displayName) added \(child) with addChild at \(end.time(pending.addChildAt.timestamp)) and the trace ends before didMove(toParent:) is called.",
+                related: [pending.addChild(end.time)]
             ))
         }
     }

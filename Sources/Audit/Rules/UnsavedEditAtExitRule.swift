@@ -96,11 +96,16 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     struct Edits {
         var controller: ControllerRef?
         var key: String
-        var first: RelatedEvent
-        var last: RelatedEvent
-        var firstTime: String
-        var lastTime: String
+        var first: EditMark
+        var last: EditMark
         var count: Int
+    }
+
+    /// Where an edit mark was; its texts are built only for a finding (most edits are saved).
+    struct EditMark {
+        var ordinal: UInt64
+        var timestamp: UInt64
+        var source: EventSource?
     }
 
     /// An exit whose attribution window is still open: saves in it still count.
@@ -133,27 +138,28 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     /// Unsaved edits by controller serial (0 for marks without a controller), then key.
     @exclusivity(unchecked) private var unsaved: [UInt32: [String: Edits]] = [:]
     @exclusivity(unchecked) private var pending: [PendingExit] = []
+    /// The first event's timestamp: times in messages are measured from it (`EventContext.time(_:)`).
+    @exclusivity(unchecked) private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
         self.settings = settings
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        traceStart = context.traceStart
         defer { callbackDemand!.extra = pending.isEmpty ? [] : .all }
         switch event.payload {
         case .mark(let mark):
             guard let key = mark.key else { return }
             let serial = mark.controller?.serial ?? 0
             if mark.name == MarkName.edit {
-                let here = context.related(event, "edit of '\(key)' at \(context.time(event.timestamp))")
-                let time = context.time(event.timestamp)
+                let here = EditMark(ordinal: context.ordinal, timestamp: event.timestamp, source: event.source)
                 if var edits = unsaved[serial]?[key] {
                     edits.last = here
-                    edits.lastTime = time
                     edits.count += 1
                     unsaved[serial]?[key] = edits
                 } else {
-                    unsaved[serial, default: [:]][key] = Edits(controller: mark.controller, key: key, first: here, last: here, firstTime: time, lastTime: time, count: 1)
+                    unsaved[serial, default: [:]][key] = Edits(controller: mark.controller, key: key, first: here, last: here, count: 1)
                 }
             } else if mark.name == MarkName.save, mark.isCritical {
                 clear(key: key, serial: serial, anyController: mark.controller == nil)
@@ -237,6 +243,15 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         }
     }
 
+    /// `timestamp` as seconds since the first event, as `EventContext.time(_:)` writes it.
+    private func time(_ timestamp: UInt64) -> String {
+        TimeText.seconds(timestamp >= traceStart ? timestamp - traceStart : 0)
+    }
+
+    private func related(_ mark: EditMark, _ key: String) -> RelatedEvent {
+        RelatedEvent(ordinal: mark.ordinal, timestamp: mark.timestamp, message: "edit of '\(key)' at \(time(mark.timestamp))", source: mark.source)
+    }
+
     private func settle(findings: inout [Finding], where closes: (PendingExit.Closer) -> Bool) {
         var remaining: [PendingExit] = []
         for exit in pending {
@@ -246,12 +261,12 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
             }
             for edits in exit.edits {
                 var message = "'\(edits.key)' edited "
-                var related = [edits.first]
+                var related = [self.related(edits.first, edits.key)]
                 if edits.count == 1 {
-                    message += "at \(edits.firstTime)"
+                    message += "at \(time(edits.first.timestamp))"
                 } else {
-                    message += "\(edits.count) times (first at \(edits.firstTime), last at \(edits.lastTime))"
-                    related.append(edits.last)
+                    message += "\(edits.count) times (first at \(time(edits.first.timestamp)), last at \(time(edits.last.timestamp)))"
+                    related.append(self.related(edits.last, edits.key))
                 }
                 if exit.isProcessEnd {
                     message += " was never followed by a critical save of '\(edits.key)' before \(exit.what): the change was lost."
