@@ -76,7 +76,11 @@ struct FrameScan {
             if verifyPayloads {
                 bytes = try file.read(count: Int(info.compressedLength), at: payloadStart)
                 let actual = CRC32.checksum(bytes)
-                if actual != header.payloadCRC {
+                // A checkpoint whose header (with its own CRC) holds but whose payload does not: its length is
+                // known and it holds no events, so the walk goes on; readers skip it when they need it
+                // (`checkpointPayload(_:)` reports the mismatch, `verify` lists it). Cutting the trace here
+                // would drop every event after it.
+                if actual != header.payloadCRC, info.kind != .checkpoint {
                     let error = TraceError(
                         .corruptFrame,
                         "\(info.kind) frame \(info.sequence): payload CRC mismatch (stored \(hex(header.payloadCRC)), computed \(hex(actual)))",

@@ -190,6 +190,36 @@ struct CheckpointTests {
         #expect(allBad.skippedCheckpoints.count >= 4)
     }
 
+    @Test("a trace not closed (no index, no footer) with a damaged checkpoint payload loses no events")
+    func damagedCheckpointInUnclosedTrace() throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.file("unclosed.lifetrace")
+        let events = RandomEvents.make(count: 6_000, seed: 13)
+        _ = try TestTraces.write(events, to: path, eventsPerFrame: 250, policy: .init(eventInterval: 1_000, timeInterval: 0))
+        let clean = try Replayer(path: path)
+        let checkpoints = clean.reader.checkpoints
+        try #require(checkpoints.count == 6)
+        // Cut the index and the footer (a recorder killed before closing), then damage the second checkpoint's
+        // payload: its header (with its own CRC) still gives the frame's length, and a checkpoint holds no events.
+        let dataEnd = (clean.reader.frames + checkpoints).map(\.endOffset).max()!
+        var bytes = Array(try TestTraces.bytes(path).prefix(Int(dataEnd)))
+        let frame = checkpoints[1]
+        bytes[Int(frame.endOffset) - Int(frame.compressedLength) / 2] ^= 0x40
+        try TestTraces.put(bytes, path)
+        let damaged = try Replayer(path: path)
+        #expect(damaged.reader.eventCount == 6_000)
+        #expect(damaged.reader.checkpoints.count == 6)
+        #expect(try damaged.replay() == ReplayState.replaying(events))
+        let seek = try damaged.seek(to: events[2_500].timestamp)
+        #expect(seek.skippedCheckpoints.count == 1)
+        #expect(seek.state == TestTraces.reference(events, at: events[2_500].timestamp))
+        // verify still reports the damaged checkpoint, and only it.
+        let report = try damaged.reader.verify()
+        #expect(report.problems.count == 1)
+        #expect(report.problems.first.map { "\($0)".contains("checkpoint frame") && "\($0)".contains("payload CRC mismatch") } == true)
+        #expect(report.eventsChecked == 6_000)
+    }
+
     @Test("checkpoints with a valid frame but a bad or inconsistent payload are skipped")
     func badPayloads() throws {
         let scratch = ScratchDirectory()
