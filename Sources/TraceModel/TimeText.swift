@@ -19,6 +19,25 @@ public enum TimeText {
         return nanoseconds(trimmed, times: 1_000_000_000)
     }
 
+    /// Whether `text` is a well-formed non-negative duration that is too long for `UInt64` nanoseconds (more
+    /// than 18 446 744 073.7 s, about 584 years): the reason `parseDuration(_:)` returned `nil` for it, so an
+    /// error can say "too large" rather than "not a duration".
+    public static func isOutOfRange(_ text: String) -> Bool {
+        guard parseDuration(text) == nil else { return false }
+        let trimmed = text.trimmingSpaces()
+        let units: [(suffix: String, nanoseconds: Double)] = [
+            ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
+        ]
+        var number = trimmed
+        var scale = 1_000_000_000.0
+        if let unit = units.first(where: { trimmed.hasSuffix($0.suffix) }) {
+            number = String(trimmed.dropLast(unit.suffix.count))
+            scale = unit.nanoseconds
+        }
+        guard let value = Double(number), value >= 0, !value.isNaN else { return false }
+        return value * scale >= Double(UInt64.max)
+    }
+
     /// `number × scale` rounded to whole nanoseconds, or `nil` when `number` is not a non-negative finite
     /// number or the product does not fit in `UInt64` (so a typed `1e20` is rejected instead of trapping).
     private static func nanoseconds(_ number: String, times scale: Double) -> UInt64? {

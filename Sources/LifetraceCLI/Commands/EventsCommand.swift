@@ -100,6 +100,9 @@ struct EventsCommand: Command {
 
     static func duration(_ text: String, option: String) throws -> UInt64 {
         guard let value = TimeText.parseDuration(text) else {
+            if TimeText.isOutOfRange(text) {
+                throw ValidationError("--\(option) '\(text)' is too large: times are nanoseconds in 64 bits, at most 18446744073.7s (about 584 years)")
+            }
             throw ValidationError("--\(option) '\(text)' is not a duration (examples: 1.5s, 1500ms, 1500000000ns)")
         }
         return value

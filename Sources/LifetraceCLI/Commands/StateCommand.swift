@@ -41,6 +41,9 @@ struct StateCommand: Command {
         var offset: UInt64?
         if let text = arguments.value("at") {
             guard let parsed = TimeText.parseDuration(text) else {
+                if TimeText.isOutOfRange(text) {
+                    throw ValidationError("--at '\(text)' is too large: times are nanoseconds in 64 bits, at most 18446744073.7s (about 584 years)")
+                }
                 throw ValidationError("--at must be a duration such as 12.48s, 1500ms or 2m; got '\(text)'")
             }
             offset = parsed
