@@ -62,6 +62,7 @@ struct ConfigurationTests {
         (#"{"rules": {"critical_save_placement": {"escalate_on_cancel": 1}}}"#, "expected true or false"),
         (#"[1, 2]"#, "expected a JSON object"),
         (#"{"rules": "#, "not valid JSON"),
+        (#"{"rules": {"leaked_controller": {"grace": 1e400}}}"#, "a number out of range (beyond ±1.8e308, or an integer beyond 64 bits and a double) at rules.leaked_controller.grace"),
     ])
     func errors(_ text: String, _ expected: String) throws {
         let failure = try #require(error(text))

@@ -117,7 +117,16 @@ extension AuditConfiguration {
 
     private static func describe(_ error: any Error) -> String {
         if case DecodingError.dataCorrupted(let context) = error {
-            return context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
+            let message = context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
+            var path = ""
+            for key in context.codingPath {
+                if let index = key.intValue {
+                    path += "[\(index)]"
+                } else {
+                    path += (path.isEmpty ? "" : ".") + key.stringValue
+                }
+            }
+            return path.isEmpty ? message : "\(message) at \(path)"
         }
         return String(describing: error)
     }

@@ -121,8 +121,14 @@ extension JSONValue: Decodable {
             self = .int(value)
         } else if let value = try? single.decode(Double.self) {
             self = .double(value)
+        } else if let value = try? single.decode(String.self) {
+            self = .string(value)
         } else {
-            self = .string(try single.decode(String.self))
+            // Foundation's decoder refuses a number it cannot represent (1e400) as a Double, and then says it
+            // "expected a String": name the real problem instead.
+            throw DecodingError.dataCorruptedError(
+                in: single, debugDescription: "a number out of range (beyond ±1.8e308, or an integer beyond 64 bits and a double)"
+            )
         }
     }
 }
