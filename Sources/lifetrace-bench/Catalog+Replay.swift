@@ -191,7 +191,8 @@ extension Catalog {
         let session = auditor.makeSession()
         for frame in reader.frames {
             var cursor = try reader.cursor(for: frame)
-            while let record = try cursor.next() { session.observe(record, from: cursor) }
+            var record = EventRecord(otherAt: 0, ordinal: 0)
+            while try cursor.next(into: &record) { session.observe(record, from: cursor) }
         }
         let findings = session.finish()
         return (findings, session.state)

@@ -147,7 +147,8 @@ struct AuditCommand: Command {
         for frame in reader.frames {
             do {
                 var cursor = try reader.cursor(for: frame)
-                while let record = try cursor.next() {
+                var record = EventRecord(otherAt: 0, ordinal: 0)
+                while try cursor.next(into: &record) {
                     if start == nil { start = record.timestamp }
                     session.observe(record, from: cursor)
                     count += 1
