@@ -63,26 +63,13 @@ struct StreamReader {
     }
 
     private mutating func readLongVarint() -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        var cursor = position
-        while cursor < end, shift < 64 {
-            let byte = base[cursor]
-            cursor += 1
-            if shift == 63, byte > 1 { return nil }
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                position = cursor
-                return value
-            }
-            shift += 7
-        }
-        return nil
+        guard let (value, next) = Varint.read(base, at: position, end: end) else { return nil }
+        position = next
+        return value
     }
 
     mutating func readSignedVarint() -> Int64? {
-        guard let raw = readVarint() else { return nil }
-        return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+        readVarint().map(Varint.zigZagDecoded)
     }
 
     mutating func readBytes(_ count: Int) -> [UInt8]? {

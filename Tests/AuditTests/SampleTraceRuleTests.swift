@@ -9,13 +9,8 @@ import TraceModel
 /// every rule: each mistake gives exactly its finding, its fixed variant gives none.
 @Suite("Sample traces of the visibility and hosting rules")
 struct SampleTraceRuleTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     static func events(_ name: String) throws -> [Event] {
-        let reader = try TraceReader(path: root.appendingPathComponent("traces/\(name).lifetrace").path)
-        var events: [Event] = []
-        try reader.forEachEvent { _, event in events.append(event) }
-        return events
+        try SampleTraces.events(name)
     }
 
     static func audit(_ name: String, _ configuration: String? = nil) throws -> (events: [Event], findings: [Finding]) {

@@ -9,13 +9,8 @@ import TraceModel
 /// from traces/scenarios/NAME.scenario) and of the corrected variants (NAME-fixed).
 @Suite("Rules for the seed mistakes on the sample traces")
 struct SeedMistakeRuleTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     static func events(_ name: String) throws -> [Event] {
-        let reader = try TraceReader(path: root.appendingPathComponent("traces/\(name).lifetrace").path)
-        var events: [Event] = []
-        try reader.forEachEvent { _, event in events.append(event) }
-        return events
+        try SampleTraces.events(name)
     }
 
     static func audit(_ name: String, _ json: String? = nil) throws -> [Finding] {
