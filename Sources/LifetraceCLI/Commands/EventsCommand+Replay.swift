@@ -45,6 +45,16 @@ struct MarkAttribution {
         return enclosing
     }
 
+    /// `step(_:_:)` for a record of `cursor`'s frame: a callback record (`event` nil) is folded from the record
+    /// (`ReplayState.apply(_:from:)`, the same fold) and encloses nothing; any other record passes its `Event`.
+    mutating func step(_ record: EventRecord, event: Event?, from cursor: FrameCursor) -> ActiveCallback? {
+        guard let event else {
+            state.apply(record, from: cursor)
+            return nil
+        }
+        return step(record.ordinal, event)
+    }
+
     /// `  (in NoteEditorViewController#3.viewWillDisappear)`, or `(after …)` when the callback was logged as an
     /// instant just before the mark (imported console logs); empty when nothing encloses the mark.
     func suffix(_ enclosing: ActiveCallback?) -> String {
