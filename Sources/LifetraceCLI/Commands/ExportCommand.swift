@@ -56,7 +56,7 @@ struct ExportCommand: Command {
 
         guard let outputPath, outputPath != "-" else {
             var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
-            let stop = try export(input, to: &writer)
+            let stop = try export(input, to: &writer, until: { output.isStandardOutputClosed })
             return finish(damage, stop, output: output)
         }
 
@@ -82,12 +82,15 @@ struct ExportCommand: Command {
 
     /// Writes the header (when the input has one) and every readable event.
     ///
+    /// - Parameter isAbandoned: Checked before each event: `true` stops the export there (standard output's reader
+    ///   went away).
     /// - Returns: Where reading stopped early, if it did: the events before it were written.
-    static func export(_ input: TraceInput, to writer: inout JSONLWriter) throws -> TraceInput.Stop? {
+    static func export(_ input: TraceInput, to writer: inout JSONLWriter, until isAbandoned: () -> Bool = { false }) throws -> TraceInput.Stop? {
         if let header = try input.header() {
             try writer.writeHeader(header)
         }
         let stop = try input.scan(fromOffset: nil) { _, event, _ in
+            if isAbandoned() { return false }
             try writer.write(event)
             return true
         }
