@@ -16,12 +16,24 @@ struct EventsRecordPathTests {
         var code: ExitCode
         var out: String
         var err: String
-        var description: String { "exit \(code), \(out.utf8.count) bytes out, stderr: \(err)" }
+        /// Writes to standard output (the same chunks either way, and none after the output closed).
+        var writes: Int
+        var description: String { "exit \(code), \(out.utf8.count) bytes out in \(writes) writes, stderr: \(err)" }
     }
 
-    /// `lifetrace events ARGUMENTS`, reading the trace as `reading` says, with `Lifetrace.run`'s error handling.
-    static func events(_ arguments: [String], reading: EventsCommand.Reading) -> Outcome {
-        let (output, captured) = CommandOutput.capturing()
+    /// `lifetrace events ARGUMENTS`, reading the trace as `reading` says, with `Lifetrace.run`'s error handling;
+    /// with `closedAfter`, standard output reports itself closed after that many writes (a pipe whose reader left).
+    static func events(_ arguments: [String], reading: EventsCommand.Reading, closedAfter: Int? = nil) -> Outcome {
+        let captured = CapturedOutput()
+        var writes = 0
+        let output = CommandOutput(
+            standardOutput: { text in
+                writes += 1
+                if let closedAfter, writes > closedAfter { return }
+                captured.standardOutput += text
+            },
+            standardError: { captured.standardError += $0 },
+            isStandardOutputClosed: { closedAfter.map { writes >= $0 } ?? false })
         let code: ExitCode
         do {
             let parsed = try EventsCommand.spec.parse(arguments)
@@ -30,7 +42,7 @@ struct EventsRecordPathTests {
             output.errorLine("lifetrace events: error: \(error)")
             code = .usageOrInput
         }
-        return Outcome(code: code, out: captured.standardOutput, err: captured.standardError)
+        return Outcome(code: code, out: captured.standardOutput, err: captured.standardError, writes: writes)
     }
 
     /// Runs every query both ways and expects equal outcomes; returns how many queries printed something.
@@ -182,6 +194,22 @@ struct EventsRecordPathTests {
         #expect(warned.err.contains("no event matched --controller 'Nope#1'"))
     }
 
+    @Test("standard output closed part-way (lifetrace events T | head): both stop at the same event")
+    func closedOutput() throws {
+        let scratch = try CLIScratch("events-records")
+        let path = scratch.path("session.lifetrace")
+        try #require(runCLI(["simulate", "--generate", "20000", "--seed", "5", "-o", path]).code == .success)
+        let name = try #require(try Self.controllers(of: path).first).typeName
+        for query in [["--format", "jsonl"], ["--format", "text"], ["--controller", name], ["--controller", name, "--format", "jsonl"]] {
+            for closedAfter in [1, 3] {
+                let fast = Self.events([path] + query, reading: .records, closedAfter: closedAfter)
+                let reference = Self.events([path] + query, reading: .events, closedAfter: closedAfter)
+                #expect(fast == reference, "\(query) closed after \(closedAfter) writes")
+                #expect(!fast.out.isEmpty)
+            }
+        }
+    }
+
     @Test("lifetrace events reads records by default")
     func defaultIsRecords() throws {
         let scratch = try CLIScratch("events-records")
@@ -191,7 +219,7 @@ struct EventsRecordPathTests {
         let arguments = [path, "--controller", name, "--format", "jsonl"]
         let viaRun = runCLI(["events"] + arguments)
         let records = Self.events(arguments, reading: .records)
-        #expect(Outcome(code: viaRun.code, out: viaRun.out, err: viaRun.err) == records)
+        #expect(viaRun.code == records.code && viaRun.out == records.out && viaRun.err == records.err)
         #expect(!records.out.isEmpty)
     }
 

@@ -37,6 +37,7 @@ extension EventsCommand {
             let output = output
             var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
             let stop = try input.scan(fromOffset: from) { ordinal, event, start in
+                if output.isStandardOutputClosed { return false }  // `lifetrace events T | head`: nobody reads on
                 let offset = event.timestamp >= start ? event.timestamp - start : 0
                 if let to, offset > to { return false }
                 let enclosing = attribution?.step(ordinal, event)
@@ -91,7 +92,7 @@ extension EventsCommand {
                     try lines.finish()
                     return Self.stop(reader, failure.underlying, frame)
                 }
-                if end == .pastTo { break }
+                if end == .stopped { break }
             }
             try lines.finish()
             return nil
@@ -99,7 +100,8 @@ extension EventsCommand {
 
         private enum FrameEnd {
             case frameEnd
-            case pastTo
+            /// Past `--to`, or nobody reads the output any more.
+            case stopped
         }
 
         /// An error of `FrameCursor.next(into:)` (told apart from the errors of printing).
@@ -119,8 +121,11 @@ extension EventsCommand {
                     throw FrameFailure(underlying: error)
                 }
                 if record.timestamp < scan.lower { continue }
+                // `listEvents` asks before every event; the answer changes only when a write fails, so asking after
+                // each write is the same.
+                if scan.outputClosed { return .stopped }
                 let offset = record.timestamp >= scan.start ? record.timestamp - scan.start : 0
-                if let to, offset > to { return .pastTo }
+                if let to, offset > to { return .stopped }
                 if record.kind == .callback {
                     if attribution != nil { _ = attribution!.step(record, event: nil, from: cursor.pointee) }
                     guard scan.matcher.matches(record, in: cursor) else { continue }
@@ -131,8 +136,12 @@ extension EventsCommand {
                         output.line(EventsCommand.textLine(offset: offset, ordinal: record.ordinal, event: cursor.pointee.event(of: record)))
                     }
                 } else {
-                    let event = cursor.pointee.takeEvent() ?? cursor.pointee.event(of: record)
-                    let enclosing = attribution?.step(record, event: event, from: cursor.pointee)
+                    // A `.other` record's event is taken out of the cursor; the other kinds are records until one
+                    // may be printed.
+                    let taken = record.kind == .other ? cursor.pointee.takeEvent() ?? cursor.pointee.event(of: record) : nil
+                    let enclosing = attribution != nil ? attribution!.step(record, event: taken, from: cursor.pointee) : nil
+                    if taken == nil, !scan.matcher.mayMatch(record, in: cursor) { continue }
+                    let event = taken ?? cursor.pointee.event(of: record)
                     guard filter.matches(event) else { continue }
                     listed += 1
                     if scan.jsonl {
@@ -141,6 +150,7 @@ extension EventsCommand {
                         printText(event, ordinal: record.ordinal, offset: offset, enclosing: enclosing)
                     }
                 }
+                scan.outputClosed = output.isStandardOutputClosed
             }
         }
 
@@ -190,6 +200,29 @@ struct RecordMatcher {
         return callbacks[raw] == 2
     }
 
+    /// For a container, app, SwiftUI or mark record of `cursor`'s frame: `false` when `filter.matches` is sure
+    /// to reject its event because it names none of the `--controller` names (its container, controllers, host
+    /// or controller), `true` when the event must be built and asked.
+    mutating func mayMatch(_ record: EventRecord, in cursor: UnsafeMutablePointer<FrameCursor>) -> Bool {
+        guard filter.selectsControllers else { return true }
+        switch record.kind {
+        case .container:
+            if record.hasController, names(record.controllerSlot, cursor) { return true }
+            var index = record.listStart
+            while index < record.listStart + record.listCount {
+                if names(cursor.pointee.listSlot(index), cursor) { return true }
+                index += 1
+            }
+            return false
+        case .mark, .swiftUI:
+            return record.hasController && names(record.controllerSlot, cursor)
+        case .app:
+            return false
+        case .callback, .other:
+            return true
+        }
+    }
+
     private mutating func names(_ slot: UInt32, _ cursor: UnsafeMutablePointer<FrameCursor>) -> Bool {
         let index = Int(slot)
         if index >= slots.count {
@@ -208,6 +241,8 @@ struct RecordScan {
     let start: UInt64
     let lower: UInt64
     let jsonl: Bool
+    /// `CommandOutput.isStandardOutputClosed` after the last write.
+    var outputClosed = false
     var matcher: RecordMatcher
     var callbackLines = CallbackLines()
 

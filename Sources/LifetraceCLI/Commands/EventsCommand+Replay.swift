@@ -45,14 +45,17 @@ struct MarkAttribution {
         return enclosing
     }
 
-    /// `step(_:_:)` for a record of `cursor`'s frame: a callback record (`event` nil) is folded from the record
-    /// (`ReplayState.apply(_:from:)`, the same fold) and encloses nothing; any other record passes its `Event`.
+    /// `step(_:_:)` for a record of `cursor`'s frame, folded from the record (`ReplayState.apply(_:from:)`, the
+    /// same fold) unless `event` is given (a `.other` record's event, taken out of the cursor); a mark's
+    /// controller is read from the frame's controller table.
     mutating func step(_ record: EventRecord, event: Event?, from cursor: FrameCursor) -> ActiveCallback? {
-        guard let event else {
-            state.apply(record, from: cursor)
-            return nil
+        if let event { return step(record.ordinal, event) }
+        var enclosing: ActiveCallback?
+        if record.kind == .mark {
+            enclosing = state.enclosingCallback(of: record.hasController ? cursor.controller(atSlot: record.controllerSlot) : nil)
         }
-        return step(record.ordinal, event)
+        state.apply(record, from: cursor)
+        return enclosing
     }
 
     /// `  (in NoteEditorViewController#3.viewWillDisappear)`, or `(after …)` when the callback was logged as an
