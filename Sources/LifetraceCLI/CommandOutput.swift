@@ -4,14 +4,25 @@
 public final class CommandOutput: @unchecked Sendable {
     private let writeOut: (String) -> Void
     private let writeError: (String) -> Void
+    private let outputClosed: () -> Bool
 
     /// - Parameters:
     ///   - standardOutput: Receives results, exactly as they should appear (newlines included).
     ///   - standardError: Receives diagnostics and progress.
-    public init(standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void) {
+    ///   - isStandardOutputClosed: Whether nobody reads standard output any more (the reader of a pipe went away,
+    ///     as with `lifetrace events T | head`); commands that print one line per event then stop reading.
+    public init(
+        standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void,
+        isStandardOutputClosed: @escaping () -> Bool = { false }
+    ) {
         self.writeOut = standardOutput
         self.writeError = standardError
+        self.outputClosed = isStandardOutputClosed
     }
+
+    /// Whether standard output's reader has gone away: what is written from now on is lost, so a command that
+    /// streams results can stop early (its exit status stays what it found so far).
+    public var isStandardOutputClosed: Bool { outputClosed() }
 
     /// Writes `text` followed by a newline to standard output.
     public func line(_ text: String = "") {
@@ -21,6 +32,11 @@ public final class CommandOutput: @unchecked Sendable {
     /// Writes `text` as it is to standard output.
     public func write(_ text: String) {
         writeOut(text)
+    }
+
+    /// Writes `text` as it is to standard error.
+    public func write(toStandardError text: String) {
+        writeError(text)
     }
 
     /// Writes `text` followed by a newline to standard error.

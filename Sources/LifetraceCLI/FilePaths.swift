@@ -1,4 +1,10 @@
+import ArgumentParsing
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Path checks shared by commands that write files, so an output never replaces one of their inputs.
 enum FilePaths {
@@ -28,5 +34,62 @@ enum FilePaths {
     static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}
+
+/// Where an output path leads once symbolic links are followed.
+///
+/// Outputs are written under a temporary name and renamed into place, so a failed run never leaves a partial
+/// file. That is only right for a regular file (or a path where nothing exists yet), and only at the link's
+/// target: renaming over `-o /dev/null` would replace the device node with a regular file (as root, for every
+/// program on the machine), and renaming over a symbolic link would replace the link and leave its target stale.
+enum OutputTarget: Equatable {
+    /// A regular file, or nothing yet, at this path (symbolic links resolved): write a temporary file in its
+    /// directory and rename it onto this path.
+    case file(String)
+    /// A character or block device, FIFO or socket (`/dev/null`, `/dev/stdout`, a named pipe): written in place,
+    /// never renamed over.
+    case special(String, kind: String)
+
+    /// Follows `path`'s symbolic links (up to 40, as the kernel does) and classifies what is there.
+    init(path: String) {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0 else { break }
+            let type = info.st_mode & S_IFMT
+            if type == S_IFLNK {
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let length = readlink(current, &buffer, buffer.count - 1)
+                guard length > 0 else { break }
+                let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                current = target.hasPrefix("/") ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+                continue
+            }
+            switch type {
+            case S_IFCHR: self = .special(current, kind: "a character device"); return
+            case S_IFBLK: self = .special(current, kind: "a block device"); return
+            case S_IFIFO: self = .special(current, kind: "a named pipe"); return
+            case S_IFSOCK: self = .special(current, kind: "a socket"); return
+            default: self = .file(current); return
+            }
+        }
+        self = .file(current)
+    }
+}
+
+extension FilePaths {
+    /// The path to rename a finished trace onto for `-o path`: `path` with its symbolic links resolved.
+    ///
+    /// - Throws: `ValidationError` when `path` leads to a device, FIFO or socket: a trace is a seekable file
+    ///   written under a temporary name and renamed into place, which would replace the special file.
+    static func traceDestination(_ path: String) throws -> String {
+        switch OutputTarget(path: path) {
+        case .file(let resolved):
+            return resolved
+        case .special(let resolved, let kind):
+            let shown = resolved == path ? "" : " (\(resolved))"
+            throw ValidationError("-o '\(path)'\(shown) is \(kind), not a file; a trace is written to a regular file")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Simulator
 
 /// The `lifetrace` command line: dispatches to a subcommand and maps errors to exit codes.
 ///
@@ -27,16 +28,23 @@ public enum Lifetrace {
     /// - Returns: 0 success, 1 problem found, 2 usage error or unreadable input.
     public static func run(arguments: [String], output: CommandOutput) -> ExitCode {
         guard let first = arguments.first else {
-            output.write(overview)
-            return .success
+            // Like git and other tools with subcommands: a missing command is a usage error, and the usage goes
+            // to standard error so a script that captures standard output gets nothing it could mistake for a result.
+            output.errorLine("\(program): error: missing command")
+            output.write(toStandardError: overview)
+            return .usageOrInput
         }
         switch first {
         case "--help", "-h", "help":
-            if arguments.count > 1, let command = command(named: arguments[1]) {
-                output.write(command.spec.helpText(program: program))
-            } else {
+            guard arguments.count > 1 else {
                 output.write(overview)
+                return .success
             }
+            guard let command = command(named: arguments[1]) else {
+                output.errorLine("\(program): error: no help for unknown command '\(arguments[1])'\(suggestion(for: arguments[1])); see '\(program) --help'")
+                return .usageOrInput
+            }
+            output.write(command.spec.helpText(program: program))
             return .success
         case "--version":
             output.line("\(program) \(version)")
@@ -45,7 +53,8 @@ public enum Lifetrace {
             break
         }
         guard let command = command(named: first) else {
-            output.errorLine("\(program): error: unknown command '\(first)'; see '\(program) --help'")
+            let what = first.hasPrefix("-") && first != "-" ? "unknown option" : "unknown command"
+            output.errorLine("\(program): error: \(what) '\(first)'\(suggestion(for: first)); see '\(program) --help'")
             return .usageOrInput
         }
         let spec = command.spec
@@ -72,6 +81,15 @@ public enum Lifetrace {
         (commands + hiddenCommands).first { $0.spec.name == name }
     }
 
+    /// `" (did you mean 'audit'?)"` when `word` (without leading dashes) is at most two edits from a listed
+    /// command's name, else "" (the scenario language's spelling check).
+    static func suggestion(for word: String) -> String {
+        var name = Substring(word)
+        while name.hasPrefix("-") { name = name.dropFirst() }
+        guard !name.isEmpty else { return "" }
+        return ScenarioParser.suggestion(for: String(name), among: commands.map { $0.spec.name })
+    }
+
     static var overview: String {
         var lines = [
             "OVERVIEW: Record, replay and audit UIViewController lifecycle traces.",
@@ -87,10 +105,12 @@ public enum Lifetrace {
         }
         lines += [
             "",
-            "Run '\(program) <command> --help' for a command's options.",
+            "Run '\(program) <command> --help' (or '\(program) help <command>') for a command's options.",
+            "Without a command, \(program) prints this on standard error and exits 2, as for any usage error.",
             "Every command that reads a TRACE reads a .lifetrace file or a JSON Lines export of one (told apart by content).",
             "Exit codes: 0 success, 1 problem found (error-level findings, a damaged trace, failed verification),",
-            "2 usage error or unreadable input (not a trace, a frame or JSON line that does not decode).",
+            "2 usage error or unreadable input (not a trace, a frame or JSON line that does not decode), or standard",
+            "output that cannot be written (a full disk; a reader that went away, as in '| head', only stops the output).",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,4 +1,4 @@
-// NOT COMPILED IN CI (Linux has no UIKit/SwiftUI); see LifetraceInstrumentation.swift.
+// Not type-checked in CI (Linux has no UIKit/SwiftUI; tools/check-uikit parses it); see LifetraceInstrumentation.swift.
 #if canImport(UIKit) && canImport(SwiftUI)
 import Recorder
 import SwiftUI

@@ -1,6 +1,6 @@
 // Apple-only adapters. Compiled only where UIKit and the Objective-C runtime exist; on Linux this module is
-// empty. NOT COMPILED IN CI (Linux): a thin layer over the Recorder's instrumentation entry points
-// (`Recorder+UIKit.swift`), which the simulator and the Linux tests exercise.
+// empty and not type-checked (tools/check-uikit parses it, syntax only). A thin layer over the Recorder's
+// instrumentation entry points (`Recorder+UIKit.swift`), which the simulator and the Linux tests exercise.
 #if canImport(UIKit) && canImport(ObjectiveC)
 import ObjectiveC
 import Recorder

@@ -1,4 +1,4 @@
-// NOT COMPILED IN CI (Linux has no UIKit); see LifetraceInstrumentation.swift.
+// Not type-checked in CI (Linux has no UIKit; tools/check-uikit parses it); see LifetraceInstrumentation.swift.
 #if canImport(UIKit) && canImport(ObjectiveC)
 import ObjectiveC
 import Recorder

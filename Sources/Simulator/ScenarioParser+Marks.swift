@@ -140,8 +140,8 @@ extension ScenarioParser {
     ]
 
     /// ` (did you mean 'X'?)` for the known word nearest to `word` (at most 2 edits, or equal ignoring case), else
-    /// empty.
-    static func suggestion(for word: String, among known: [String]) -> String {
+    /// empty. Also used by the `lifetrace` command line for a mistyped command.
+    package static func suggestion(for word: String, among known: [String]) -> String {
         let scored = known.map { ($0, $0.lowercased() == word.lowercased() ? 0 : distance(word, $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.0 != word else { return "" }
         return " (did you mean '\(best.0)'?)"

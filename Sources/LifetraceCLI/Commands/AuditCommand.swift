@@ -78,10 +78,18 @@ struct AuditCommand: Command {
         )
         let text = format.render(report)
         if let file = arguments.value("output") {
+            // Through OutputFile: written whole or not at all, and never renamed over a device or a symbolic link.
             do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+                let report = try OutputFile(path: file)
+                do {
+                    try report.write(Array(text.utf8))
+                    try report.commit()
+                } catch {
+                    report.discard()
+                    throw error
+                }
             } catch {
-                output.errorLine("lifetrace audit: error: cannot write \(file): \(error.localizedDescription)")
+                output.errorLine("lifetrace audit: error: \(error)")
                 return .usageOrInput
             }
             output.errorLine(TextReporter.summaryLine(report) + " → \(file)")

@@ -68,6 +68,7 @@ struct EventsCommand: Command {
         var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
         var listed = 0
         let stop = try input.scan(fromOffset: from) { ordinal, event, start in
+            if output.isStandardOutputClosed { return false }  // `lifetrace events T | head`: nobody reads on
             let offset = event.timestamp >= start ? event.timestamp - start : 0
             if let to, offset > to { return false }
             let enclosing = attribution?.step(ordinal, event)

@@ -56,7 +56,7 @@ struct ExportCommand: Command {
 
         guard let outputPath, outputPath != "-" else {
             var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
-            let stop = try export(input, to: &writer)
+            let stop = try export(input, to: &writer, until: { output.isStandardOutputClosed })
             return finish(damage, stop, output: output)
         }
 
@@ -82,12 +82,15 @@ struct ExportCommand: Command {
 
     /// Writes the header (when the input has one) and every readable event.
     ///
+    /// - Parameter isAbandoned: Checked before each event: `true` stops the export there (standard output's reader
+    ///   went away).
     /// - Returns: Where reading stopped early, if it did: the events before it were written.
-    static func export(_ input: TraceInput, to writer: inout JSONLWriter) throws -> TraceInput.Stop? {
+    static func export(_ input: TraceInput, to writer: inout JSONLWriter, until isAbandoned: () -> Bool = { false }) throws -> TraceInput.Stop? {
         if let header = try input.header() {
             try writer.writeHeader(header)
         }
         let stop = try input.scan(fromOffset: nil) { _, event, _ in
+            if isAbandoned() { return false }
             try writer.write(event)
             return true
         }
@@ -96,51 +99,86 @@ struct ExportCommand: Command {
     }
 }
 
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif
+
 /// A file written under a temporary name in the destination's directory and renamed into place on `commit()`.
+///
+/// The destination's symbolic links are followed first, so the link's target is replaced, not the link. A
+/// destination that is a device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`, a named pipe) is written in
+/// place: renaming over it would replace the special file with a regular one.
 final class OutputFile {
     let path: String
+    /// Where the bytes go until `commit()`: the temporary file, or the special file itself.
     let temporaryPath: String
-    private let handle: FileHandle
+    private let target: OutputTarget
+    private var descriptor: Int32
 
-    /// - Throws: `OutputFileError` when the temporary file cannot be created.
+    /// - Throws: `OutputFileError` when the file cannot be created or opened.
     init(path: String) throws {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        temporaryPath = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
-        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporaryPath)
-        else {
-            throw OutputFileError(message: "cannot create \(path)")
+        target = OutputTarget(path: path)
+        switch target {
+        case .file(let resolved):
+            let url = URL(fileURLWithPath: resolved)
+            temporaryPath = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
+            descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        case .special(let resolved, _):
+            temporaryPath = resolved
+            descriptor = open(resolved, O_WRONLY | O_CLOEXEC)
         }
-        self.handle = handle
+        guard descriptor >= 0 else {
+            throw OutputFileError(message: "cannot create \(path): \(Self.reason(errno))")
+        }
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
     }
 
     func write(_ bytes: [UInt8]) throws {
-        do {
-            try handle.write(contentsOf: bytes)
-        } catch {
-            throw OutputFileError(message: "cannot write \(path): \(error.localizedDescription)")
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                throw OutputFileError(message: "cannot write \(path): \(Self.reason(written < 0 ? errno : ENOSPC))")
+            }
+            offset += written
         }
     }
 
-    /// Closes the file and renames it to `path` (replacing any file there).
+    /// Flushes and closes the file and renames it to `path` (replacing any regular file there).
     func commit() throws {
-        do {
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            throw OutputFileError(message: "cannot write \(path): \(error.localizedDescription)")
+        let fd = descriptor
+        descriptor = -1
+        if case .file = target, fsync(fd) != 0 {
+            let error = errno
+            close(fd)
+            throw OutputFileError(message: "cannot write \(path): \(Self.reason(error))")
         }
-        guard rename(temporaryPath, path) == 0 else {
-            throw OutputFileError(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+        guard close(fd) == 0 || errno == EINTR else {
+            throw OutputFileError(message: "cannot write \(path): \(Self.reason(errno))")
+        }
+        guard case .file(let resolved) = target else { return }
+        guard rename(temporaryPath, resolved) == 0 else {
+            throw OutputFileError(message: "cannot write \(path): \(Self.reason(errno))")
         }
     }
 
-    /// Closes and deletes the temporary file.
+    /// Closes the file and deletes the temporary file (a special file is left alone).
     func discard() {
-        try? handle.close()
-        try? FileManager.default.removeItem(atPath: temporaryPath)
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        if case .file = target { unlink(temporaryPath) }
+    }
+
+    static func reason(_ code: Int32) -> String {
+        "\(String(cString: strerror(code))) (errno \(code))"
     }
 }
 

@@ -73,7 +73,7 @@ struct ImportCommand: Command {
         }
         let request = ImportRequest(
             input: input, recordedPath: input, format: format, rules: rules, strict: arguments.flag("strict"),
-            destination: destination)
+            destination: try FilePaths.traceDestination(destination))
         let report: ImportReport
         do {
             if let problem = try InputFile.refusal(of: input, format: format) {

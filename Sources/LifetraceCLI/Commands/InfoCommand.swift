@@ -17,6 +17,9 @@ struct InfoCommand: Command {
             A damaged file (torn tail, or a corrupt frame in the middle) is summarised up to the damage: every
             count covers the readable events before it, "damaged" gives its offset, and a warning on standard
             error names the file and the offset; run 'lifetrace verify' for a full check.
+            Every checkpoint's payload is checked too: a damaged checkpoint is listed under "problems" with its
+            offset and warned about (exit 1), but it holds no events, so every count still covers all of them
+            ('lifetrace state' falls back to an earlier checkpoint).
 
             A JSON Lines export gets the same counts, its header's fields (when it has a header line) and its size;
             frames, compression and "closed" are .lifetrace matters and are left out.
@@ -38,8 +41,12 @@ struct InfoCommand: Command {
         } else {
             output.write(summary.text)
         }
-        let damage = TraceDamage.report(
+        var damage = TraceDamage.report(
             summary.openProblems, readableEvents: summary.eventCount, command: "info", output: output, afterFooter: summary.reader?.hasFooter ?? false)
+        for problem in summary.checkpointProblems {
+            output.errorLine("lifetrace info: warning: \(problem); \(TraceSummary.checkpointNote)")
+            damage = TraceDamage.worse(damage, .problemFound)
+        }
         guard let stop = summary.stop else { return damage }
         return TraceDamage.worse(damage, stop.report(command: "info", output: output))
     }
@@ -49,8 +56,9 @@ struct InfoCommand: Command {
 struct TraceSummary {
     let input: TraceInput
     var controllers = Set<ControllerRef>()
+    /// Counts per kind, named as the JSON Lines `kind` member and `events --kind` name them (docs/JSONL.md).
     var kinds: [(name: String, count: Int)] = [
-        ("callback", 0), ("container", 0), ("app", 0), ("swiftUI", 0), ("mark", 0), ("recorder", 0), ("unknown", 0),
+        ("callback", 0), ("container", 0), ("app", 0), ("swiftui", 0), ("mark", 0), ("recorder", 0), ("unknown", 0),
     ]
     /// Where reading stopped early (a frame whose CRC holds but whose payload does not decode, a bad JSON line).
     var stop: TraceInput.Stop?
@@ -62,12 +70,26 @@ struct TraceSummary {
     /// The input's header (a JSON Lines file may have none).
     let header: TraceHeader?
     let fileSize: UInt64
+    /// Checkpoints of the valid prefix whose payload fails its CRC or does not inflate (FORMAT.md §8): they hide
+    /// no events, so they do not end the valid prefix, and opening a file (cleanly closed or not) does not read
+    /// them; `info` reads every one, as `verify` does.
+    var checkpointProblems: [TraceError] = []
+
+    /// What a damaged checkpoint means for the counts, after its problem.
+    static let checkpointNote = "a checkpoint holds no events: all of them were read ('lifetrace state' falls back to an earlier checkpoint)"
 
     init(_ input: TraceInput) throws {
         self.input = input
         header = try input.header()
         if case .trace(let reader) = input.source {
             fileSize = reader.fileSize
+            for frame in reader.checkpoints {
+                do {
+                    _ = try reader.checkpointPayload(frame)
+                } catch let error as TraceError {
+                    checkpointProblems.append(error)
+                }
+            }
         } else {
             let attributes = try? FileManager.default.attributesOfItem(atPath: input.path)
             fileSize = (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
@@ -100,9 +122,15 @@ struct TraceSummary {
     /// Damage found when opening a trace (warnings, exit 1).
     var openProblems: [TraceError] { input.problems }
 
-    /// Every problem, as lines: damage found when opening, then where reading stopped.
+    /// Every problem, as lines, in file order: damage found when opening and damaged checkpoints, then where
+    /// reading stopped.
     var problemLines: [String] {
-        openProblems.map(\.description) + (stop.map { ["\($0)"] } ?? [])
+        let found = (openProblems + checkpointProblems.map { problem in
+            var problem = problem
+            problem.message += "; \(Self.checkpointNote)"
+            return problem
+        }).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
+        return found.map(\.description) + (stop.map { ["\($0)"] } ?? [])
     }
 
     /// Where the readable prefix ends, when the input is damaged or stops early: a byte offset or a line.
@@ -162,7 +190,8 @@ struct TraceSummary {
         lines.append(("controllers", "\(controllers.count)"))
         if let reader {
             let payload = reader.payloadBytes
-            lines.append(("frames", "\(reader.frames.count) events, \(reader.checkpoints.count) checkpoints"))
+            let damaged = checkpointProblems.isEmpty ? "" : " (\(checkpointProblems.count) damaged)"
+            lines.append(("frames", "\(reader.frames.count) events, \(reader.checkpoints.count) checkpoints\(damaged)"))
             lines.append(("raw bytes", "\(payload.raw) (event payloads before compression)"))
             lines.append(("compressed", "\(payload.compressed) (event payloads as stored)"))
             lines.append(("file size", "\(fileSize) bytes"))
@@ -220,6 +249,7 @@ struct TraceSummary {
             ("controllers", "\(controllers.count)"),
             ("event_frames", reader.map { "\($0.frames.count)" } ?? "null"),
             ("checkpoints", reader.map { "\($0.checkpoints.count)" } ?? "null"),
+            ("damaged_checkpoints", reader == nil ? "null" : "\(checkpointProblems.count)"),
             ("raw_bytes", payload.map { "\($0.raw)" } ?? "null"),
             ("compressed_bytes", payload.map { "\($0.compressed)" } ?? "null"),
             ("file_bytes", "\(fileSize)"),

@@ -81,6 +81,8 @@ struct SimulateCommand: Command {
         }
 
         let outputPath = arguments.value("output")
+        // Symbolic links followed (the target is replaced, not the link); a device or FIFO refused before running.
+        let resolvedOutput = try outputPath.map(FilePaths.traceDestination)
         let printing = arguments.flag("print") || outputPath == nil
         let copy = EventCollector()
         var markers: [StepMarker] = []
@@ -99,14 +101,14 @@ struct SimulateCommand: Command {
                 SessionGenerator(seed: seed).generate(count: count, into: sink)
             }
         }
-        if let outputPath {
+        if let outputPath, let resolvedOutput {
             let identity: [UInt8]
             switch source {
             case .scenario(_, let text, _): identity = Array(text.utf8)
             case .generated(let count, let seed): identity = Array("generate \(count) seed \(seed)".utf8)
             }
             // Record under a temporary name; an existing TRACE is replaced only by a complete run (see below).
-            let temporary = outputPath + ".simulating"
+            let temporary = resolvedOutput + ".simulating"
             try? FileManager.default.removeItem(atPath: temporary)
             defer { try? FileManager.default.removeItem(atPath: temporary) }
             try TraceFileRecording.record(to: temporary, identity: identity) { recorderSink in
@@ -118,8 +120,8 @@ struct SimulateCommand: Command {
             }
             // A failed run keeps its partial trace (the events before the bad step) but never replaces an
             // existing TRACE with it: the partial one goes to TRACE.partial.lifetrace instead.
-            let keepsExisting = failure != nil && FileManager.default.fileExists(atPath: outputPath)
-            let destination = keepsExisting ? outputPath + ".partial.lifetrace" : outputPath
+            let keepsExisting = failure != nil && FileManager.default.fileExists(atPath: resolvedOutput)
+            let destination = keepsExisting ? resolvedOutput + ".partial.lifetrace" : resolvedOutput
             guard rename(temporary, destination) == 0 else {
                 output.errorLine("lifetrace simulate: error: \(destination): cannot move the new trace into place (errno \(errno))")
                 return .usageOrInput
