@@ -85,4 +85,22 @@ struct ConfigurationSyntaxErrorTests {
         #expect(message(text) == nil)
         #expect(message(text.replacingOccurrences(of: "\n", with: "\r\n")) == nil)
     }
+
+    @Test("a configuration path that is a directory or missing says why it cannot be read")
+    func unreadableFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifetrace-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func failure(_ url: URL) -> String? {
+            do {
+                _ = try AuditConfiguration.load(contentsOf: url, displayPath: url.lastPathComponent, rules: BuiltinRules.all)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure(directory) == "\(directory.lastPathComponent): is a directory, not a configuration file")
+        let missing = directory.appendingPathComponent("missing.json")
+        #expect(failure(missing) == "missing.json: cannot read the file: No such file or directory (errno 2)")
+    }
 }

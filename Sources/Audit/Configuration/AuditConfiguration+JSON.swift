@@ -102,11 +102,19 @@ extension AuditConfiguration {
     /// - Throws: `ConfigurationError` when the file cannot be read or is invalid (see `init(json:origin:rules:)`).
     public static func load(contentsOf url: URL, displayPath: String? = nil, rules: [Rule]) throws(ConfigurationError) -> AuditConfiguration {
         let path = displayPath ?? url.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ConfigurationError(file: path, keyPath: "", message: "is a directory, not a configuration file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file")
+            // Foundation's error says little ("The file couldn't be opened"); open(2)'s errno says why.
+            let descriptor = open(url.path, O_RDONLY)
+            let reason = descriptor < 0 ? ": \(String(cString: strerror(errno))) (errno \(errno))" : ""
+            if descriptor >= 0 { close(descriptor) }
+            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file\(reason)")
         }
         return try AuditConfiguration(json: data, origin: path, rules: rules)
     }
