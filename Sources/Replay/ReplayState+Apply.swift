@@ -63,8 +63,32 @@ extension ReplayState {
         if record.kind == .callback {
             advance(to: record.timestamp, record.ordinal)
             applyCallback(record, cursor)
-        } else {
+        } else if record.kind == .other {
             apply(cursor.event(of: record), ordinal: record.ordinal)
+        } else {
+            applyRecord(record, cursor)
+        }
+    }
+
+    /// The fold of a container, app, SwiftUI or mark record, reading strings and controllers from the frame's
+    /// tables (no `Event`).
+    mutating func applyRecord<T: RecordTables>(_ record: EventRecord, _ tables: T) {
+        let time = record.timestamp
+        let ordinal = record.ordinal
+        advance(to: time, ordinal)
+        switch record.kind {
+        case .container: applyContainer(RecordContainer(record: record, tables: tables), time, ordinal)
+        case .mark: applyMark(RecordMark(record: record, tables: tables), time, ordinal)
+        case .app:
+            let scene = record.stringSlot == EventRecord.noString ? nil : tables.string(atSlot: record.stringSlot)
+            applyApp(AppEvent(record.appTransition ?? .didFinishLaunching, record.phase, scene: scene), time, ordinal)
+        case .swiftUI:
+            applySwiftUI(
+                record.swiftUIAction ?? .onAppear, view: tables.string(atSlot: record.stringSlot),
+                host: record.hasController ? record.controller : nil, slot: record.controllerSlot, tables, time, ordinal
+            )
+        case .callback, .other:
+            break
         }
     }
 
@@ -84,6 +108,8 @@ extension ReplayState {
                 if record.kind == .callback {
                     advance(to: record.timestamp, record.ordinal)
                     applyCallback(record, refs)
+                } else if record.kind != .other {
+                    applyRecord(record, refs)
                 } else if let event = cursor.pointee.takeEvent() {
                     apply(event, ordinal: record.ordinal)
                 }
@@ -358,15 +384,23 @@ extension ReplayState {
     // MARK: - SwiftUI
 
     private mutating func applySwiftUI(_ event: SwiftUIEvent, _ time: UInt64, _ ordinal: UInt64) {
+        let refs = SingleControllerRef(ref: event.host ?? ControllerRef(serial: 0, typeName: ""))
+        applySwiftUI(event.action, view: event.view, host: event.host?.serial, slot: 0, refs, time, ordinal)
+    }
+
+    /// The one fold of a SwiftUI action; `refs` at `slot` gives the host's `ControllerRef` on first sight.
+    private mutating func applySwiftUI<R: ControllerRefSource>(
+        _ action: SwiftUIEvent.Action, view: String, host: UInt32?, slot: UInt32, _ refs: R, _ time: UInt64, _ ordinal: UInt64
+    ) {
         func update(_ views: inout [SwiftUIViewState]) {
             let index: Int
-            if let found = views.firstIndex(where: { $0.view == event.view }) {
+            if let found = views.firstIndex(where: { $0.view == view }) {
                 index = found
             } else {
-                views.append(SwiftUIViewState(view: event.view, isInRenderTree: false, appearCount: 0))
+                views.append(SwiftUIViewState(view: view, isInRenderTree: false, appearCount: 0))
                 index = views.count - 1
             }
-            switch event.action {
+            switch action {
             case .onAppear:
                 views[index].isInRenderTree = true
                 views[index].appearCount &+= 1
@@ -374,8 +408,8 @@ extension ReplayState {
                 views[index].isInRenderTree = false
             }
         }
-        if let host = event.host {
-            let position = touch(host.serial, slot: 0, SingleControllerRef(ref: host), time, ordinal, what: "\(event.view).\(event.action)")
+        if let host {
+            let position = touch(host, slot: slot, refs, time, ordinal, what: "\(view).\(action)")
             update(&controllers.states[position].swiftUIViews)
         } else {
             update(&unhostedSwiftUIViews)

@@ -11,17 +11,25 @@ extension ReplayState {
     /// interactive transition begins cannot be a navigation controller popping (it would pop its root), so it is
     /// taken as a page controller and the transition as a page scroll; on finish its list becomes `[to]`.
     mutating func applyContainer(_ event: ContainerEvent, _ time: UInt64, _ ordinal: UInt64) {
-        if let container = event.container {
-            touch(container, time, ordinal, what: "\(event.operation.name) on it")
+        applyContainer(EventContainer(event: event), time, ordinal)
+    }
+
+    /// The one fold of a container operation, from a `ContainerEvent` or a `.container` record (`ContainerSource`).
+    mutating func applyContainer<C: ContainerSource>(_ event: C, _ time: UInt64, _ ordinal: UInt64) {
+        let operation = event.operation
+        let container = event.containerSerial
+        if let container {
+            _ = touch(container, slot: event.containerSlot, event.refs, time, ordinal, what: "\(operation.name) on it")
         }
-        for ref in event.controllers {
-            touch(ref, time, ordinal, what: event.operation.name)
+        let count = event.count
+        for index in 0..<count {
+            _ = touch(event.serial(at: index), slot: event.slot(at: index), event.refs, time, ordinal, what: operation.name)
         }
         guard event.phase != .end else { return }
-        let container = event.container?.serial
-        let first = event.controllers.first?.serial
+        let first = count > 0 ? event.serial(at: 0) : nil
+        let second = count > 1 ? event.serial(at: 1) : nil
 
-        switch event.operation {
+        switch operation {
         case .setRoot:
             guard let root = first else { return }
             if let container {
@@ -41,7 +49,7 @@ extension ReplayState {
         case .push:
             guard let container else { return }
             _ = controllers.update(container) { $0.containerKind = .navigation }
-            for pushed in event.controllers.map(\.serial) {
+            for pushed in event.serials {
                 _ = controllers.update(container) { c in
                     if c.viewControllers == nil {
                         c.viewControllers = []
@@ -55,7 +63,7 @@ extension ReplayState {
             }
         case .pop:
             if let container { _ = controllers.update(container) { $0.containerKind = .navigation } }
-            for popped in event.controllers.map(\.serial) {
+            for popped in event.serials {
                 if let index = transitions.lastIndex(where: { $0.from == popped && $0.kind == .interactivePop && (container == nil || $0.container == container) }) {
                     transitions[index].popRequested = true
                 } else {
@@ -64,10 +72,10 @@ extension ReplayState {
             }
         case .setViewControllers:
             guard let container else { return }
-            setList(of: container, to: event.controllers.map(\.serial), time, ordinal)
+            setList(of: container, to: event.serials, time, ordinal)
         case .interactiveTransitionBegin:
             guard let from = first else { return }
-            let to = event.controllers.count > 1 ? event.controllers[1].serial : nil
+            let to = second
             var kind = InFlightTransition.Kind.interactivePop
             if let container {
                 let isPage = controllers.update(container) { c -> Bool in
@@ -85,7 +93,7 @@ extension ReplayState {
             }
         case .interactiveTransitionFinish:
             guard let from = first else { return }
-            let to = event.controllers.count > 1 ? event.controllers[1].serial : nil
+            let to = second
             var kind = InFlightTransition.Kind.interactivePop
             if let index = transitions.lastIndex(where: { $0.from == from && $0.kind != .sheetDismiss && (container == nil || $0.container == container) }) {
                 kind = transitions[index].kind
@@ -127,12 +135,12 @@ extension ReplayState {
             break
         case .addChild:
             guard let container else { return }
-            for child in event.controllers.map(\.serial) {
+            for child in event.serials {
                 link(child, to: container)
                 _ = controllers.update(child) { $0.removal = nil }
             }
         case .removeFromParent:
-            for child in event.controllers.map(\.serial) {
+            for child in event.serials {
                 unlink(child)
                 setRemoval(child, .removedFromParent, time, ordinal)
             }
@@ -148,7 +156,7 @@ extension ReplayState {
             }
         case .attachView:
             guard let container else { return }
-            for attached in event.controllers.map(\.serial) {
+            for attached in event.serials {
                 _ = controllers.update(attached) { $0.viewAttachedTo = container }
             }
         }

@@ -6,23 +6,30 @@ extension ReplayState {
     /// The owner is the mark's controller, else the controller whose callback encloses the mark, else the app
     /// (`appResources`, `appUnsaved`). A `save` without a `key` clears every unsaved key of its owner.
     mutating func applyMark(_ event: MarkEvent, _ time: UInt64, _ ordinal: UInt64) {
-        if let ref = event.controller {
-            touch(ref, time, ordinal, what: "mark \(event.name)")
+        applyMark(EventMark(event: event), time, ordinal)
+    }
+
+    /// The one fold of a mark, from a `MarkEvent` or a `.mark` record (`MarkSource`).
+    mutating func applyMark<M: MarkSource>(_ mark: M, _ time: UInt64, _ ordinal: UInt64) {
+        let serial = mark.controllerSerial
+        if let serial {
+            _ = touch(serial, slot: mark.controllerSlot, mark.refs, time, ordinal, what: "mark \(mark.nameText)")
         }
-        guard event.phase != .end else { return }
-        let enclosing = enclosingCallback(of: event.controller)
-        let owner = event.controller?.serial ?? enclosing?.controllerSerial
-        switch event.name {
-        case MarkName.timerStart: startResource(.timer, event[field: "id"], owner, time, ordinal, enclosing)
-        case MarkName.timerStop: stopResource(.timer, event[field: "id"], owner)
-        case MarkName.observerAdd: startResource(.observer, event[field: "name"] ?? event[field: "id"], owner, time, ordinal, enclosing)
-        case MarkName.observerRemove: stopResource(.observer, event[field: "name"] ?? event[field: "id"], owner)
-        case MarkName.taskStart: startResource(.task, event[field: "id"], owner, time, ordinal, enclosing)
-        case MarkName.taskCancel: stopResource(.task, event[field: "id"], owner)
-        case MarkName.requestStart: startResource(.request, event[field: "id"], owner, time, ordinal, enclosing)
-        case MarkName.requestCancel: stopResource(.request, event[field: "id"], owner)
-        case MarkName.edit:
-            let key = event.key ?? ""
+        guard mark.phase != .end else { return }
+        let enclosing = enclosingCallback(ofSerial: serial)
+        let owner = serial ?? enclosing?.controllerSerial
+        guard let name = mark.knownName else { return }
+        switch name {
+        case .timerStart: startResource(.timer, mark.value(of: .id), owner, time, ordinal, enclosing)
+        case .timerStop: stopResource(.timer, mark.value(of: .id), owner)
+        case .observerAdd: startResource(.observer, mark.value(of: .name) ?? mark.value(of: .id), owner, time, ordinal, enclosing)
+        case .observerRemove: stopResource(.observer, mark.value(of: .name) ?? mark.value(of: .id), owner)
+        case .taskStart: startResource(.task, mark.value(of: .id), owner, time, ordinal, enclosing)
+        case .taskCancel: stopResource(.task, mark.value(of: .id), owner)
+        case .requestStart: startResource(.request, mark.value(of: .id), owner, time, ordinal, enclosing)
+        case .requestCancel: stopResource(.request, mark.value(of: .id), owner)
+        case .edit:
+            let key = mark.value(of: .key)?.stringValue ?? ""
             func record(_ edits: inout [UnsavedEdit]) {
                 if let index = edits.firstIndex(where: { $0.key == key }) {
                     edits[index].lastEdit = time
@@ -37,8 +44,8 @@ extension ReplayState {
             } else {
                 record(&appUnsaved)
             }
-        case MarkName.save:
-            let key = event.key
+        case .save:
+            let key = mark.value(of: .key)?.stringValue
             func clear(_ edits: inout [UnsavedEdit]) {
                 if let key { edits.removeAll { $0.key == key } } else { edits.removeAll() }
             }

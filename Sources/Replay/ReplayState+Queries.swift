@@ -12,10 +12,15 @@ extension ReplayState {
     ///
     /// - Returns: `nil` when nothing encloses the instant.
     public func enclosingCallback(of controller: ControllerRef?) -> ActiveCallback? {
-        if let controller {
+        enclosingCallback(ofSerial: controller?.serial)
+    }
+
+    /// `enclosingCallback(of:)` for the controller `serial` (`nil`: anyone).
+    func enclosingCallback(ofSerial serial: UInt32?) -> ActiveCallback? {
+        if let serial {
             // `executing` holds every executing callback in begin order, so the controller's innermost one is
             // its last entry there (this avoids copying the controller's record out of the dictionary).
-            let own = executing.last { $0.isOf(controller.serial) }
+            let own = executing.last { $0.isOf(serial) }
             let app = appCallbacks.last
             switch (own, app) {
             case (let own?, let app?): return own.ordinal >= app.ordinal ? own : app
@@ -27,7 +32,7 @@ extension ReplayState {
             return top
         }
         if let last = lastCallback, last.isInstant,
-           controller == nil || last.controllerSerial == nil || last.controllerSerial == controller?.serial {
+           serial == nil || last.controllerSerial == nil || last.controllerSerial == serial {
             return last
         }
         return nil

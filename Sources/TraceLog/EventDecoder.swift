@@ -15,6 +15,13 @@ struct EventDecoder {
     private var values: StreamReader
     private var literals: StreamReader
     private var strings: [String] = []
+    /// Each string's `KnownName` raw value, `unclassified` until asked (`knownCode(ofSlot:)`).
+    private var stringCodes: [UInt8] = []
+    private static let unclassified: UInt8 = 0xFE
+    /// The controllers of the frame's container records, as controller table slots (`EventRecord.listStart`).
+    private(set) var listSlots: [UInt32] = []
+    /// The fields of the frame's mark records (`EventRecord.listStart`).
+    private(set) var fields: [MarkFieldRecord] = []
     /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
     private(set) var controllers: [ControllerRef] = []
     private var serials: [UInt32] = []
@@ -105,7 +112,7 @@ struct EventDecoder {
     /// The next event as an `Event`, or `nil` after the last one (the frame's end was checked).
     mutating func nextEvent() throws -> Event? {
         guard let record = try next() else { return nil }
-        return record.kind == .callback ? event(of: record) : event
+        return event(of: record)
     }
 
     /// The next event, or `nil` after the last one: a `.callback` record, or an `.other` record whose event is
@@ -148,18 +155,73 @@ struct EventDecoder {
         controllers[Int(slot)]
     }
 
-    /// The `Event` a record stands for.
-    func event(of record: EventRecord) -> Event {
-        let parent: ParentArgument?
-        switch record.parent {
-        case .absent: parent = nil
-        case .none: parent = ParentArgument.none
-        case .controller: parent = .controller(controllers[Int(record.parentSlot)])
+    /// The string at `slot` of the frame's string table.
+    func string(atSlot slot: UInt32) -> String {
+        strings[Int(slot)]
+    }
+
+    /// The serial of the controller at `slot` of the frame's controller table.
+    func serial(atSlot slot: UInt32) -> UInt32 {
+        serials[Int(slot)]
+    }
+
+    /// How many strings and controllers the frame's tables hold so far.
+    var stringCount: Int { strings.count }
+    var controllerCount: Int { serials.count }
+
+    /// A field of a mark record as a `FieldValue`.
+    func value(of field: MarkFieldRecord) -> FieldValue {
+        switch field.type {
+        case .string: .string(strings[Int(field.bits)])
+        case .int: .int(Int64(bitPattern: field.bits))
+        case .bool: .bool(field.bits != 0)
+        case .double: .double(Double(bitPattern: field.bits))
         }
-        let callback = CallbackEvent(
-            record.callback, record.phase, controller: controllers[Int(record.controllerSlot)], animated: record.animated, parent: parent
-        )
-        return Event(timestamp: record.timestamp, .callback(callback))
+    }
+
+    /// The `Event` a record of this frame stands for (for `.other`, the last one decoded).
+    func event(of record: EventRecord) -> Event {
+        let payload: EventPayload
+        switch record.kind {
+        case .callback:
+            let parent: ParentArgument?
+            switch record.parent {
+            case .absent: parent = nil
+            case .none: parent = ParentArgument.none
+            case .controller: parent = .controller(controllers[Int(record.parentSlot)])
+            }
+            payload = .callback(CallbackEvent(
+                record.callback, record.phase, controller: controllers[Int(record.controllerSlot)], animated: record.animated, parent: parent
+            ))
+        case .container:
+            let start = Int(record.listStart)
+            let list = listSlots[start..<start + Int(record.listCount)].map { controllers[Int($0)] }
+            payload = .container(ContainerEvent(
+                ContainerOperation(rawValue: record.code) ?? .setRoot, record.phase,
+                container: record.hasController ? controllers[Int(record.controllerSlot)] : nil, controllers: list,
+                animated: record.animated, style: record.presentationStyle, index: record.hasIndex ? Int(record.index) : nil
+            ))
+        case .app:
+            payload = .app(AppEvent(
+                AppTransition(rawValue: record.code) ?? .didFinishLaunching, record.phase,
+                scene: record.stringSlot == EventRecord.noString ? nil : strings[Int(record.stringSlot)]
+            ))
+        case .swiftUI:
+            payload = .swiftUI(SwiftUIEvent(
+                SwiftUIEvent.Action(rawValue: record.code) ?? .onAppear, view: strings[Int(record.stringSlot)],
+                host: record.hasController ? controllers[Int(record.controllerSlot)] : nil
+            ))
+        case .mark:
+            let start = Int(record.listStart)
+            let list = fields[start..<start + Int(record.listCount)].map { MarkField(strings[Int($0.nameSlot)], value(of: $0)) }
+            payload = .mark(MarkEvent(
+                strings[Int(record.stringSlot)], record.phase,
+                controller: record.hasController ? controllers[Int(record.controllerSlot)] : nil, fields: list
+            ))
+        case .other:
+            return event ?? Event(timestamp: record.timestamp, .unknown(UnknownEvent(tag: 0, body: [])))
+        }
+        return Event(timestamp: record.timestamp, payload)
     }
 
     private func failure(_ message: String) -> TraceError {
@@ -189,19 +251,28 @@ struct EventDecoder {
             record.kind = .other
             return
         }
+        switch tagByte {
+        case EventTag.container, EventTag.app, EventTag.swiftUI, EventTag.mark:
+            record = EventRecord(otherAt: timestamp, ordinal: ordinal)
+            try readRecordBody(tagByte, into: &record)
+        default:
+            try decodeEvent(tagByte, timestamp, into: &record)
+            return
+        }
+        previousTimestamp = timestamp
+        ordinal += 1
+    }
+
+    /// An event that has no record form (`.other`): decoded into `event`.
+    private mutating func decodeEvent(_ tagByte: UInt8, _ timestamp: UInt64, into record: inout EventRecord) throws {
         let payload: EventPayload
         switch tagByte & EventTag.kindMask {
         case EventTag.callback: payload = .callback(try readCallback())
-        case EventTag.container: payload = .container(try readContainer())
-        case EventTag.app:
-            let transition = try readEnum(AppTransition.self, "app transition")
-            let phase = try readEnum(Phase.self, "phase")
-            payload = .app(AppEvent(transition, phase, scene: try readString()))
-        case EventTag.swiftUI:
-            let action = try readEnum(SwiftUIEvent.Action.self, "SwiftUI action")
-            let view = try readRequiredString("SwiftUI view name")
-            payload = .swiftUI(SwiftUIEvent(action, view: view, host: try readController()))
-        case EventTag.mark: payload = .mark(try readMark())
+        case EventTag.container, EventTag.app, EventTag.swiftUI, EventTag.mark:
+            // The same readers as the records (the event then has a source).
+            var body = EventRecord(otherAt: timestamp, ordinal: ordinal)
+            try readRecordBody(tagByte & EventTag.kindMask, into: &body)
+            payload = event(of: body).payload
         case EventTag.recorder:
             switch try Self.require(ops.readUInt8(), "recorder event kind", ordinal) {
             case 0: payload = .recorder(.runStarted(process: try readRequiredString("process")))
@@ -234,9 +305,105 @@ struct EventDecoder {
         previousTimestamp = timestamp
         ordinal += 1
         event = Event(timestamp: timestamp, payload, source: source)
-        record.kind = .other
-        record.timestamp = timestamp
-        record.ordinal = ordinal - 1
+        record = EventRecord(otherAt: timestamp, ordinal: ordinal - 1)
+    }
+
+    /// The body of a container, app, SwiftUI or mark event (kind `tag`) as a record.
+    private mutating func readRecordBody(_ tag: UInt8, into record: inout EventRecord) throws {
+        switch tag {
+        case EventTag.container:
+            try readContainerRecord(into: &record)
+        case EventTag.app:
+            record.kind = .app
+            record.code = try readEnum(AppTransition.self, "app transition").rawValue
+            record.phase = try readEnum(Phase.self, "phase")
+            record.stringSlot = try readStringSlot()
+        case EventTag.swiftUI:
+            record.kind = .swiftUI
+            record.code = try readEnum(SwiftUIEvent.Action.self, "SwiftUI action").rawValue
+            record.stringSlot = try readRequiredStringSlot("SwiftUI view name")
+            if let slot = try readControllerSlot() {
+                record.hasController = true
+                record.controllerSlot = slot
+                record.controller = serials[Int(slot)]
+            }
+        default:
+            try readMarkRecord(into: &record)
+        }
+    }
+
+    /// A container operation's body as a record: the container and the controllers as table slots.
+    private mutating func readContainerRecord(into record: inout EventRecord) throws {
+        record.kind = .container
+        record.code = try readEnum(ContainerOperation.self, "container operation").rawValue
+        let bits = try Self.require(ops.readUInt8(), "container flags", ordinal)
+        guard bits & 0xC0 == 0 else { throw failure("reserved container flag bits set: \(bits)") }
+        record.phase = try phase(bits & 3)
+        record.animated = try optionalBool((bits >> 2) & 3)
+        if let slot = try readControllerSlot() {
+            record.hasController = true
+            record.controllerSlot = slot
+            record.controller = serials[Int(slot)]
+        }
+        let count = try Self.require(values.readVarint(), "controller count", ordinal)
+        guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
+        record.listStart = UInt32(listSlots.count)
+        record.listCount = UInt32(count)
+        for _ in 0..<count {
+            guard let slot = try readControllerSlot() else { throw failure("missing container subject") }
+            listSlots.append(slot)
+        }
+        if bits & (1 << 4) != 0 { record.style = try readEnum(ModalPresentationStyle.self, "presentation style").rawValue }
+        if bits & (1 << 5) != 0 {
+            let value = try Self.require(values.readSignedVarint(), "tab index", ordinal)
+            guard Int(exactly: value) != nil else { throw failure("tab index \(value) out of range") }
+            record.hasIndex = true
+            record.index = value
+        }
+    }
+
+    /// A mark's body as a record: name and field names as string slots (with their `KnownName`), the fields in
+    /// `fields`.
+    private mutating func readMarkRecord(into record: inout EventRecord) throws {
+        record.kind = .mark
+        let name = try readRequiredStringSlot("mark name")
+        record.stringSlot = name
+        record.code = knownCode(ofSlot: name)
+        record.phase = try readEnum(Phase.self, "phase")
+        if let slot = try readControllerSlot() {
+            record.hasController = true
+            record.controllerSlot = slot
+            record.controller = serials[Int(slot)]
+        }
+        let count = try Self.require(values.readVarint(), "field count", ordinal)
+        guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
+        record.listStart = UInt32(fields.count)
+        record.listCount = UInt32(count)
+        for _ in 0..<count {
+            let fieldName = try readRequiredStringSlot("field name")
+            let nameCode = knownCode(ofSlot: fieldName)
+            let type: MarkFieldRecord.ValueType
+            let bits: UInt64
+            switch try Self.require(ops.readUInt8(), "field type", ordinal) {
+            case 0:
+                type = .string
+                bits = UInt64(try readRequiredStringSlot("field value"))
+            case 1:
+                type = .int
+                bits = UInt64(bitPattern: try Self.require(values.readSignedVarint(), "integer field", ordinal))
+            case 2:
+                type = .bool
+                bits = 0
+            case 3:
+                type = .bool
+                bits = 1
+            case 4:
+                type = .double
+                bits = try Self.require(literals.readUInt64(), "double field", ordinal)
+            case let other: throw failure("unknown field type \(other)")
+            }
+            fields.append(MarkFieldRecord(nameSlot: fieldName, nameCode: nameCode, type: type, bits: bits))
+        }
     }
 
     /// A callback's body as a record (controller and parent as serials and table slots) and its size argument.
@@ -267,6 +434,14 @@ struct EventDecoder {
         record.parent = .absent
         record.parentSerial = 0
         record.parentSlot = 0
+        record.hasController = true
+        record.code = 0
+        record.stringSlot = EventRecord.noString
+        record.listStart = 0
+        record.listCount = 0
+        record.style = EventRecord.noStyle
+        record.hasIndex = false
+        record.index = 0
         switch (bits >> 4) & 3 {
         case 0: break
         case 1: record.parent = .none
@@ -307,55 +482,6 @@ struct EventDecoder {
         return CallbackEvent(callback, phase, controller: controller, animated: animated, parent: parent, size: size)
     }
 
-    private mutating func readContainer() throws -> ContainerEvent {
-        let operation = try readEnum(ContainerOperation.self, "container operation")
-        let bits = try Self.require(ops.readUInt8(), "container flags", ordinal)
-        guard bits & 0xC0 == 0 else { throw failure("reserved container flag bits set: \(bits)") }
-        let phase = try phase(bits & 3)
-        let animated = try optionalBool((bits >> 2) & 3)
-        let container = try readController()
-        let count = try Self.require(values.readVarint(), "controller count", ordinal)
-        guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
-        var list: [ControllerRef] = []
-        list.reserveCapacity(Int(count))
-        for _ in 0..<count { list.append(try readRequiredController("container subject")) }
-        var style: ModalPresentationStyle?
-        if bits & (1 << 4) != 0 { style = try readEnum(ModalPresentationStyle.self, "presentation style") }
-        var index: Int?
-        if bits & (1 << 5) != 0 {
-            let value = try Self.require(values.readSignedVarint(), "tab index", ordinal)
-            guard let narrowed = Int(exactly: value) else { throw failure("tab index \(value) out of range") }
-            index = narrowed
-        }
-        return ContainerEvent(
-            operation, phase, container: container, controllers: list, animated: animated, style: style, index: index
-        )
-    }
-
-    private mutating func readMark() throws -> MarkEvent {
-        let name = try readRequiredString("mark name")
-        let phase = try readEnum(Phase.self, "phase")
-        let controller = try readController()
-        let count = try Self.require(values.readVarint(), "field count", ordinal)
-        guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
-        var fields: [MarkField] = []
-        fields.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            let fieldName = try readRequiredString("field name")
-            let value: FieldValue
-            switch try Self.require(ops.readUInt8(), "field type", ordinal) {
-            case 0: value = .string(try readRequiredString("field value"))
-            case 1: value = .int(try Self.require(values.readSignedVarint(), "integer field", ordinal))
-            case 2: value = .bool(false)
-            case 3: value = .bool(true)
-            case 4: value = .double(Double(bitPattern: try Self.require(literals.readUInt64(), "double field", ordinal)))
-            case let other: throw failure("unknown field type \(other)")
-            }
-            fields.append(MarkField(fieldName, value))
-        }
-        return MarkEvent(name, phase, controller: controller, fields: fields)
-    }
-
     private func phase(_ raw: UInt8) throws -> Phase {
         guard let phase = Phase(rawValue: raw) else { throw failure("invalid phase \(raw)") }
         return phase
@@ -377,24 +503,47 @@ struct EventDecoder {
     }
 
     private mutating func readString() throws -> String? {
+        let slot = try readStringSlot()
+        return slot == EventRecord.noString ? nil : strings[Int(slot)]
+    }
+
+    /// Reads a string reference; returns its slot in the frame's string table (adding it on first sight), or
+    /// `EventRecord.noString` for "absent".
+    private mutating func readStringSlot() throws -> UInt32 {
         let reference = try Self.require(values.readVarint(), "string reference", ordinal)
         switch reference {
         case 0:
-            return nil
+            return EventRecord.noString
         case 1:
             let length = try Self.require(values.readVarint(), "string length", ordinal)
             guard length <= UInt64(literals.remaining),
                   let value = literals.readString(byteCount: Int(length))
             else { throw failure("string of \(length) bytes runs past the payload") }
             strings.append(value)
-            return value
+            stringCodes.append(Self.unclassified)
+            return UInt32(strings.count - 1)
         default:
             let index = reference - 2
             guard index < UInt64(strings.count) else {
                 throw failure("string reference \(index) but only \(strings.count) strings defined in this frame")
             }
-            return strings[Int(index)]
+            return UInt32(index)
         }
+    }
+
+    private mutating func readRequiredStringSlot(_ what: String) throws -> UInt32 {
+        let slot = try readStringSlot()
+        guard slot != EventRecord.noString else { throw failure("missing \(what)") }
+        return slot
+    }
+
+    /// The `KnownName` raw value of the string at `slot`, classified on first request.
+    private mutating func knownCode(ofSlot slot: UInt32) -> UInt8 {
+        let code = stringCodes[Int(slot)]
+        if code != Self.unclassified { return code }
+        let classified = KnownName(strings[Int(slot)]).rawValue
+        stringCodes[Int(slot)] = classified
+        return classified
     }
 
     private mutating func readRequiredString(_ what: String) throws -> String {

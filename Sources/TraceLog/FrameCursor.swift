@@ -1,7 +1,9 @@
 import TraceModel
 
 /// Decodes one events frame one event at a time, straight from the frame's streams: no `[Event]` per frame, and
-/// for the common kinds no `Event` at all (see `EventRecord`).
+/// for the standard kinds no `Event` at all (see `EventRecord`): strings, controllers, container lists and mark
+/// fields stay in the frame's tables, which a consumer reads by slot (`string(atSlot:)`, `controller(atSlot:)`,
+/// `listSlot(_:)`, `field(_:)`).
 ///
 /// Get one with `TraceReader.cursor(for:)`; keep it in a `var` and call `next()` until it returns `nil`. The
 /// frame's controller table (`controller(atSlot:)`) grows as the frame names new controllers.
@@ -70,9 +72,42 @@ public struct FrameCursor {
         decoder.controller(atSlot: slot)
     }
 
-    /// The `Event` a record of this frame stands for: built from a `.callback` record, or `event` for `.other`.
+    /// The `Event` a record of this frame stands for: built from the record, or `event` for `.other` (the last
+    /// `.other` record's event).
     public func event(of record: EventRecord) -> Event {
-        if record.kind == .callback { return decoder.event(of: record) }
-        return event ?? Event(timestamp: record.timestamp, .unknown(UnknownEvent(tag: 0, body: [])))
+        decoder.event(of: record)
     }
+
+    /// The string at `slot` of the frame's string table (`EventRecord.stringSlot`, a field's `nameSlot` or string
+    /// value). The slot must come from a record of this frame.
+    public func string(atSlot slot: UInt32) -> String {
+        decoder.string(atSlot: slot)
+    }
+
+    /// The serial of the controller at `slot` of the frame's controller table.
+    public func serial(atSlot slot: UInt32) -> UInt32 {
+        decoder.serial(atSlot: slot)
+    }
+
+    /// Entry `index` of the frame's container lists: a controller table slot (`EventRecord.listStart` …
+    /// `listStart + listCount - 1` of a `.container` record).
+    public func listSlot(_ index: UInt32) -> UInt32 {
+        decoder.listSlots[Int(index)]
+    }
+
+    /// Entry `index` of the frame's mark fields (`EventRecord.listStart` … `listStart + listCount - 1` of a
+    /// `.mark` record).
+    public func field(_ index: UInt32) -> MarkFieldRecord {
+        decoder.fields[Int(index)]
+    }
+
+    /// A mark field's value as a `FieldValue` (builds a `String` for a string value).
+    public func value(of field: MarkFieldRecord) -> FieldValue {
+        decoder.value(of: field)
+    }
+
+    /// How many strings the frame's string table holds so far (slots are `0 ..< stringCount`).
+    public var stringCount: Int { decoder.stringCount }
+    /// How many controllers the frame's controller table holds so far (slots are `0 ..< controllerCount`).
+    public var controllerCount: Int { decoder.controllerCount }
 }

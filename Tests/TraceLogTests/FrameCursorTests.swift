@@ -15,6 +15,8 @@ struct FrameCursorTests {
         let reader = try TraceReader(path: path)
         var seen: [Event] = []
         var callbackRecords = 0
+        var otherRecords = 0
+        var kinds: Set<EventRecord.Kind> = []
         for frame in reader.frames {
             var cursor = try reader.cursor(for: frame)
             while let record = try cursor.next() {
@@ -40,14 +42,57 @@ struct FrameCursorTests {
                         #expect(record.parentSerial == parent.serial)
                         #expect(cursor.controller(atSlot: record.parentSlot) == parent)
                     }
-                } else {
+                } else if record.kind == .other {
                     #expect(cursor.event == event)
+                    otherRecords += 1
+                } else {
+                    #expect(event.source == nil)
+                    checkRecord(record, of: event, in: cursor)
+                    kinds.insert(record.kind)
                 }
                 seen.append(event)
             }
         }
         #expect(seen == events)
         #expect(callbackRecords > 100)
+        #expect(otherRecords > 100)
+        #expect(kinds == [.container, .app, .swiftUI, .mark])
+    }
+
+    /// A container, app, SwiftUI or mark record says what its event says, through the frame's tables.
+    private func checkRecord(_ record: EventRecord, of event: Event, in cursor: FrameCursor) {
+        func controller(_ present: Bool, _ slot: UInt32) -> ControllerRef? {
+            present ? cursor.controller(atSlot: slot) : nil
+        }
+        if record.hasController { #expect(cursor.serial(atSlot: record.controllerSlot) == record.controller) }
+        switch event.payload {
+        case .container(let container):
+            #expect(record.kind == .container)
+            #expect(record.containerOperation == container.operation && record.phase == container.phase)
+            #expect(record.animated == container.animated && record.presentationStyle == container.style)
+            #expect(record.hasIndex == (container.index != nil) && (container.index.map { Int64($0) } ?? 0) == record.index)
+            #expect(controller(record.hasController, record.controllerSlot) == container.container)
+            let list = (0..<record.listCount).map { cursor.controller(atSlot: cursor.listSlot(record.listStart + $0)) }
+            #expect(list == container.controllers)
+        case .app(let app):
+            #expect(record.kind == .app && record.appTransition == app.transition && record.phase == app.phase)
+            #expect((record.stringSlot == EventRecord.noString ? nil : cursor.string(atSlot: record.stringSlot)) == app.scene)
+        case .swiftUI(let swiftUI):
+            #expect(record.kind == .swiftUI && record.swiftUIAction == swiftUI.action)
+            #expect(cursor.string(atSlot: record.stringSlot) == swiftUI.view)
+            #expect(controller(record.hasController, record.controllerSlot) == swiftUI.host)
+        case .mark(let mark):
+            #expect(record.kind == .mark && record.phase == mark.phase)
+            #expect(cursor.string(atSlot: record.stringSlot) == mark.name)
+            #expect(record.markName == (KnownName(mark.name) == .other ? nil : KnownName(mark.name)))
+            #expect(controller(record.hasController, record.controllerSlot) == mark.controller)
+            let fields = (0..<record.listCount).map { cursor.field(record.listStart + $0) }
+            #expect(fields.map { cursor.string(atSlot: $0.nameSlot) } == mark.fields.map(\.name))
+            #expect(fields.map { cursor.value(of: $0) } == mark.fields.map(\.value))
+            #expect(fields.map { $0.knownName?.string ?? cursor.string(atSlot: $0.nameSlot) } == mark.fields.map(\.name))
+        default:
+            Issue.record("a \(record.kind) record stands for \(event)")
+        }
     }
 
     @Test("a frame whose last timestamp differs from its header fails at its end, after its events")
