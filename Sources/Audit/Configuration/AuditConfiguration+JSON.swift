@@ -1,4 +1,5 @@
 import Foundation
+import TraceLog
 import TraceModel
 
 extension AuditConfiguration {
@@ -26,18 +27,32 @@ extension AuditConfiguration {
     /// strings (`["timer.start", "playback.start"]`, replacing the default list); severities are `error`,
     /// `warning` or `note`.
     ///
+    /// The file must be strict JSON (RFC 8259): no trailing comma, no comment, no key given twice in one object
+    /// (Foundation's decoder would accept the first and keep one of the second silently; see `StrictJSON`).
+    ///
     /// - Parameters:
     ///   - data: The file's bytes (UTF-8 JSON).
     ///   - origin: The file's path, used in error messages.
     ///   - rules: The rules the file may name (normally `BuiltinRules.all`).
-    /// - Throws: `ConfigurationError` for malformed JSON, any unknown key (naming it and listing the known ones),
-    ///   an unknown rule id, or a value of the wrong type.
+    /// - Throws: `ConfigurationError` for malformed JSON (with the line and column of the first error), a repeated
+    ///   key, any unknown key (naming it and listing the known ones), an unknown rule id, or a value of the wrong
+    ///   type (naming its key path).
     public init(json data: Data, origin: String?, rules: [Rule]) throws(ConfigurationError) {
+        // Strict RFC 8259 first: Foundation's decoder accepts a trailing comma and a repeated key (StrictJSON).
+        do {
+            try StrictJSON.validate(Array(data))
+        } catch {
+            if let offset = error.offset {
+                let (line, column) = Self.lineAndColumn(of: offset, in: data)
+                throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON (RFC 8259): \(error.message)", line: line, column: column)
+            }
+            throw ConfigurationError(file: origin, keyPath: Self.keyPath(error.path), message: "key '\(error.key ?? "")' appears twice; give each key once")
+        }
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON\(Self.syntaxErrorPlace(data)) (\(Self.describe(error)))")
+            throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON (\(Self.describe(error)))")
         }
         guard case .object(let members) = root else {
             throw ConfigurationError(file: origin, keyPath: "", message: "expected a JSON object at the top level")
@@ -87,32 +102,41 @@ extension AuditConfiguration {
     /// - Throws: `ConfigurationError` when the file cannot be read or is invalid (see `init(json:origin:rules:)`).
     public static func load(contentsOf url: URL, displayPath: String? = nil, rules: [Rule]) throws(ConfigurationError) -> AuditConfiguration {
         let path = displayPath ?? url.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ConfigurationError(file: path, keyPath: "", message: "is a directory, not a configuration file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file")
+            // Foundation's error says little ("The file couldn't be opened"); open(2)'s errno says why.
+            let descriptor = open(url.path, O_RDONLY)
+            let reason = descriptor < 0 ? ": \(String(cString: strerror(errno))) (errno \(errno))" : ""
+            if descriptor >= 0 { close(descriptor) }
+            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file\(reason)")
         }
         return try AuditConfiguration(json: data, origin: path, rules: rules)
     }
 
-    /// ` at line L, column C` for the first syntax error JSONSerialization reports ("around character N",
-    /// a 0-based UTF-16 offset), ` at the end of the file` for a truncated file, or "" when it gives no place.
-    static func syntaxErrorPlace(_ data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return ""
-        } catch {
-            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-            if text.contains("end of file") || data.isEmpty { return " at the end of the file" }
-            guard let range = text.range(of: "around character "),
-                  let offset = Int(text[range.upperBound...].prefix { $0.isNumber })
-            else { return "" }
-            let prefix = String(decoding: data, as: UTF8.self).utf16.prefix(offset)
-            let line = prefix.filter { $0 == 0x0A }.count + 1
-            let column = prefix.count - (prefix.lastIndex(of: 0x0A).map { prefix.distance(from: prefix.startIndex, to: $0) + 1 } ?? 0) + 1
-            return " at line \(line), column \(column)"
+    /// The 1-based line and column (counting Unicode scalars, a tab as one, a leading byte order mark as none) of
+    /// byte `offset` in `data`.
+    static func lineAndColumn(of offset: Int, in data: Data) -> (line: Int, column: Int) {
+        var before = Array(data.prefix(offset))[...]
+        if before.starts(with: [0xEF, 0xBB, 0xBF]) { before = before.dropFirst(3) }
+        let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
+        let column = String(decoding: before[lineStart...], as: UTF8.self).unicodeScalars.count + 1
+        return (line, column)
+    }
+
+    /// `rules.leaked_controller`, `disabled_rules[2]` for a path as `StrictJSON` gives it.
+    static func keyPath(_ path: [String]) -> String {
+        var text = ""
+        for component in path {
+            text += component.hasPrefix("[") || text.isEmpty ? component : "." + component
         }
+        return text
     }
 
     private static func describe(_ error: any Error) -> String {

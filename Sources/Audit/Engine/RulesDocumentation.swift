@@ -100,7 +100,10 @@ public enum RulesDocumentation {
             ## Configuration
 
             `lifetrace audit` reads `--config FILE`, else the nearest `.lifetrace.json` from the current directory
-            up. Unknown keys, rule ids and parameters are errors that name them (exit 2).
+            up. It must be strict JSON (RFC 8259): a trailing comma, a comment or a key given twice is an error
+            (Foundation's own decoder accepts the first and the last), and a syntax error names the place:
+            `.lifetrace.json:3:41: not valid JSON (RFC 8259): expected a member name in quotes`. Unknown keys, rule
+            ids and parameters are errors that name them (exit 2).
 
             ```json
             {
@@ -127,7 +130,8 @@ public enum RulesDocumentation {
             trace, a test case per rule. `github`: `::error file=…,line=…::` workflow commands. For `sarif` and
             `github` the audit writes `TRACE.jsonl` beside each trace (line N+1 is event N) and points findings at
             its lines, unless the event has a recorded source location (the instrumented call, or the console-log
-            line it was imported from).
+            line it was imported from). A JSON Lines input is pointed at directly, each finding at the line that
+            holds its event (a header line and blank lines, LF or CRLF, counted).
 
             An input that cannot be read (not a trace, or a frame or JSON line that does not decode: only the events
             before it are audited) or that is damaged (a torn tail or a frame failing its CRC: audited up to the

@@ -171,13 +171,14 @@ struct AuditCommand: Command {
     }
 
     /// Audits any input event by event (a JSON Lines export, or a trace whose events are also written to
-    /// `jsonl`, the export that findings then point at).
+    /// `jsonl`, the export that findings then point at); for a JSON Lines input, records each event's line in
+    /// `lines`.
     static func auditEvents(
-        _ input: TraceInput, _ session: AuditSession, jsonl: inout JSONLExport?, count: inout UInt64, start: inout UInt64?,
-        output: CommandOutput
+        _ input: TraceInput, _ session: AuditSession, jsonl: inout JSONLExport?, lines: inout JSONLLineMap,
+        count: inout UInt64, start: inout UInt64?, output: CommandOutput
     ) throws -> TraceInput.Stop? {
         let path = input.path
-        return try input.scan(fromOffset: nil) { ordinal, event, _ in
+        return try input.scan(fromOffset: nil, lines: { lines.record(ordinal: $0, line: UInt64($1)) }) { ordinal, event, _ in
             if start == nil { start = event.timestamp }
             session.observe(event, ordinal: ordinal)
             if jsonl != nil {
@@ -223,13 +224,14 @@ struct AuditCommand: Command {
         var count: UInt64 = 0
         var start: UInt64?
         let stop: TraceInput.Stop?
+        var lines = JSONLLineMap()
         if case .trace(let reader) = input.source, jsonl == nil {
             stop = Self.auditRecords(reader, session, count: &count, start: &start)
         } else {
-            stop = try auditEvents(input, session, jsonl: &jsonl, count: &count, start: &start, output: output)
+            stop = try auditEvents(input, session, jsonl: &jsonl, lines: &lines, count: &count, start: &start, output: output)
         }
         var jsonlPath: String?
-        var firstEventLine: UInt64 = 1
+        var lineMap: JSONLLineMap?
         if var export = jsonl {
             do {
                 try export.finish()
@@ -237,31 +239,18 @@ struct AuditCommand: Command {
             } catch {
                 output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error))")
             }
-        } else if writingJSONL, input.isJSONL, let first = Self.contiguousEventLines(path) {
+        } else if writingJSONL, input.isJSONL {
+            // Findings point at the input's own lines, wherever blank lines (LF or CRLF) or a header put them.
             jsonlPath = path
-            firstEventLine = first
+            lineMap = lines
         }
-        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath, jsonlFirstEventLine: firstEventLine)
+        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath)
+        audit.jsonlLineMap = lineMap
         audit.baseDirectory = FileManager.default.currentDirectoryPath
         if let stop {
             throw AuditInputError(message: "\(stop)", partial: audit)
         }
         return audit
-    }
-
-    /// The line of event 0 in the JSON Lines file at `path` when event N is on line `first + N` for every event
-    /// (no blank line between events), else `nil`.
-    static func contiguousEventLines(_ path: String) -> UInt64? {
-        guard var reader = try? JSONLReader(path: path) else { return nil }
-        var first: Int?
-        var ordinal = 0
-        while let event = try? reader.next() {
-            _ = event
-            if first == nil { first = reader.lineNumber }
-            guard reader.lineNumber == first! + ordinal else { return nil }
-            ordinal += 1
-        }
-        return first.map { UInt64($0) }
     }
 }
 
