@@ -103,7 +103,9 @@ public enum RulesDocumentation {
             up. It must be strict JSON (RFC 8259): a trailing comma, a comment or a key given twice is an error
             (Foundation's own decoder accepts the first and the last), and a syntax error names the place:
             `.lifetrace.json:3:41: not valid JSON (RFC 8259): expected a member name in quotes`. Unknown keys, rule
-            ids and parameters are errors that name them (exit 2).
+            ids and parameters, and values of the wrong type, are errors that name them and the line and column of
+            their key: `.lifetrace.json:3:27: rules.leaked_controller: unknown key 'grase' (known: enabled,
+            severity, grace)` (exit 2).
 
             ```json
             {
