@@ -138,10 +138,11 @@ public enum RulesDocumentation {
             An input that cannot be read (not a trace, or a frame or JSON line that does not decode: only the events
             before it are audited) or that is damaged (a torn tail or a frame failing its CRC: audited up to the
             damage) is reported in every format, so a partial audit never looks clean: SARIF's invocation has
-            `executionSuccessful: false` (unreadable) and a `toolExecutionNotifications` entry located at the file;
-            JSON lists it under `input_problems` (`path`, `severity` error or warning, `message`); JUnit adds a
-            `read` test case with an `<error>` (unreadable) or `<system-err>` (damaged); `github` an `::error` or
-            `::warning` annotation. Exit codes: 0 no error-level finding, 1 error-level findings (or warnings with
+            `executionSuccessful: false` (unreadable) and a `toolExecutionNotifications` entry located at the file
+            (with `startLine` for a JSON line, `byteOffset` for a frame); JSON lists it under `input_problems` (`path`,
+            `severity` error or warning, `message`, `line`, `byte_offset`); JUnit adds a `read` test case with an
+            `<error>` (unreadable) or `<system-err>` (damaged); `github` an `::error` or `::warning` annotation (with
+            `line=` for a JSON line). Exit codes: 0 no error-level finding, 1 error-level findings (or warnings with
             `--strict`) or a damaged trace, 2 usage, configuration or unreadable input.
 
 
