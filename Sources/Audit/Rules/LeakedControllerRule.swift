@@ -138,7 +138,7 @@ final class LeakedControllerMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.deinitialize, .willMoveToParent, .didMoveToParent])
     private let settings: RuleSettings
     private let grace: UInt64
-    @exclusivity(unchecked) private var removed: [UInt32: Removal] = [:]
+    @exclusivity(unchecked) private var removed = SerialMap<Removal>()
 
     init(settings: RuleSettings) {
         self.settings = settings

@@ -165,8 +165,9 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     private let startMarks: [String]
     private let styles: Set<ModalPresentationStyle>
     private let stopMarks: [String]
+    var markFilter: MarkFilter { MarkFilter(startMarks + stopMarks) }
     /// Running timers by owner serial.
-    @exclusivity(unchecked) private var timers: [UInt32: [Timer]] = [:]
+    @exclusivity(unchecked) private var timers = SerialMap<[Timer]>()
     /// Presentations still up, oldest first.
     @exclusivity(unchecked) private var covers: [Cover] = []
     @exclusivity(unchecked) private var reported: Set<Key> = []
@@ -223,7 +224,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
                 let state = context.state
                 var covered = Set<UInt32>()
                 var running: [CoveredTimer] = []
-                for (serial, list) in timers where serial != presented.serial && state[list[0].owner]?.appearance == .appeared {
+                for (serial, list) in zip(timers.keys, timers.values) where serial != presented.serial && state[list[0].owner]?.appearance == .appeared {
                     guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
                     covered.insert(serial)
                     running += list.map { CoveredTimer(timer: $0, since: event.timestamp) }
