@@ -29,12 +29,17 @@ package enum StrictJSON {
     ///
     /// - Throws: `Problem` for the first syntax error (with its byte offset) or repeated member name (with the
     ///   path of its object).
-    package static func validate(_ bytes: [UInt8]) throws(Problem) {
+    /// - Returns: Where each member name (its opening quote) and array element starts: the byte offset in `bytes`
+    ///   for each path (`["rules", "leaked_controller", "grace"]`, array elements as `"[2]"`), so that a later
+    ///   error about a key or a value can name its line and column (`offset(of:)`).
+    @discardableResult
+    package static func validate(_ bytes: [UInt8]) throws(Problem) -> Positions {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         let skipped = bytes.starts(with: bom) ? bom.count : 0
         let value: JSONLValue
+        let offsets: [String: Int]
         do {
-            value = try JSONLParser.parse(Array(bytes[skipped...]))
+            (value, offsets) = try JSONLParser.parseRecordingMembers(Array(bytes[skipped...]))
         } catch {
             // The parser was written for one line of JSON Lines; here the text is a whole file.
             let offset = error.column - 1 + skipped
@@ -44,6 +49,18 @@ package enum StrictJSON {
             throw Problem(message: message, offset: offset, path: [], key: nil)
         }
         try checkUniqueNames(value, path: [])
+        return Positions(offsets: offsets, shift: skipped)
+    }
+
+    /// Where the members of a valid JSON text start (see `validate(_:)`).
+    package struct Positions: Sendable {
+        fileprivate var offsets: [String: Int]
+        fileprivate var shift: Int
+
+        /// The byte offset of the member name (or array element) at `path` in the text, or `nil` when there is none.
+        package func offset(of path: [String]) -> Int? {
+            offsets[path.joined(separator: "\u{1F}")].map { $0 + shift }
+        }
     }
 
     private static func checkUniqueNames(_ value: JSONLValue, path: [String]) throws(Problem) {

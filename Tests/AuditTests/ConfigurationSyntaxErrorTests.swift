@@ -103,4 +103,19 @@ struct ConfigurationSyntaxErrorTests {
         let missing = directory.appendingPathComponent("missing.json")
         #expect(failure(missing) == "missing.json: cannot read the file: No such file or directory (errno 2)")
     }
+
+    @Test("an unknown key, an unknown rule and a bad value also name the line and column of their key", arguments: [
+        ("{\n  \"rules\": {\n    \"leaked_controller\": {\"grase\": \"5s\"}\n  }\n}\n",
+         ".lifetrace.json:3:27: rules.leaked_controller: unknown key 'grase'"),
+        ("{\n  \"rules\": {\n    \"leaked_controler\": {}\n  }\n}\n", ".lifetrace.json:3:5: rules: unknown rule 'leaked_controler'"),
+        ("{\"disabled_rules\": [\n  \"view_did_load_once\",\n  \"nope\"\n]}", ".lifetrace.json:3:3: disabled_rules: unknown rule 'nope'"),
+        ("{\n\t\"rules\": {\"leaked_controller\": {\"grace\": \"soon\"}}}", ".lifetrace.json:2:34: rules.leaked_controller.grace: 'soon' is not a duration"),
+        ("{\"inconclusive_severity\": \"fatal\"}", ".lifetrace.json:1:2: inconclusive_severity: expected"),
+        ("{\n  \"disabled\": []\n}", ".lifetrace.json:2:3: unknown key 'disabled'"),
+        ("{\"rules\": {\"leaked_controller\": {\"grace\": 1e400}}}", ".lifetrace.json:1:34: not valid JSON (a number out of range"),
+    ])
+    func semanticErrorsAreLocated(text: String, expected: String) throws {
+        let failure = try #require(message(text))
+        #expect(failure.hasPrefix(expected), "\(failure)")
+    }
 }

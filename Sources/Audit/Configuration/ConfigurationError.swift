@@ -11,6 +11,10 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     public var line: Int?
     public var column: Int?
 
+    /// The path of the key at fault in the JSON document (`["rules", "leaked_controller", "grase"]`), which the
+    /// reader locates to set `line` and `column`; empty to use `keyPath`.
+    var member: [String] = []
+
     public init(file: String?, keyPath: String, message: String, line: Int? = nil, column: Int? = nil) {
         self.file = file
         self.keyPath = keyPath
@@ -19,8 +23,14 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         self.column = column
     }
 
-    /// `.lifetrace.json: rules.leaked_controller: unknown key 'grase' (known: enabled, severity, grace)`, or for
-    /// a syntax error `.lifetrace.json:3:42: not valid JSON (RFC 8259): expected a member name in quotes`.
+    init(file: String?, keyPath: String, message: String, member: [String]) {
+        self.init(file: file, keyPath: keyPath, message: message)
+        self.member = member
+    }
+
+    /// `.lifetrace.json:4:29: rules.leaked_controller: unknown key 'grase' (known: enabled, severity, grace)`, or
+    /// for a syntax error `.lifetrace.json:3:42: not valid JSON (RFC 8259): expected a member name in quotes`
+    /// (without `:LINE:COLUMN` when the place is not known).
     public var description: String {
         var text = ""
         switch (file, line, column) {

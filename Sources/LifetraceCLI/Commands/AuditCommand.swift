@@ -69,7 +69,7 @@ struct AuditCommand: Command {
                 audits.append(try audit(path, auditor: auditor, writingJSONL: writesJSONL, output: output, problems: &problems))
             } catch let error as AuditInputError {
                 output.errorLine("lifetrace audit: error: \(error.message)")
-                problems.append(InputProblem(path: path, severity: .error, message: error.message))
+                problems.append(InputProblem(path: path, severity: .error, message: error.message, line: error.line, byteOffset: error.offset))
                 if let partial = error.partial { audits.append(partial) }
             }
         }
@@ -144,6 +144,16 @@ struct AuditCommand: Command {
     struct AuditInputError: Error {
         var message: String
         var partial: TraceAudit?
+        /// Where the input stops being readable: a JSON Lines line, or a byte offset in a trace.
+        var line: UInt64?
+        var offset: UInt64?
+
+        init(_ underlying: any Error, message: String? = nil, partial: TraceAudit?) {
+            self.message = message ?? "\(underlying)"
+            self.partial = partial
+            if let error = underlying as? JSONLError, error.line > 0 { line = UInt64(error.line) }
+            if let error = underlying as? TraceError { offset = error.offset }
+        }
     }
 
     /// Audits a `.lifetrace` file on the replay's fast path: each frame is decoded by a `FrameCursor` and its
@@ -203,13 +213,15 @@ struct AuditCommand: Command {
         do {
             input = try TraceInput(path: path)
         } catch {
-            throw AuditInputError(message: "\(error)", partial: nil)
+            throw AuditInputError(error, partial: nil)
         }
         if case .trace(let reader) = input.source {
             let prefix = "lifetrace audit: warning: "
-            for line in TraceDamage.warnings(reader.problems, readableEvents: reader.eventCount, command: "audit", afterFooter: reader.hasFooter) {
+            let warnings = TraceDamage.warnings(reader.problems, readableEvents: reader.eventCount, command: "audit", afterFooter: reader.hasFooter)
+            for (line, problem) in zip(warnings, reader.problems) {  // one warning per problem, in order
                 output.errorLine(line)
-                problems.append(InputProblem(path: path, severity: .warning, message: line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line))
+                let message = line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line
+                problems.append(InputProblem(path: path, severity: .warning, message: message, byteOffset: problem.offset))
             }
         }
         var jsonl: JSONLExport?
@@ -248,7 +260,7 @@ struct AuditCommand: Command {
         audit.jsonlLineMap = lineMap
         audit.baseDirectory = FileManager.default.currentDirectoryPath
         if let stop {
-            throw AuditInputError(message: "\(stop)", partial: audit)
+            throw AuditInputError(stop.underlying, message: "\(stop)", partial: audit)
         }
         return audit
     }
