@@ -121,13 +121,17 @@ struct TraceInput {
     ///
     /// For a trace, frames that end before the requested time are not decoded.
     ///
-    /// - Parameter offset: Nanoseconds after the first event, or `nil` for the beginning.
+    /// - Parameters:
+    ///   - offset: Nanoseconds after the first event, or `nil` for the beginning.
+    ///   - lines: For a JSON Lines input, called before `body` with each event's ordinal and its 1-based line in
+    ///     the file (blank lines and a header line counted); not called for a trace.
     /// - Returns: Where reading stopped early because the input cannot be decoded there (after `body` saw every
     ///   event before it), or `nil` when every requested event was read.
     /// - Throws: Whatever `body` throws.
     @discardableResult
     func scan(
         fromOffset offset: UInt64?,
+        lines: (_ ordinal: UInt64, _ line: Int) -> Void = { _, _ in },
         _ body: (_ ordinal: UInt64, _ event: Event, _ start: UInt64) throws -> Bool
     ) throws -> Stop? {
         switch source {
@@ -165,6 +169,7 @@ struct TraceInput {
                     from = offset.map { Self.adding(event.timestamp, $0) } ?? event.timestamp
                 }
                 if event.timestamp < from { continue }
+                lines(ordinal, reader.lineNumber)
                 if try !body(ordinal, event, start!) { return nil }
             }
         }

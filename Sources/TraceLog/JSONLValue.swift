@@ -65,9 +65,46 @@ struct JSONLParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// When recording (`parseRecordingMembers`): the path of the value being parsed, and the byte offset of the
+    /// first member name (its opening quote) or array element at each path, keyed by the path joined with U+001F.
+    private var path: [String] = []
+    private var memberOffsets: [String: Int]?
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+    }
+
+    /// As `parse(_:)`, and also the byte offset where each member name (its opening quote) and each array element
+    /// starts, keyed by its path joined with U+001F (array elements as `[i]`): `rules␟leaked_controller␟grace`.
+    /// For a repeated name, the first one's offset.
+    static func parseRecordingMembers(_ bytes: [UInt8]) throws(JSONLSyntaxError) -> (value: JSONLValue, offsets: [String: Int]) {
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONLValue, [String: Int]), JSONLSyntaxError> in
+            var parser = JSONLParser(bytes: buffer)
+            parser.memberOffsets = [:]
+            return Result { () throws(JSONLSyntaxError) in
+                parser.skipWhitespace()
+                let value = try parser.parseValue()
+                parser.skipWhitespace()
+                if parser.index < buffer.count {
+                    throw parser.error("unexpected text after the JSON value")
+                }
+                return (value, parser.memberOffsets ?? [:])
+            }
+        }
+        return try result.get()
+    }
+
+    /// Records where the value at `path + [component]` starts (when recording) and enters it.
+    private mutating func enterMember(_ component: @autoclosure () -> String, at offset: Int) {
+        guard memberOffsets != nil else { return }
+        path.append(component())
+        let key = path.joined(separator: "\u{1F}")
+        if memberOffsets![key] == nil { memberOffsets![key] = offset }
+    }
+
+    private mutating func leaveMember() {
+        guard memberOffsets != nil else { return }
+        path.removeLast()
     }
 
     /// Parses `bytes` as exactly one JSON value surrounded by optional whitespace.
@@ -157,12 +194,15 @@ struct JSONLParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            let keyStart = index
             let key = try parseString()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
             index += 1
             skipWhitespace()
+            enterMember(key, at: keyStart)
             let value = try parseValue()
+            leaveMember()
             members.append((key, value))
             skipWhitespace()
             switch current {
@@ -186,7 +226,9 @@ struct JSONLParser {
         }
         while true {
             skipWhitespace()
+            enterMember("[\(elements.count)]", at: index)
             elements.append(try parseValue())
+            leaveMember()
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1

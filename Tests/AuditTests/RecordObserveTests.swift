@@ -1,4 +1,6 @@
 import Foundation
+import LifetraceTestSupport
+import Simulator
 import Testing
 import TraceLog
 import TraceModel
@@ -32,5 +34,59 @@ struct RecordObserveTests {
             #expect(byRecords.finish() == expected, "\(name)")
         }
         #expect(findings > 0)
+    }
+}
+
+/// The record path (`observe(_:from:)`) and the `Event` path (`observe(_:ordinal:)`, what JSON Lines inputs take)
+/// give the same findings on streams the sample traces do not cover: random events of every kind (callbacks with
+/// and without parents, sources and sizes; unbalanced phases; marks of every field type) and long simulated
+/// sessions.
+@Suite("Auditing from frame records: random and simulated traces")
+struct RecordObservePropertyTests {
+    static let auditor: Auditor = {
+        let optIn = Set(BuiltinRules.all.filter(\.descriptor.isOptIn).map(\.descriptor.id))
+        return try! Auditor(configuration: AuditConfiguration(optInRules: optIn))
+    }()
+
+    /// Writes `events` to a temporary trace, audits it both ways, and returns (by records, by events, in memory).
+    static func auditBothWays(_ events: [Event], frameEvents: Int) throws -> (records: [Finding], events: [Finding], memory: [Finding]) {
+        let path = FileManager.default.temporaryDirectory.path + "/lifetrace-audit-records-\(UUID().uuidString).lifetrace"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var options = TraceWriter.Options()
+        options.maxEventsPerFrame = frameEvents
+        let writer = try TraceWriter(
+            creating: path,
+            header: TraceHeader(clockDomain: .synthetic, wallClockAnchor: .none, producer: "AuditTests", hasSyntheticTimes: true, traceID: Array(repeating: 3, count: 16)),
+            options: options)
+        try writer.append(contentsOf: events)
+        try writer.close()
+        let reader = try TraceReader(path: path)
+        let byEvents = auditor.makeSession()
+        try reader.forEachEvent { ordinal, event in byEvents.observe(event, ordinal: ordinal) }
+        let byRecords = auditor.makeSession()
+        for frame in reader.frames {
+            var cursor = try reader.cursor(for: frame)
+            var record = EventRecord(otherAt: 0, ordinal: 0)
+            while try cursor.next(into: &record) { byRecords.observe(record, from: cursor) }
+        }
+        #expect(byRecords.state == byEvents.state)
+        return (byRecords.finish(), byEvents.finish(), auditor.audit(events))
+    }
+
+    @Test("random events of every kind", arguments: [UInt64(1), 2, 3, 4])
+    func randomEvents(seed: UInt64) throws {
+        let events = RandomEvents.make(count: 6_000, seed: seed)
+        let (records, byEvents, memory) = try Self.auditBothWays(events, frameEvents: 512)
+        #expect(records == byEvents)
+        #expect(memory == byEvents)
+    }
+
+    @Test("simulated sessions", arguments: [UInt64(8), 21])
+    func simulatedSessions(seed: UInt64) throws {
+        let events = SessionGenerator(seed: seed).events(count: 60_000)
+        let (records, byEvents, memory) = try Self.auditBothWays(events, frameEvents: 4_096)
+        #expect(!byEvents.isEmpty)
+        #expect(records == byEvents)
+        #expect(memory == byEvents)
     }
 }

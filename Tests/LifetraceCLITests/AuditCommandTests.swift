@@ -204,7 +204,7 @@ struct AuditCommandTests {
         try Data(#"{"rules": {"leaked_controller": {"grase": "5s"}}}"#.utf8).write(to: URL(fileURLWithPath: bad))
         let failed = run(["audit", trace, "--config", bad])
         #expect(failed.code == .usageOrInput)
-        #expect(failed.err.contains("bad.json: rules.leaked_controller: unknown key 'grase'"))
+        #expect(failed.err.contains("bad.json:1:34: rules.leaked_controller: unknown key 'grase'"), "\(failed.err)")
         #expect(run(["audit", trace, "--config", scratch.path("missing.json")]).code == .usageOrInput)
         #expect(run(["audit", trace, "--format", "xml"]).code == .usageOrInput)
     }

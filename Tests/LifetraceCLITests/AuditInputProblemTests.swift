@@ -37,8 +37,17 @@ struct AuditInputProblemTests {
         #expect(notification["level"] as? String == "error")
         let text = try #require((notification["message"] as? [String: Any])?["text"] as? String)
         #expect(text.contains("bad.jsonl:") && text.contains("time goes backwards") && text.contains("event 6 onwards"))
-        let uri = ((((notification["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String)
+        let physical = (notification["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+        let uri = (physical?["artifactLocation"] as? [String: Any])?["uri"] as? String
         #expect(uri?.hasSuffix("bad.jsonl") == true)
+        // The notification points at the bad line itself.
+        #expect((physical?["region"] as? [String: Any])?["startLine"] as? Int == (try badLine(path)))
+    }
+
+    /// The 1-based line of the inserted bad event in `path`.
+    func badLine(_ path: String) throws -> Int {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.firstIndex { $0.contains("\"A#9\"") }) + 1
     }
 
     @Test("SARIF of a readable trace: one successful invocation, no notifications")
@@ -62,10 +71,13 @@ struct AuditInputProblemTests {
         let problem = try #require((object["input_problems"] as? [[String: Any]])?.first)
         #expect(problem["severity"] as? String == "error")
         #expect((problem["path"] as? String)?.hasSuffix("bad.jsonl") == true)
+        let line = try badLine(path)
+        #expect(problem["line"] as? Int == line)
+        #expect(problem["byte_offset"] is NSNull)
         let junit = AuditCommandTests().run(["audit", path, "--format", "junit"]).out
         #expect(junit.contains("errors=\"1\">") && junit.contains("<error type=\"unreadable input\""))
         let github = AuditCommandTests().run(["audit", path, "--format", "github"]).out
-        #expect(github.contains("::error file=\(path),title=lifetrace input::"))
+        #expect(github.contains("::error file=\(path),line=\(line),title=lifetrace input::"), "\(github)")
     }
 
     @Test("a torn trace is a warning-level input problem: audited up to the damage, exit 1")
@@ -73,6 +85,7 @@ struct AuditInputProblemTests {
         let scratch = try AuditCommandTests.Scratch()
         let trace = scratch.path("torn.lifetrace")
         try AuditCommandTests.writeTrace(AuditCommandTests.cancelledPopEvents, to: trace)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: trace)[.size] as? Int)
         let handle = try #require(FileHandle(forWritingAtPath: trace))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data([0x4C, 0x54, 0x46, 0x52, 0x01]))  // the start of a frame, cut short
@@ -83,6 +96,9 @@ struct AuditInputProblemTests {
         let problems = try #require(object["input_problems"] as? [[String: Any]])
         #expect(problems.count == 1)
         #expect(problems.first?["severity"] as? String == "warning")
+        #expect(problems.first?["byte_offset"] as? Int == size, "the damage starts where the intact file ended")
+        let sarif = AuditCommandTests().run(["audit", trace, "--format", "sarif"]).out
+        #expect(sarif.contains("\"byteOffset\" : \(size)") || sarif.contains("\"byteOffset\": \(size)"), "\(sarif.prefix(0))")
         #expect((object["summary"] as? [String: Any])?["errors"] as? Int == 2)
     }
 }

@@ -59,6 +59,19 @@ struct CommandLineConventionsTests {
         }
     }
 
+    @Test("audit refuses a .lifetrace.json with a trailing comma: FILE:LINE:COLUMN, exit 2, nothing audited")
+    func strictConfiguration() throws {
+        let scratch = try CLIScratch("strict-config")
+        let trace = scratch.path("g.lifetrace")
+        try #require(runCLI(["simulate", "--generate", "100", "--seed", "8", "-o", trace]).code == .success)
+        let config = scratch.path("lifetrace.json")
+        try "{\n  \"rules\": {\"leaked_controller\": {\"grace\": \"5s\",}}\n}\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let result = runCLI(["audit", trace, "--config", config])
+        #expect(result.code == .usageOrInput)
+        #expect(result.out.isEmpty)
+        #expect(result.err == "lifetrace audit: error: \(config):2:49: not valid JSON (RFC 8259): expected a member name in quotes\n")
+    }
+
     /// Runs `arguments` with a standard output that reports itself closed once `limit` writes have arrived, as a
     /// pipe does after `head` exits; returns the exit code, the writes received, and the total bytes.
     func runClosing(after limit: Int, _ arguments: [String]) -> (code: ExitCode, writes: Int, bytes: Int) {

@@ -1,4 +1,5 @@
 import Foundation
+import TraceLog
 import TraceModel
 
 extension AuditConfiguration {
@@ -26,46 +27,88 @@ extension AuditConfiguration {
     /// strings (`["timer.start", "playback.start"]`, replacing the default list); severities are `error`,
     /// `warning` or `note`.
     ///
+    /// The file must be strict JSON (RFC 8259): no trailing comma, no comment, no key given twice in one object
+    /// (Foundation's decoder would accept the first and keep one of the second silently; see `StrictJSON`).
+    ///
     /// - Parameters:
     ///   - data: The file's bytes (UTF-8 JSON).
     ///   - origin: The file's path, used in error messages.
     ///   - rules: The rules the file may name (normally `BuiltinRules.all`).
-    /// - Throws: `ConfigurationError` for malformed JSON, any unknown key (naming it and listing the known ones),
-    ///   an unknown rule id, or a value of the wrong type.
+    /// - Throws: `ConfigurationError` for malformed JSON (with the line and column of the first error), a repeated
+    ///   key, any unknown key (naming it and listing the known ones), an unknown rule id, or a value of the wrong
+    ///   type (naming its key path).
     public init(json data: Data, origin: String?, rules: [Rule]) throws(ConfigurationError) {
+        // Strict RFC 8259 first: Foundation's decoder accepts a trailing comma and a repeated key (StrictJSON).
+        let positions: StrictJSON.Positions
+        do {
+            positions = try StrictJSON.validate(Array(data))
+        } catch {
+            if let offset = error.offset {
+                let (line, column) = Self.lineAndColumn(of: offset, in: data)
+                throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON (RFC 8259): \(error.message)", line: line, column: column)
+            }
+            throw ConfigurationError(file: origin, keyPath: Self.keyPath(error.path), message: "key '\(error.key ?? "")' appears twice; give each key once")
+        }
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON\(Self.syntaxErrorPlace(data)) (\(Self.describe(error)))")
+            // Strict JSON that Foundation still cannot hold (a number beyond a Double, 1e400): name its key's place.
+            var failure = ConfigurationError(file: origin, keyPath: "", message: "not valid JSON (\(Self.describe(error)))")
+            if let offset = positions.offset(of: Self.codingPath(of: error)) {
+                (failure.line, failure.column) = Self.lineAndColumn(of: offset, in: data)
+            }
+            throw failure
         }
+        do {
+            self = try Self.decode(root, origin: origin, rules: rules)
+        } catch var error {
+            // Name the line and column of the key at fault (or of the value's key), as for a syntax error.
+            let member = error.member.isEmpty ? error.keyPath.split(separator: ".").map(String.init) : error.member
+            if !member.isEmpty, let offset = positions.offset(of: member) {
+                (error.line, error.column) = Self.lineAndColumn(of: offset, in: data)
+            }
+            throw error
+        }
+    }
+
+    /// The configuration a valid JSON document describes.
+    ///
+    /// - Throws: `ConfigurationError` whose `member` is the path of the key at fault (an unknown key, or the key of
+    ///   a bad value), for `init(json:origin:rules:)` to locate.
+    private static func decode(_ root: JSONValue, origin: String?, rules: [Rule]) throws(ConfigurationError) -> AuditConfiguration {
         guard case .object(let members) = root else {
             throw ConfigurationError(file: origin, keyPath: "", message: "expected a JSON object at the top level")
         }
-        self.init(origin: origin)
+        var configuration = AuditConfiguration(origin: origin)
         let descriptors = Dictionary(rules.map { ($0.id, $0.descriptor) }, uniquingKeysWith: { first, _ in first })
         for (key, value) in members {
             switch key {
             case "disabled_rules":
-                disabledRules = Set(try Self.ruleList(value, key: key, origin: origin, known: descriptors))
+                configuration.disabledRules = Set(try ruleList(value, key: key, origin: origin, known: descriptors))
             case "opt_in_rules":
-                optInRules = Set(try Self.ruleList(value, key: key, origin: origin, known: descriptors))
+                configuration.optInRules = Set(try ruleList(value, key: key, origin: origin, known: descriptors))
             case "inconclusive_severity":
-                inconclusiveSeverity = try Self.severity(value, keyPath: key, origin: origin)
+                configuration.inconclusiveSeverity = try severity(value, keyPath: key, origin: origin)
             case "rules":
                 guard case .object(let ruleMembers) = value else {
-                    throw ConfigurationError(file: origin, keyPath: key, message: "expected an object of rule ids")
+                    throw ConfigurationError(file: origin, keyPath: key, message: "expected an object of rule ids", member: [key])
                 }
                 for (id, ruleValue) in ruleMembers {
                     guard let descriptor = descriptors[id] else {
-                        throw ConfigurationError(file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(rules.map(\.id).joined(separator: ", ")))")
+                        throw ConfigurationError(
+                            file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(rules.map(\.id).joined(separator: ", ")))", member: [key, id]
+                        )
                     }
-                    overrides[id] = try Self.ruleOverride(ruleValue, descriptor: descriptor, origin: origin)
+                    configuration.overrides[id] = try ruleOverride(ruleValue, descriptor: descriptor, origin: origin)
                 }
             default:
-                throw ConfigurationError(file: origin, keyPath: "", message: "unknown key '\(key)' (known: \(Self.topLevelKeys.joined(separator: ", ")))")
+                throw ConfigurationError(
+                    file: origin, keyPath: "", message: "unknown key '\(key)' (known: \(topLevelKeys.joined(separator: ", ")))", member: [key]
+                )
             }
         }
+        return configuration
     }
 
     /// Finds `.lifetrace.json` in `directory` or the nearest directory above it.
@@ -87,32 +130,48 @@ extension AuditConfiguration {
     /// - Throws: `ConfigurationError` when the file cannot be read or is invalid (see `init(json:origin:rules:)`).
     public static func load(contentsOf url: URL, displayPath: String? = nil, rules: [Rule]) throws(ConfigurationError) -> AuditConfiguration {
         let path = displayPath ?? url.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ConfigurationError(file: path, keyPath: "", message: "is a directory, not a configuration file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file")
+            // Foundation's error says little ("The file couldn't be opened"); open(2)'s errno says why.
+            let descriptor = open(url.path, O_RDONLY)
+            let reason = descriptor < 0 ? ": \(String(cString: strerror(errno))) (errno \(errno))" : ""
+            if descriptor >= 0 { close(descriptor) }
+            throw ConfigurationError(file: path, keyPath: "", message: "cannot read the file\(reason)")
         }
         return try AuditConfiguration(json: data, origin: path, rules: rules)
     }
 
-    /// ` at line L, column C` for the first syntax error JSONSerialization reports ("around character N",
-    /// a 0-based UTF-16 offset), ` at the end of the file` for a truncated file, or "" when it gives no place.
-    static func syntaxErrorPlace(_ data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return ""
-        } catch {
-            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-            if text.contains("end of file") || data.isEmpty { return " at the end of the file" }
-            guard let range = text.range(of: "around character "),
-                  let offset = Int(text[range.upperBound...].prefix { $0.isNumber })
-            else { return "" }
-            let prefix = String(decoding: data, as: UTF8.self).utf16.prefix(offset)
-            let line = prefix.filter { $0 == 0x0A }.count + 1
-            let column = prefix.count - (prefix.lastIndex(of: 0x0A).map { prefix.distance(from: prefix.startIndex, to: $0) + 1 } ?? 0) + 1
-            return " at line \(line), column \(column)"
+    /// The 1-based line and column (counting Unicode scalars, a tab as one, a leading byte order mark as none) of
+    /// byte `offset` in `data`.
+    static func lineAndColumn(of offset: Int, in data: Data) -> (line: Int, column: Int) {
+        var before = Array(data.prefix(offset))[...]
+        if before.starts(with: [0xEF, 0xBB, 0xBF]) { before = before.dropFirst(3) }
+        let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
+        let column = String(decoding: before[lineStart...], as: UTF8.self).unicodeScalars.count + 1
+        return (line, column)
+    }
+
+    /// `rules.leaked_controller`, `disabled_rules[2]` for a path as `StrictJSON` gives it.
+    static func keyPath(_ path: [String]) -> String {
+        var text = ""
+        for component in path {
+            text += component.hasPrefix("[") || text.isEmpty ? component : "." + component
         }
+        return text
+    }
+
+    /// The path of the value a `DecodingError` is about (`["rules", "leaked_controller", "grace"]`, array
+    /// elements as `"[2]"`), or `[]`.
+    private static func codingPath(of error: any Error) -> [String] {
+        guard case DecodingError.dataCorrupted(let context) = error else { return [] }
+        return context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -133,15 +192,17 @@ extension AuditConfiguration {
 
     private static func ruleList(_ value: JSONValue, key: String, origin: String?, known: [String: RuleDescriptor]) throws(ConfigurationError) -> [String] {
         guard case .array(let items) = value else {
-            throw ConfigurationError(file: origin, keyPath: key, message: "expected an array of rule ids")
+            throw ConfigurationError(file: origin, keyPath: key, message: "expected an array of rule ids", member: [key])
         }
         var ids: [String] = []
-        for item in items {
+        for (index, item) in items.enumerated() {
             guard case .string(let id) = item else {
-                throw ConfigurationError(file: origin, keyPath: key, message: "expected rule ids as strings")
+                throw ConfigurationError(file: origin, keyPath: key, message: "expected rule ids as strings", member: [key, "[\(index)]"])
             }
             guard known[id] != nil else {
-                throw ConfigurationError(file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(known.keys.sorted().joined(separator: ", ")))")
+                throw ConfigurationError(
+                    file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(known.keys.sorted().joined(separator: ", ")))", member: [key, "[\(index)]"]
+                )
             }
             ids.append(id)
         }
@@ -150,7 +211,7 @@ extension AuditConfiguration {
 
     private static func severity(_ value: JSONValue, keyPath: String, origin: String?) throws(ConfigurationError) -> Severity {
         guard case .string(let text) = value, let severity = Severity(rawValue: text) else {
-            throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected \"error\", \"warning\" or \"note\"")
+            throw ConfigurationError(file: origin, keyPath: keyPath, message: "expected \"error\", \"warning\" or \"note\"", member: keyPath.split(separator: ".").map(String.init))
         }
         return severity
     }
@@ -158,21 +219,21 @@ extension AuditConfiguration {
     private static func ruleOverride(_ value: JSONValue, descriptor: RuleDescriptor, origin: String?) throws(ConfigurationError) -> RuleOverride {
         let path = "rules.\(descriptor.id)"
         guard case .object(let members) = value else {
-            throw ConfigurationError(file: origin, keyPath: path, message: "expected an object (\(knownRuleKeys(descriptor)))")
+            throw ConfigurationError(file: origin, keyPath: path, message: "expected an object (\(knownRuleKeys(descriptor)))", member: ["rules", descriptor.id])
         }
         var override = RuleOverride()
         for (key, item) in members {
             switch key {
             case "enabled":
                 guard case .bool(let flag) = item else {
-                    throw ConfigurationError(file: origin, keyPath: "\(path).enabled", message: "expected true or false")
+                    throw ConfigurationError(file: origin, keyPath: "\(path).enabled", message: "expected true or false", member: ["rules", descriptor.id, key])
                 }
                 override.isEnabled = flag
             case "severity":
                 override.severity = try severity(item, keyPath: "\(path).severity", origin: origin)
             default:
                 guard let parameter = descriptor.parameters.first(where: { $0.name == key }) else {
-                    throw ConfigurationError(file: origin, keyPath: path, message: "unknown key '\(key)' (\(knownRuleKeys(descriptor)))")
+                    throw ConfigurationError(file: origin, keyPath: path, message: "unknown key '\(key)' (\(knownRuleKeys(descriptor)))", member: ["rules", descriptor.id, key])
                 }
                 override.parameters[key] = try parameterValue(item, parameter: parameter, keyPath: "\(path).\(key)", origin: origin)
             }

@@ -4,24 +4,29 @@ import TraceModel
 
 /// One audit of one trace: feed it every event in order, then `finish()`.
 ///
+/// Callback events (most of a trace) are dispatched through a table: for each (callback, phase) the monitors whose
+/// `RuleMonitor.callbackFilter` holds it, plus the monitors whose `callbackDemand` asks for it now; a callback no
+/// monitor watches costs the replay's fold and a table lookup. Monitors get callbacks as `EventRecord`s
+/// (`RuleMonitor.observe(callback:_:_:)`), whether the session is fed records (`observe(_:from:)`) or `Event`s
+/// (`observe(_:ordinal:)`, which turns a callback event into the same record), so both paths find the same.
+///
 /// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
 /// Not `Sendable`: use one session on one thread.
 public final class AuditSession {
-    private let callbackMonitors: [any RuleMonitor]
-    private let callbackFilters: [CallbackSet]
-    /// Every callback some callback monitor looks at (the union of `callbackFilters`).
-    private let wantedCallbacks: CallbackSet
-    /// Each callback monitor's `callbackDemand` (callbacks it wants for now beyond its filter), by index.
-    private let callbackDemands: [CallbackDemand?]
-    /// The non-nil `callbackDemands`.
-    private let demands: [CallbackDemand]
+    /// The callback dispatch table: the monitors for key `k` (`callbackKey(_:_:)`) are
+    /// `callbackTargets[callbackStart[k]..<callbackStart[k + 1]]`, in registry order.
+    private let callbackStart: [Int]
+    private let callbackTargets: [any RuleMonitor]
+    /// The callback monitors with a `callbackDemand`: called for the callbacks its `extra` holds and the filter
+    /// does not.
+    private let demandTargets: [(monitor: any RuleMonitor, filter: CallbackSet, demand: CallbackDemand)]
     private let containerMonitors: [any RuleMonitor]
     private let appMonitors: [any RuleMonitor]
     private let markMonitors: [any RuleMonitor]
     private let swiftUIMonitors: [any RuleMonitor]
     private let recorderMonitors: [any RuleMonitor]
     private let monitors: [any RuleMonitor]
-    /// The replayed state (the `Replay` fold) after the last event observed.
+    /// The replayed state (the `Replay` fold) after the last event observed, and the event being observed.
     let replay = ReplayBox()
     @exclusivity(unchecked) private var findings: [Finding] = []
     @exclusivity(unchecked) private var eventCount: UInt64 = 0
@@ -30,11 +35,18 @@ public final class AuditSession {
 
     init(monitors: [any RuleMonitor]) {
         self.monitors = monitors
-        callbackMonitors = monitors.filter { $0.interests.contains(.callbacks) }
-        callbackFilters = callbackMonitors.map(\.callbackFilter)
-        wantedCallbacks = callbackFilters.reduce(CallbackSet()) { $0.union($1) }
-        callbackDemands = callbackMonitors.map(\.callbackDemand)
-        demands = callbackDemands.compactMap { $0 }
+        let callbackMonitors = monitors.filter { $0.interests.contains(.callbacks) }
+        var start: [Int] = []
+        var targets: [any RuleMonitor] = []
+        for key in 0..<Self.callbackKeys {
+            start.append(targets.count)
+            guard let callback = Callback(rawValue: UInt8(key & 0xF)), let phase = Phase(rawValue: UInt8(key >> 4)) else { continue }
+            targets += callbackMonitors.filter { $0.callbackFilter.contains(callback, phase) }
+        }
+        start.append(targets.count)
+        callbackStart = start
+        callbackTargets = targets
+        demandTargets = callbackMonitors.compactMap { monitor in monitor.callbackDemand.map { (monitor, monitor.callbackFilter, $0) } }
         containerMonitors = monitors.filter { $0.interests.contains(.containers) }
         appMonitors = monitors.filter { $0.interests.contains(.app) }
         markMonitors = monitors.filter { $0.interests.contains(.marks) }
@@ -42,22 +54,30 @@ public final class AuditSession {
         recorderMonitors = monitors.filter { $0.interests.contains(.recorder) }
     }
 
+    /// Keys of the dispatch table: 16 callback values × 3 phases.
+    private static let callbackKeys = 48
+
+    @inline(__always)
+    private static func callbackKey(_ callback: Callback, _ phase: Phase) -> Int {
+        Int(phase.rawValue) &<< 4 | Int(callback.rawValue & 0xF)
+    }
+
     /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.
     public func observe(_ event: Event, ordinal: UInt64) {
-        if eventCount == 0 { firstTimestamp = event.timestamp }
-        let previousTimestamp = eventCount == 0 ? nil : lastTimestamp
-        eventCount += 1
-        lastTimestamp = event.timestamp
+        let previousTimestamp = advance(to: event.timestamp)
         replay.state.apply(event, ordinal: ordinal)
         let interested: [any RuleMonitor]
         switch event.payload {
         case .callback(let callback):
-            let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-            var found = takeFindings()
-            for index in callbackMonitors.indices where wants(index, callback.callback, callback.phase) {
-                callbackMonitors[index].observe(event, context, &found)
-            }
-            swap(&found, &findings)
+            let record = Self.record(of: callback, at: event.timestamp, ordinal: ordinal)
+            guard isWatched(record) else { return }
+            replay.currentCallback = callback
+            replay.currentSource = event.source
+            replay.isEvent = true
+            dispatch(record, previousTimestamp)
+            replay.isEvent = false
+            replay.currentCallback = nil
+            replay.currentSource = nil
             return
         case .container: interested = containerMonitors
         case .app: interested = appMonitors
@@ -76,41 +96,74 @@ public final class AuditSession {
     }
 
     /// Feeds one event decoded by a `FrameCursor` (the record `cursor.next()` just returned): the same as
-    /// `observe(_:ordinal:)` with the record's ordinal, but a callback is folded from the record and becomes an
-    /// `Event` only when a monitor looks at that callback.
+    /// `observe(_:ordinal:)` with the record's ordinal, but a callback is folded from the record and handed to the
+    /// monitors as the record; no `Event` is built for it.
     public func observe(_ record: EventRecord, from cursor: FrameCursor) {
         guard record.kind == .callback else {
             observe(cursor.event(of: record), ordinal: record.ordinal)
             return
         }
-        if eventCount == 0 { firstTimestamp = record.timestamp }
-        let previousTimestamp = eventCount == 0 ? nil : lastTimestamp
-        eventCount += 1
-        lastTimestamp = record.timestamp
+        let previousTimestamp = advance(to: record.timestamp)
         replay.state.apply(record, from: cursor)
-        guard wanted.contains(record.callback, record.phase) else { return }
-        let event = cursor.event(of: record)
+        guard isWatched(record) else { return }
+        withUnsafePointer(to: cursor) { cursor in
+            replay.cursor = cursor
+            dispatch(record, previousTimestamp)
+            replay.cursor = nil
+        }
+    }
+
+    /// Counts the event and moves the clock; returns the previous event's timestamp (`nil` for the first).
+    @inline(__always)
+    private func advance(to timestamp: UInt64) -> UInt64? {
+        let previous = eventCount == 0 ? nil : lastTimestamp
+        if eventCount == 0 { firstTimestamp = timestamp }
+        eventCount += 1
+        lastTimestamp = timestamp
+        return previous
+    }
+
+    /// Whether some monitor looks at the callback record now (its filter or its demand).
+    @inline(__always)
+    private func isWatched(_ record: EventRecord) -> Bool {
+        let key = Self.callbackKey(record.callback, record.phase)
+        if callbackStart[key] != callbackStart[key &+ 1] { return true }
+        for target in demandTargets where target.demand.extra.contains(record.callback, record.phase) { return true }
+        return false
+    }
+
+    /// Calls the monitors that look at the callback record now.
+    private func dispatch(_ record: EventRecord, _ previousTimestamp: UInt64?) {
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+        let key = Self.callbackKey(record.callback, record.phase)
         var found = takeFindings()
-        for index in callbackMonitors.indices where wants(index, record.callback, record.phase) {
-            callbackMonitors[index].observe(event, context, &found)
+        for index in callbackStart[key]..<callbackStart[key &+ 1] {
+            callbackTargets[index].observe(callback: record, context, &found)
+        }
+        for target in demandTargets
+        where !target.filter.contains(record.callback, record.phase) && target.demand.extra.contains(record.callback, record.phase) {
+            target.monitor.observe(callback: record, context, &found)
         }
         swap(&found, &findings)
     }
 
-    /// Whether callback monitor `index` looks at `callback` at `phase` now (its filter and its demand).
-    @inline(__always)
-    private func wants(_ index: Int, _ callback: Callback, _ phase: Phase) -> Bool {
-        if callbackFilters[index].contains(callback, phase) { return true }
-        guard let demand = callbackDemands[index] else { return false }
-        return demand.extra.contains(callback, phase)
-    }
-
-    /// The callbacks some callback monitor looks at now.
-    private var wanted: CallbackSet {
-        var wanted = wantedCallbacks
-        for demand in demands { wanted.formUnion(demand.extra) }
-        return wanted
+    /// The record of a callback event: serials from its `ControllerRef`s; slot 0 stands for the controller and 1
+    /// for the parent (`ReplayBox.controllerRef(slot:serial:)` reads them back from the event).
+    static func record(of callback: CallbackEvent, at timestamp: UInt64, ordinal: UInt64) -> EventRecord {
+        var record = EventRecord(
+            timestamp: timestamp, ordinal: ordinal, callback: callback.callback, phase: callback.phase, animated: callback.animated,
+            controller: callback.controller.serial, controllerSlot: 0)
+        switch callback.parent {
+        case nil:
+            break
+        case ParentArgument.none?:
+            record.parent = .none
+        case .controller(let parent)?:
+            record.parent = .controller
+            record.parentSerial = parent.serial
+            record.parentSlot = 1
+        }
+        return record
     }
 
     /// Moves `findings` out (leaving it empty) so monitors append to a local array: one exclusivity check per
@@ -139,11 +192,31 @@ public final class AuditSession {
     }
 }
 
-/// Holds the session's `ReplayState` so contexts can reach it without copying it per event.
+/// Holds the session's `ReplayState` so contexts can reach it without copying it per event, and the event being
+/// observed, from which `EventContext` resolves a callback record's controllers: the `Event` when the session was
+/// fed one, else the `FrameCursor` the record came from (valid only while the monitors run).
 ///
 /// The session is used on one thread and never reenters itself, so its stored properties (and `state`) skip the
 /// runtime exclusivity check (`@exclusivity(unchecked)`): a check per access cost ≈ 80 instructions, several
 /// per event. The compile-time exclusivity diagnostics still apply.
 final class ReplayBox {
     @exclusivity(unchecked) var state = ReplayState()
+    /// Whether the callback being observed came as an `Event` (`currentCallback`, `currentSource`) rather than
+    /// as a record (`cursor`).
+    @exclusivity(unchecked) var isEvent = false
+    /// The callback event being observed when it came as an `Event`, and its source.
+    @exclusivity(unchecked) var currentCallback: CallbackEvent?
+    @exclusivity(unchecked) var currentSource: EventSource?
+    /// The cursor of the callback record being observed when it came as a record.
+    @exclusivity(unchecked) var cursor: UnsafePointer<FrameCursor>?
+
+    /// The `ControllerRef` at `slot` of the event being observed (for an `Event`: 0 the controller, 1 the
+    /// parent), else the replayed state's record of `serial`.
+    func controllerRef(slot: UInt32, serial: UInt32) -> ControllerRef {
+        if isEvent, let callback = currentCallback {
+            return slot == 1 ? callback.parent?.controller ?? callback.controller : callback.controller
+        }
+        if let cursor { return cursor.pointee.controller(atSlot: slot) }
+        return state.controllers[serial]?.ref ?? ControllerRef(serial: serial, typeName: "")
+    }
 }

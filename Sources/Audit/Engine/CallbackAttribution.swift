@@ -32,14 +32,25 @@ public struct CallbackAttribution {
 
     /// The open interval of `callback` of `controller` (begin seen, end not yet), innermost first, or `nil`.
     public func openFrame(_ callback: Callback, of controller: ControllerRef) -> EnclosingCallback? {
-        guard let frame = replay.state.controllers[controller.serial]?.callbacks.last(where: { $0.callback == callback }) else { return nil }
+        guard let frame = openFrame(callback, ofSerial: controller.serial) else { return nil }
         return Self.enclosing(frame, controller, isInstantWindow: false)
+    }
+
+    /// The open interval of `callback` of the controller with serial `serial` (its record's callback stack),
+    /// innermost first, or `nil`.
+    public func openFrame(_ callback: Callback, ofSerial serial: UInt32) -> ActiveCallback? {
+        replay.state.controllers[serial]?.callbacks.last { $0.callback == callback }
     }
 
     /// The innermost open appearance-callback interval of a controller other than `controller`, if any.
     public func innermostOpenAppearanceCallback(excluding controller: ControllerRef) -> EnclosingCallback? {
+        innermostOpenAppearanceCallback(excludingSerial: controller.serial)
+    }
+
+    /// The innermost open appearance-callback interval of a controller whose serial is not `serial`, if any.
+    public func innermostOpenAppearanceCallback(excludingSerial serial: UInt32) -> EnclosingCallback? {
         guard let frame = replay.state.executing.last(where: {
-            $0.controllerSerial != nil && $0.controllerSerial != controller.serial && ($0.callback?.isAppearanceCallback ?? false)
+            $0.controllerSerial != nil && $0.controllerSerial != serial && ($0.callback?.isAppearanceCallback ?? false)
         }) else { return nil }
         return Self.enclosing(frame, replay.state.controllerRef(of: frame), isInstantWindow: false)
     }

@@ -1,8 +1,10 @@
 import Replay
+import TraceLog
 import TraceModel
 
 /// What a monitor knows about an event besides the event itself: its ordinal, where the trace started, which
-/// callbacks are executing (`CallbackAttribution`), and the replayed state (`ReplayState`, after the event).
+/// callbacks are executing (`CallbackAttribution`), the replayed state (`ReplayState`, after the event), and for a
+/// callback record the `ControllerRef`s and source of the event being observed.
 public struct EventContext {
     /// The event's ordinal in the trace (0-based).
     public let ordinal: UInt64
@@ -47,5 +49,45 @@ public struct EventContext {
     /// A related-event entry for `event` at this context's ordinal.
     public func related(_ event: Event, _ message: String) -> RelatedEvent {
         RelatedEvent(ordinal: ordinal, timestamp: event.timestamp, message: message, source: event.source)
+    }
+
+    // MARK: The callback record being observed
+
+    /// The controller of `record`, the callback record being observed (`RuleMonitor.observe(callback:_:_:)`).
+    public func controller(of record: EventRecord) -> ControllerRef {
+        replay.controllerRef(slot: record.controllerSlot, serial: record.controller)
+    }
+
+    /// The controller named by `record`'s `parent` argument, or `nil` when it has none or it is UIKit's `nil`.
+    public func parent(of record: EventRecord) -> ControllerRef? {
+        record.parent == .controller ? replay.controllerRef(slot: record.parentSlot, serial: record.parentSerial) : nil
+    }
+
+    /// The `parent` argument of `record` as `CallbackEvent.parent` holds it.
+    public func parentArgument(of record: EventRecord) -> ParentArgument? {
+        switch record.parent {
+        case .absent: nil
+        case .none: ParentArgument.none
+        case .controller: .controller(replay.controllerRef(slot: record.parentSlot, serial: record.parentSerial))
+        }
+    }
+
+    /// The recorded source of the callback event being observed (`nil` for most: a callback with a source
+    /// reaches the engine as an `Event`, whose source this is).
+    public var source: EventSource? { replay.isEvent ? replay.currentSource : nil }
+
+    /// The callback event being observed, as an `Event` (built from the frame when it came as a record).
+    public func event(of record: EventRecord) -> Event {
+        if replay.isEvent, let callback = replay.currentCallback {
+            return Event(timestamp: record.timestamp, .callback(callback), source: replay.currentSource)
+        }
+        var callback = CallbackEvent(record.callback, record.phase, controller: controller(of: record), animated: record.animated)
+        callback.parent = parentArgument(of: record)
+        return Event(timestamp: record.timestamp, .callback(callback))
+    }
+
+    /// A related-event entry for the callback record being observed.
+    public func related(_ record: EventRecord, _ message: String) -> RelatedEvent {
+        RelatedEvent(ordinal: ordinal, timestamp: record.timestamp, message: message, source: source)
     }
 }

@@ -14,10 +14,16 @@ public struct InputProblem: Sendable, Hashable {
     public var severity: Severity
     /// What went wrong, naming the file and the offset, frame or line, and the first unreadable event.
     public var message: String
+    /// The 1-based line where a JSON Lines input stops being readable, when known.
+    public var line: UInt64?
+    /// The byte offset of the damage or unreadable frame in a `.lifetrace` file, when known.
+    public var byteOffset: UInt64?
 
-    public init(path: String, severity: Severity, message: String) {
+    public init(path: String, severity: Severity, message: String, line: UInt64? = nil, byteOffset: UInt64? = nil) {
         self.path = path
         self.severity = severity
         self.message = message
+        self.line = line
+        self.byteOffset = byteOffset
     }
 }

@@ -1,21 +1,34 @@
+import TraceLog
 import TraceModel
 
 /// A rule's running state over one trace: fed each event it is interested in, it appends findings.
 ///
 /// Monitors are classes so the engine can call them through an existential without copying their state. A
 /// monitor is used by one audit session on one thread; it is not `Sendable`.
+///
+/// Callback events reach a monitor as records (`observe(callback:_:_:)`): trivially copyable, controllers as
+/// serials, so a monitor that only keeps per-controller state pays no string copies; it asks the context for the
+/// controller's `ControllerRef` (`EventContext.controller(of:)`) only when it makes a finding or keeps the name.
+/// Every other event kind reaches `observe(_:_:_:)` as an `Event`.
 public protocol RuleMonitor: AnyObject {
-    /// The event kinds `observe` wants.
+    /// The event kinds the monitor wants (`.callbacks` for `observe(callback:_:_:)`, the others for
+    /// `observe(_:_:_:)`).
     var interests: EventInterests { get }
 
-    /// Of the callback events, the callbacks `observe` wants (default: all of them).
+    /// Of the callback events, the callbacks (and phases) `observe(callback:_:_:)` wants (default: all of them).
     var callbackFilter: CallbackSet { get }
 
     /// Callbacks wanted for now beyond `callbackFilter`, changed by the monitor as it goes (default: `nil`, none).
     var callbackDemand: CallbackDemand? { get }
 
-    /// Called for each event of the kinds in `interests`, in trace order, after the engine's
-    /// `CallbackAttribution` has applied it.
+    /// Called for each callback event in `callbackFilter` (or the demand's `extra`), in trace order, after the
+    /// engine's replay (`EventContext.state`) has applied it. `record` is of kind `.callback`; its controller and
+    /// parent are serials, resolved to `ControllerRef`s by `EventContext.controller(of:)` and `parent(of:)`.
+    /// Default: builds the `Event` (`EventContext.event(of:)`) and calls `observe(_:_:_:)`.
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding])
+
+    /// Called for each non-callback event of the kinds in `interests`, in trace order, after the engine's replay
+    /// has applied it.
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding])
 
     /// Called once after the last event. Monitors still waiting (a deadline not reached) report
@@ -26,4 +39,8 @@ public protocol RuleMonitor: AnyObject {
 extension RuleMonitor {
     public var callbackFilter: CallbackSet { .all }
     public var callbackDemand: CallbackDemand? { nil }
+
+    public func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        observe(context.event(of: record), context, &findings)
+    }
 }

@@ -100,7 +100,12 @@ public enum RulesDocumentation {
             ## Configuration
 
             `lifetrace audit` reads `--config FILE`, else the nearest `.lifetrace.json` from the current directory
-            up. Unknown keys, rule ids and parameters are errors that name them (exit 2).
+            up. It must be strict JSON (RFC 8259): a trailing comma, a comment or a key given twice is an error
+            (Foundation's own decoder accepts the first and the last), and a syntax error names the place:
+            `.lifetrace.json:3:41: not valid JSON (RFC 8259): expected a member name in quotes`. Unknown keys, rule
+            ids and parameters, and values of the wrong type, are errors that name them and the line and column of
+            their key: `.lifetrace.json:3:27: rules.leaked_controller: unknown key 'grase' (known: enabled,
+            severity, grace)` (exit 2).
 
             ```json
             {
@@ -127,15 +132,17 @@ public enum RulesDocumentation {
             trace, a test case per rule. `github`: `::error file=…,line=…::` workflow commands. For `sarif` and
             `github` the audit writes `TRACE.jsonl` beside each trace (line N+1 is event N) and points findings at
             its lines, unless the event has a recorded source location (the instrumented call, or the console-log
-            line it was imported from).
+            line it was imported from). A JSON Lines input is pointed at directly, each finding at the line that
+            holds its event (a header line and blank lines, LF or CRLF, counted).
 
             An input that cannot be read (not a trace, or a frame or JSON line that does not decode: only the events
             before it are audited) or that is damaged (a torn tail or a frame failing its CRC: audited up to the
             damage) is reported in every format, so a partial audit never looks clean: SARIF's invocation has
-            `executionSuccessful: false` (unreadable) and a `toolExecutionNotifications` entry located at the file;
-            JSON lists it under `input_problems` (`path`, `severity` error or warning, `message`); JUnit adds a
-            `read` test case with an `<error>` (unreadable) or `<system-err>` (damaged); `github` an `::error` or
-            `::warning` annotation. Exit codes: 0 no error-level finding, 1 error-level findings (or warnings with
+            `executionSuccessful: false` (unreadable) and a `toolExecutionNotifications` entry located at the file
+            (with `startLine` for a JSON line, `byteOffset` for a frame); JSON lists it under `input_problems` (`path`,
+            `severity` error or warning, `message`, `line`, `byte_offset`); JUnit adds a `read` test case with an
+            `<error>` (unreadable) or `<system-err>` (damaged); `github` an `::error` or `::warning` annotation (with
+            `line=` for a JSON line). Exit codes: 0 no error-level finding, 1 error-level findings (or warnings with
             `--strict`) or a damaged trace, 2 usage, configuration or unreadable input.
 
 

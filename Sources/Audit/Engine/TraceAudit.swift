@@ -15,6 +15,9 @@ public struct TraceAudit: Sendable, Hashable {
     public var jsonlPath: String?
     /// The 1-based line of the JSONL export that holds event ordinal 0 (2 when a header line comes first).
     public var jsonlFirstEventLine: UInt64
+    /// The line of each event in `jsonlPath` when they are not all consecutive from `jsonlFirstEventLine` (a
+    /// JSON Lines input with blank lines); used instead of `jsonlFirstEventLine` when set.
+    public var jsonlLineMap: JSONLLineMap?
     /// A directory (normally the working directory, the repository root in CI) that absolute file paths in
     /// locations are made relative to, as GitHub code scanning expects; `nil` keeps paths as they are.
     public var baseDirectory: String?
@@ -39,14 +42,14 @@ extension TraceAudit {
     }
 
     /// The location of event `ordinal`: its recorded source (`file` and `line`: the instrumented call, or the console
-    /// log line it was imported from) when it has one; else line `ordinal + jsonlFirstEventLine` of the JSONL
-    /// export; else the trace file itself without a line. Paths under `baseDirectory` are made relative to it.
+    /// log line it was imported from) when it has one; else its line in the JSONL file (`jsonlLineMap`, or
+    /// `ordinal + jsonlFirstEventLine`); else the trace file itself without a line. Paths under `baseDirectory` are made relative to it.
     public func location(ordinal: UInt64, source: EventSource?) -> Location {
         if let file = source?.file, let line = source?.line, !file.isEmpty, line > 0 {
             return Location(file: relative(file), line: UInt64(line))
         }
         if let jsonlPath {
-            return Location(file: relative(jsonlPath), line: ordinal + jsonlFirstEventLine)
+            return Location(file: relative(jsonlPath), line: jsonlLineMap?.line(of: ordinal) ?? ordinal + jsonlFirstEventLine)
         }
         return Location(file: relative(path), line: nil)
     }

@@ -21,7 +21,8 @@ public enum GitHubAnnotationReporter {
         }
         for problem in report.inputProblems {
             let command = problem.severity == .error ? "error" : "warning"
-            out += "::\(command) file=\(escapeProperty(problem.path)),title=\(escapeProperty("lifetrace input"))::\(escapeData(problem.message))\n"
+            let line = problem.line.map { ",line=\($0)" } ?? ""
+            out += "::\(command) file=\(escapeProperty(problem.path))\(line),title=\(escapeProperty("lifetrace input"))::\(escapeData(problem.message))\n"
         }
         out += TextReporter.summaryLine(report) + "\n"
         return out

@@ -2,7 +2,9 @@
 ///
 /// Each finding: `rule`, `severity`, `verdict`, `controller`, `t_ns` (trace clock), `time` (seconds since the
 /// trace's first event, as text), `event` (ordinal), `callback`, `message`, `related` (each with `event`,
-/// `t_ns`, `time`, `message`), and `trace` (the trace's path).
+/// `t_ns`, `time`, `message`), and `trace` (the trace's path). Each input problem (`input_problems`): `path`,
+/// `severity` (`error` unreadable, `warning` damaged), `message`, and where the input stops being readable: `line`
+/// (a JSON Lines input) or `byte_offset` (a trace), `null` when not known.
 public enum JSONReporter {
     public static func render(_ report: AuditReport) -> String {
         document(report).serialized(pretty: true) + "\n"
@@ -51,6 +53,8 @@ public enum JSONReporter {
                     ("path", .string(problem.path)),
                     ("severity", .string(problem.severity.rawValue)),
                     ("message", .string(problem.message)),
+                    ("line", problem.line.map { .int(Int64(clamping: $0)) } ?? .null),
+                    ("byte_offset", problem.byteOffset.map { .int(Int64(clamping: $0)) } ?? .null),
                 ])
             })),
             ("summary", .object([

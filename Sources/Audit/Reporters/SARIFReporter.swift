@@ -83,11 +83,21 @@ public enum SARIFReporter {
                 .object([
                     ("level", .string(problem.severity.rawValue)),
                     ("message", .object([("text", .string(problem.message))])),
-                    ("locations", .array([.object([
-                        ("physicalLocation", .object([("artifactLocation", .object([("uri", .string(uri(problem.path)))]))])),
-                    ])])),
+                    ("locations", .array([.object([("physicalLocation", problemLocation(problem))])])),
                 ])
             })))
+        }
+        return .object(members)
+    }
+
+    /// The file of an input problem, with the line (a JSON Lines input) or byte offset (a trace, SARIF 2.1.0
+    /// §3.30.10) where it stops being readable, when known.
+    static func problemLocation(_ problem: InputProblem) -> JSONValue {
+        var members: [(String, JSONValue)] = [("artifactLocation", .object([("uri", .string(uri(problem.path)))]))]
+        if let line = problem.line {
+            members.append(("region", .object([("startLine", .int(Int64(clamping: line)))])))
+        } else if let offset = problem.byteOffset {
+            members.append(("region", .object([("byteOffset", .int(Int64(clamping: offset)))])))
         }
         return .object(members)
     }

@@ -1,4 +1,5 @@
 import Replay
+import TraceLog
 import TraceModel
 
 /// `analytics_overcount`: a controller sends more screen views than it completes appearances.
@@ -151,7 +152,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
 
     private let severity: Severity
     private let screenMarks: [String]
-    @exclusivity(unchecked) private var tracked: [UInt32: Tracked] = [:]
+    @exclusivity(unchecked) private var tracked = SerialMap<Tracked>()
     @exclusivity(unchecked) private var byType: [String: TypeTotals] = [:]
     @exclusivity(unchecked) private var typeOrder: [String] = []
     /// The last SwiftUI onAppear: its ordinal, host and view name.
@@ -160,6 +161,28 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     init(settings: RuleSettings) {
         severity = settings.severity
         screenMarks = settings.names("screen_marks", default: [MarkName.analyticsScreen])
+    }
+
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.phase != .end, let position = tracked.position(of: record.controller) else { return }
+        // The related event naming the end of an unconfirmed cycle is built only when a screen view needs it.
+        func closer(_ why: String) -> () -> RelatedEvent {
+            { context.related(record, "\(context.controller(of: record).displayName) \(record.callback.name) at \(context.time(record.timestamp))\(why)") }
+        }
+        switch record.callback {
+        case .viewDidAppear:
+            if !tracked[at: position].confirmed {
+                byType[tracked[at: position].controller.typeName]!.appearances += 1
+                tracked[at: position].confirmed = true
+            }
+        case .viewWillDisappear:
+            close(&tracked[at: position], by: closer(": the appearance ended without viewDidAppear"))
+        case .deinitialize:
+            close(&tracked[at: position], by: closer(""))
+            tracked.removeValue(forKey: record.controller)
+        default:
+            break
+        }
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
@@ -192,27 +215,6 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
                 count(view, .notAppearing(appearance.name), in: &entry)
             }
             tracked[owner.serial] = entry
-        case .callback(let callback):
-            let serial = callback.controller.serial
-            guard callback.phase != .end, tracked[serial] != nil else { return }
-            // The related event naming the end of an unconfirmed cycle is built only when a screen view needs it.
-            func closer(_ why: String) -> () -> RelatedEvent {
-                { context.related(event, "\(callback.controller.displayName) \(callback.callback.name) at \(context.time(event.timestamp))\(why)") }
-            }
-            switch callback.callback {
-            case .viewDidAppear:
-                if !tracked[serial]!.confirmed {
-                    byType[callback.controller.typeName]!.appearances += 1
-                    tracked[serial]!.confirmed = true
-                }
-            case .viewWillDisappear:
-                close(&tracked[serial]!, by: closer(": the appearance ended without viewDidAppear"))
-            case .deinitialize:
-                close(&tracked[serial]!, by: closer(""))
-                tracked[serial] = nil
-            default:
-                break
-            }
         case .swiftUI(let action):
             if action.action == .onAppear { lastOnAppear = (context.ordinal, action.host, action.view) }
         case .app(let app):

@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `appearance_balance`: appearance callbacks out of order (never the legal cancellations).
@@ -88,16 +89,16 @@ final class AppearanceBalanceMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
     let callbackFilter = CallbackSet([.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
     private let severity: Severity
-    @exclusivity(unchecked) private var controllers: [UInt32: Tracked] = [:]
+    @exclusivity(unchecked) private var controllers = SerialMap<Tracked>()
 
     init(settings: RuleSettings) {
         severity = settings.severity
     }
 
-    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        guard case .callback(let callback) = event.payload, callback.phase != .end else { return }
-        let serial = callback.controller.serial
-        switch callback.callback {
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.phase != .end else { return }
+        let serial = record.controller
+        switch record.callback {
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
             break
         case .deinitialize:
@@ -111,7 +112,7 @@ final class AppearanceBalanceMonitor: RuleMonitor {
             return
         }
         var tracked = controllers[serial] ?? Tracked(state: .unknown)
-        let problem: String? = switch (callback.callback, tracked.state) {
+        let problem: String? = switch (record.callback, tracked.state) {
         case (_, .unknown): nil
         case (.viewWillAppear, .disappeared), (.viewWillAppear, .disappearing): nil
         case (.viewWillAppear, .appearing): "viewWillAppear again while already appearing, with no viewDidAppear or viewWillDisappear between"
@@ -129,27 +130,30 @@ final class AppearanceBalanceMonitor: RuleMonitor {
         }
         if let problem {
             var related: [RelatedEvent] = []
-            var message = "\(callback.controller.displayName): \(problem)"
+            let name = context.controller(of: record).displayName
+            var message = "\(name): \(problem)"
             if let last = tracked.last {
                 related.append(RelatedEvent(ordinal: last.ordinal, timestamp: last.timestamp, message: "previous appearance callback: \(last.callback.name) at \(context.time(last.timestamp))"))
                 message += "; the previous appearance callback was \(last.callback.name) at \(context.time(last.timestamp))"
             }
             message += " (state \(tracked.state.rawValue))."
             findings.append(Finding(
-                ruleID: AppearanceBalanceRule.id, severity: severity, controller: callback.controller.displayName,
-                timestamp: event.timestamp, ordinal: context.ordinal, callback: callback.callback.name,
-                message: message, related: related, source: event.source
+                ruleID: AppearanceBalanceRule.id, severity: severity, controller: name,
+                timestamp: record.timestamp, ordinal: context.ordinal, callback: record.callback.name,
+                message: message, related: related, source: context.source
             ))
         }
-        tracked.state = switch callback.callback {
+        tracked.state = switch record.callback {
         case .viewWillAppear: .appearing
         case .viewDidAppear: .appeared
         case .viewWillDisappear: .disappearing
         default: .disappeared
         }
-        tracked.last = (callback.callback, context.ordinal, event.timestamp)
+        tracked.last = (record.callback, context.ordinal, record.timestamp)
         controllers[serial] = tracked
     }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {}
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {}
 }

@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// Work done inside a controller's viewWillDisappear, held until that disappearance either completes or is
@@ -36,32 +37,31 @@ struct CancelledDisappearances<Item> {
         awaiting[controller.serial, default: []].append(item)
     }
 
-    /// Applies a callback or container event; returns the cancellation it shows, if any.
-    mutating func observe(_ event: Event, _ context: EventContext) -> Cancellation? {
-        guard !awaiting.isEmpty else { return nil }
-        switch event.payload {
-        case .callback(let callback):
-            guard callback.phase != .end else { return nil }
-            switch callback.callback {
-            case .viewWillAppear:
-                guard let items = awaiting.removeValue(forKey: callback.controller.serial) else { return nil }
-                let related = context.related(event, "disappearance cancelled: \(callback.controller.displayName) viewWillAppear at \(context.time(event.timestamp)) without viewDidDisappear")
-                return Cancellation(controller: callback.controller, items: items, cancellation: related)
-            case .viewDidDisappear, .deinitialize:
-                awaiting[callback.controller.serial] = nil
-                return nil
-            default:
-                return nil
-            }
-        case .container(let container):
-            guard container.operation == .interactiveTransitionCancel, container.phase != .end,
-                  let from = container.controllers.first,
-                  let items = awaiting.removeValue(forKey: from.serial) else { return nil }
-            let related = context.related(event, "interactive transition cancelled at \(context.time(event.timestamp)): \(from.displayName) stays on screen without viewDidDisappear")
-            return Cancellation(controller: from, items: items, cancellation: related)
+    /// Applies a callback record (`RuleMonitor.observe(callback:_:_:)`); returns the cancellation it shows, if any.
+    mutating func observe(callback record: EventRecord, _ context: EventContext) -> Cancellation? {
+        guard !awaiting.isEmpty, record.phase != .end else { return nil }
+        switch record.callback {
+        case .viewWillAppear:
+            guard let items = awaiting.removeValue(forKey: record.controller) else { return nil }
+            let controller = context.controller(of: record)
+            let related = context.related(record, "disappearance cancelled: \(controller.displayName) viewWillAppear at \(context.time(record.timestamp)) without viewDidDisappear")
+            return Cancellation(controller: controller, items: items, cancellation: related)
+        case .viewDidDisappear, .deinitialize:
+            awaiting[record.controller] = nil
+            return nil
         default:
             return nil
         }
+    }
+
+    /// Applies a container event; returns the cancellation it shows, if any.
+    mutating func observe(_ event: Event, _ context: EventContext) -> Cancellation? {
+        guard !awaiting.isEmpty, case .container(let container) = event.payload,
+              container.operation == .interactiveTransitionCancel, container.phase != .end,
+              let from = container.controllers.first,
+              let items = awaiting.removeValue(forKey: from.serial) else { return nil }
+        let related = context.related(event, "interactive transition cancelled at \(context.time(event.timestamp)): \(from.displayName) stays on screen without viewDidDisappear")
+        return Cancellation(controller: from, items: items, cancellation: related)
     }
 
     /// Forgets everything held (the process ended: a new recording run started).

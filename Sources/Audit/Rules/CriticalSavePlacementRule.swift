@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `critical_save_placement`: a critical save made only in viewWillDisappear.
@@ -128,14 +129,24 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
         self.settings = settings
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        traceStart = context.traceStart
+        guard let cancelled = awaiting.observe(callback: record, context) else { return }
+        noteCancelled(cancelled)
+    }
+
+    private func noteCancelled(_ cancelled: CancelledDisappearances<(key: TypeKey, save: Save)>.Cancellation) {
+        for (key, save) in cancelled.items where candidates[key]?.cancelled == nil {
+            candidates[key]?.cancelled = (save, cancelled.cancellation)
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         switch event.payload {
-        case .callback, .container:
+        case .container:
             guard let cancelled = awaiting.observe(event, context) else { return }
-            for (key, save) in cancelled.items where candidates[key]?.cancelled == nil {
-                candidates[key]?.cancelled = (save, cancelled.cancellation)
-            }
+            noteCancelled(cancelled)
         case .mark(let mark):
             guard mark.name == MarkName.save, mark.isCritical, let key = mark.key else { return }
             let enclosing = context.attribution.enclosing(of: mark.controller)

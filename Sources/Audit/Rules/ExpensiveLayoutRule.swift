@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `expensive_layout`: a layout callback (viewWillLayoutSubviews, viewDidLayoutSubviews) that takes longer than
@@ -88,7 +89,8 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
 
     /// A layout callback interval that has begun and not ended.
     private struct Frame {
-        var controller: ControllerRef
+        /// The controller's serial (its `ControllerRef` is resolved from the end record, for a finding only).
+        var controller: UInt32
         var callback: Callback
         var begin: UInt64
         var ordinal: UInt64
@@ -125,26 +127,28 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         budget = settings.duration("budget", default: ExpensiveLayoutRule.defaultBudget)
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        switch record.phase {
+        case .begin:
+            open.append(Frame(controller: record.controller, callback: record.callback, begin: record.timestamp, ordinal: context.ordinal, source: context.source))
+        case .end:
+            guard let index = open.lastIndex(where: { $0.controller == record.controller && $0.callback == record.callback }) else { return }
+            let frame = open.remove(at: index)
+            let duration = record.timestamp >= frame.begin ? record.timestamp - frame.begin : 0
+            if index > 0 { open[index - 1].nested &+= duration }
+            let own = duration >= frame.nested ? duration - frame.nested : 0
+            if own > budget { self.record(frame, context.controller(of: record), own: own, end: record.timestamp, context) }
+        case .instant:
+            break
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .callback(let callback):
-            switch callback.phase {
-            case .begin:
-                open.append(Frame(controller: callback.controller, callback: callback.callback, begin: event.timestamp, ordinal: context.ordinal, source: event.source))
-            case .end:
-                guard let index = open.lastIndex(where: { $0.controller.serial == callback.controller.serial && $0.callback == callback.callback }) else { return }
-                let frame = open.remove(at: index)
-                let duration = event.timestamp >= frame.begin ? event.timestamp - frame.begin : 0
-                if index > 0 { open[index - 1].nested &+= duration }
-                let own = duration >= frame.nested ? duration - frame.nested : 0
-                if own > budget { record(frame, own: own, end: event.timestamp, context) }
-            case .instant:
-                break
-            }
         case .mark(let mark):
             guard mark.name == MarkName.work, !open.isEmpty else { return }
             let label = mark[field: "label"]?.description ?? ""
-            guard let index = open.lastIndex(where: { mark.controller == nil || $0.controller.serial == mark.controller?.serial }) else { return }
+            guard let index = open.lastIndex(where: { mark.controller == nil || $0.controller == mark.controller?.serial }) else { return }
             switch mark.phase {
             case .begin:
                 open[index].openWork.append((label, event.timestamp, context.ordinal))
@@ -166,9 +170,9 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         }
     }
 
-    private func record(_ frame: Frame, own: UInt64, end: UInt64, _ context: EventContext) {
-        let key = Key(typeName: frame.controller.typeName, callback: frame.callback)
-        let name = frame.controller.displayName
+    private func record(_ frame: Frame, _ controller: ControllerRef, own: UInt64, end: UInt64, _ context: EventContext) {
+        let key = Key(typeName: controller.typeName, callback: frame.callback)
+        let name = controller.displayName
         if var seen = overruns[key] {
             seen.count += 1
             seen.total &+= own

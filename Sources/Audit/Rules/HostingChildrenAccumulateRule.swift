@@ -1,4 +1,5 @@
 import Replay
+import TraceLog
 import TraceModel
 
 /// `hosting_children_accumulate`: hosting controllers of one type piling up as live children of one controller.
@@ -123,6 +124,17 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         hostingPrefixes = settings.names("hosting_types", default: HostingChildrenAccumulateRule.defaultHostingTypes)
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        traceStart = context.traceStart
+        guard record.phase != .end, !children.isEmpty || !groups.isEmpty else { return }
+        if record.callback == .deinitialize {
+            remove(record.controller)
+            reportGroups(ofParent: record.controller, &findings)
+        } else if record.parent == .none {
+            remove(record.controller)
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         switch event.payload {
@@ -136,14 +148,6 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
                 remove(child.serial)
             default:
                 break
-            }
-        case .callback(let callback):
-            guard callback.phase != .end else { return }
-            if callback.callback == .deinitialize {
-                remove(callback.controller.serial)
-                reportGroups(ofParent: callback.controller.serial, &findings)
-            } else if case .some(ParentArgument.none) = callback.parent {
-                remove(callback.controller.serial)
             }
         case .swiftUI(let swiftUI):
             if let host = swiftUI.host { hostingTypes.insert(host.typeName) }

@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `leaked_controller`: a removed controller not deinitialized within a grace period.
@@ -144,27 +145,30 @@ final class LeakedControllerMonitor: RuleMonitor {
         grace = settings.duration("grace", default: LeakedControllerRule.defaultGrace)
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard !removed.isEmpty || (record.callback == .didMoveToParent && record.parent == .none) else { return }
+        switch record.callback {
+        case .deinitialize:
+            guard record.phase != .end, let removal = removed.removeValue(forKey: record.controller) else { return }
+            if record.timestamp > removal.deadline {
+                let after = TimeText.duration(record.timestamp - removal.last.timestamp)
+                findings.append(finding(
+                    removal, severity: settings.severity, verdict: .violation,
+                    message: "\(removal.controller.displayName) was removed at \(context.time(removal.last.timestamp)) but deinitialized only at \(context.time(record.timestamp)), \(after) later (grace \(TimeText.duration(grace))): something retained it after it left the screen.",
+                    extra: context.related(record, "deinit at \(context.time(record.timestamp))"), context.time
+                ))
+            }
+        case .didMoveToParent where record.parent == .none:
+            remove(context.controller(of: record), at: record.timestamp, source: context.source, context, what: "didMove(toParent: nil)")
+        case .didMoveToParent, .willMoveToParent:
+            if record.parent == .controller { removed[record.controller] = nil }
+        default:
+            break
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .callback(let callback):
-            switch callback.callback {
-            case .deinitialize:
-                guard callback.phase != .end, let removal = removed.removeValue(forKey: callback.controller.serial) else { return }
-                if event.timestamp > removal.deadline {
-                    let after = TimeText.duration(event.timestamp - removal.last.timestamp)
-                    findings.append(finding(
-                        removal, severity: settings.severity, verdict: .violation,
-                        message: "\(removal.controller.displayName) was removed at \(context.time(removal.last.timestamp)) but deinitialized only at \(context.time(event.timestamp)), \(after) later (grace \(TimeText.duration(grace))): something retained it after it left the screen.",
-                        extra: context.related(event, "deinit at \(context.time(event.timestamp))"), context.time
-                    ))
-                }
-            case .didMoveToParent where callback.parent == ParentArgument.none:
-                remove(callback.controller, event, context, what: "didMove(toParent: nil)")
-            case .didMoveToParent, .willMoveToParent:
-                if callback.parent?.controller != nil { removed[callback.controller.serial] = nil }
-            default:
-                break
-            }
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended (killed or crashed: the replay ends its controllers with it). A removed
             // controller still alive then ended with its process and is not a leak, unless the grace had already
@@ -182,7 +186,7 @@ final class LeakedControllerMonitor: RuleMonitor {
             switch container.operation {
             case .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent:
                 for controller in container.controllers {
-                    remove(controller, event, context, what: container.operation.name)
+                    remove(controller, at: event.timestamp, source: event.source, context, what: container.operation.name)
                 }
             case .push, .present, .addChild, .setRoot, .setViewControllers, .selectTab:
                 for controller in container.controllers { removed[controller.serial] = nil }
@@ -191,7 +195,7 @@ final class LeakedControllerMonitor: RuleMonitor {
                     let state = context.state
                     for member in state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
                     where member.removal?.kind == .replaced && member.removal?.ordinal == context.ordinal && member.isAlive {
-                        remove(member.ref, event, context, what: "left the list of \(container.operation.name)")
+                        remove(member.ref, at: event.timestamp, source: event.source, context, what: "left the list of \(container.operation.name)")
                     }
                 }
             case .interactiveTransitionCancel:
@@ -204,14 +208,14 @@ final class LeakedControllerMonitor: RuleMonitor {
         }
     }
 
-    private func remove(_ controller: ControllerRef, _ event: Event, _ context: EventContext, what: String) {
-        let here = Removed(ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, what: what)
+    private func remove(_ controller: ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, what: String) {
+        let here = Removed(ordinal: context.ordinal, timestamp: timestamp, source: source, what: what)
         if var removal = removed[controller.serial] {
             removal.last = here
-            removal.deadline = event.timestamp &+ grace
+            removal.deadline = timestamp &+ grace
             removed[controller.serial] = removal
         } else {
-            removed[controller.serial] = Removal(controller: controller, first: here, last: here, deadline: event.timestamp &+ grace)
+            removed[controller.serial] = Removal(controller: controller, first: here, last: here, deadline: timestamp &+ grace)
         }
     }
 

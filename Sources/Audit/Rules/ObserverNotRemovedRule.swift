@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `observer_not_removed`: an observer (or another registration) still registered when its controller is
@@ -155,6 +156,20 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
         removeMarks = settings.names("remove_marks", default: [MarkName.observerRemove])
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.callback == .deinitialize else { return }
+        if !pending.isEmpty { settleClosedInstants(context, &findings) }
+        let serial = record.controller
+        switch record.phase {
+        case .begin, .instant:
+            guard !live.isEmpty, live[serial] != nil else { return }
+            pending.append(PendingDeinit(controller: context.controller(of: record), ordinal: context.ordinal, time: record.timestamp, source: context.source, isInterval: record.phase == .begin))
+        case .end:
+            guard !pending.isEmpty, let index = pending.firstIndex(where: { $0.controller.serial == serial && $0.isInterval }) else { return }
+            settle(pending.remove(at: index), context.time, &findings)
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
         case .mark(let mark):
@@ -181,18 +196,6 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
                     live[owner.serial]!.remove(at: index)
                     if live[owner.serial]!.isEmpty { live[owner.serial] = nil }
                 }
-            }
-        case .callback(let callback):
-            guard callback.callback == .deinitialize else { return }
-            if !pending.isEmpty { settleClosedInstants(context, &findings) }
-            let serial = callback.controller.serial
-            switch callback.phase {
-            case .begin, .instant:
-                guard live[serial] != nil else { return }
-                pending.append(PendingDeinit(controller: callback.controller, ordinal: context.ordinal, time: event.timestamp, source: event.source, isInterval: callback.phase == .begin))
-            case .end:
-                guard let index = pending.firstIndex(where: { $0.controller.serial == serial && $0.isInterval }) else { return }
-                settle(pending.remove(at: index), context.time, &findings)
             }
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended: deinit windows close, and registrations die with the process.

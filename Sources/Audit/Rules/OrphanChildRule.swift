@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `orphan_child`: containment done halfway.
@@ -102,19 +103,24 @@ final class OrphanChildMonitor: RuleMonitor {
     let callbackDemand: CallbackDemand? = CallbackDemand()
     private let settings: RuleSettings
     /// Child serial → parent, from addChild, push, setViewControllers, selectTab, willMove/didMove(toParent:).
-    @exclusivity(unchecked) private var parents: [UInt32: ControllerRef] = [:]
+    @exclusivity(unchecked) private var parents = SerialMap<ControllerRef>()
     /// Presented serial → presenter.
-    @exclusivity(unchecked) private var presenters: [UInt32: UInt32] = [:]
+    @exclusivity(unchecked) private var presenters = SerialMap<UInt32>()
     /// Controllers set as a window's root.
-    @exclusivity(unchecked) private var roots: Set<UInt32> = []
+    @exclusivity(unchecked) private var roots = SerialMap<Void>()
     /// Children that got willMove(toParent: nil) since they were added.
-    @exclusivity(unchecked) private var leaving: Set<UInt32> = []
-    @exclusivity(unchecked) private var pendingDidMove: [UInt32: PendingDidMove] = [:]
+    @exclusivity(unchecked) private var leaving = SerialMap<Void>()
+    @exclusivity(unchecked) private var pendingDidMove = SerialMap<PendingDidMove>()
     /// Controllers already reported as orphans (one finding per instance).
-    @exclusivity(unchecked) private var reported: Set<UInt32> = []
+    @exclusivity(unchecked) private var reported = SerialMap<Void>()
 
     init(settings: RuleSettings) {
         self.settings = settings
+    }
+
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        observeCallback(record, context, &findings)
+        callbackDemand!.extra = pendingDidMove.isEmpty ? [] : .all
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
@@ -122,8 +128,6 @@ final class OrphanChildMonitor: RuleMonitor {
         switch event.payload {
         case .container(let container):
             observe(container, event, context, &findings)
-        case .callback(let callback):
-            observe(callback, event, context, &findings)
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended (killed or crashed) before these children got didMove(toParent:): as
             // inconclusive as a trace that ends there, and said so now rather than at the end of a later run.
@@ -167,7 +171,7 @@ final class OrphanChildMonitor: RuleMonitor {
         case .pop, .dismiss:
             for child in container.controllers { forget(child.serial) }
         case .removeFromParent:
-            for child in container.controllers { checkRemoval(of: child, event, context, &findings, what: "removeFromParent()") }
+            for child in container.controllers { checkRemoval(of: child, at: event.timestamp, source: event.source, context, &findings, what: "removeFromParent()") }
         case .attachView:
             guard let host = container.container else { return }
             for child in container.controllers {
@@ -187,50 +191,52 @@ final class OrphanChildMonitor: RuleMonitor {
         }
     }
 
-    private func observe(_ callback: CallbackEvent, _ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        let child = callback.controller
-        let serial = child.serial
-        if !pendingDidMove.isEmpty, var pending = pendingDidMove[serial], callback.phase != .begin || callback.callback != .viewDidAppear {
-            if callback.callback == .didMoveToParent, callback.parent?.controller != nil {
+    private func observeCallback(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        let serial = record.controller
+        let callback = record.callback
+        if !pendingDidMove.isEmpty, var pending = pendingDidMove[serial], record.phase != .begin || callback != .viewDidAppear {
+            if callback == .didMoveToParent, record.parent == .controller {
                 pendingDidMove[serial] = nil
-            } else if let appeared = pending.appeared, callback.callback != .viewDidAppear {
+            } else if let appeared = pending.appeared, callback != .viewDidAppear {
                 pendingDidMove[serial] = nil
+                let child = context.controller(of: record)
                 findings.append(Finding(
                     ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
                     timestamp: pending.addChildAt.timestamp, ordinal: pending.addChildAt.ordinal, callback: nil,
-                    message: "\(pending.parent.displayName) added \(child.displayName) with addChild at \(context.time(pending.addChildAt.timestamp)) but never called didMove(toParent:) — the child appeared at \(context.time(appeared.timestamp)) and went on to \(callback.callback.name) at \(context.time(event.timestamp)) still waiting for it.",
-                    related: [pending.addChild(context.time), appeared, context.related(event, "\(callback.callback.name) at \(context.time(event.timestamp))")]
+                    message: "\(pending.parent.displayName) added \(child.displayName) with addChild at \(context.time(pending.addChildAt.timestamp)) but never called didMove(toParent:) — the child appeared at \(context.time(appeared.timestamp)) and went on to \(callback.name) at \(context.time(record.timestamp)) still waiting for it.",
+                    related: [pending.addChild(context.time), appeared, context.related(record, "\(callback.name) at \(context.time(record.timestamp))")]
                 ))
-            } else if callback.callback == .viewDidAppear {
-                pending.appeared = context.related(event, "\(child.displayName) viewDidAppear at \(context.time(event.timestamp))")
+            } else if callback == .viewDidAppear {
+                pending.appeared = context.related(record, "\(context.controller(of: record).displayName) viewDidAppear at \(context.time(record.timestamp))")
                 pendingDidMove[serial] = pending
             }
         }
-        switch callback.callback {
+        switch callback {
         case .willMoveToParent:
-            if let parent = callback.parent?.controller {
+            if let parent = context.parent(of: record) {
                 parents[serial] = parent
                 leaving.remove(serial)
-            } else if callback.parent != nil, callback.phase != .end {
+            } else if record.parent != .absent, record.phase != .end {
                 leaving.insert(serial)
             }
         case .didMoveToParent:
-            if let parent = callback.parent?.controller {
+            if let parent = context.parent(of: record) {
                 parents[serial] = parent
-            } else if callback.parent != nil, callback.phase != .end {
-                checkRemoval(of: child, event, context, &findings, what: "didMove(toParent: nil)")
+            } else if record.parent != .absent, record.phase != .end {
+                checkRemoval(of: context.controller(of: record), at: record.timestamp, source: context.source, context, &findings, what: "didMove(toParent: nil)")
             }
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-            guard callback.phase == .begin, parents[serial] == nil, presenters[serial] == nil, !roots.contains(serial),
+            guard record.phase == .begin, !parents.contains(serial), !presenters.contains(serial), !roots.contains(serial),
                   !reported.contains(serial),
-                  let host = context.attribution.innermostOpenAppearanceCallback(excluding: child) else { return }
+                  let host = context.attribution.innermostOpenAppearanceCallback(excludingSerial: serial) else { return }
             reported.insert(serial)
+            let child = context.controller(of: record)
             findings.append(Finding(
                 ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
-                timestamp: event.timestamp, ordinal: context.ordinal, callback: callback.callback.name,
-                message: "\(child.displayName) gets \(callback.callback.name) inside \(host.controller?.displayName ?? "another controller")'s \(host.name) at \(context.time(event.timestamp)), but it was never added as a child (no addChild, push or presentation): appearance is being forwarded by hand to an orphan.",
+                timestamp: record.timestamp, ordinal: context.ordinal, callback: callback.name,
+                message: "\(child.displayName) gets \(callback.name) inside \(host.controller?.displayName ?? "another controller")'s \(host.name) at \(context.time(record.timestamp)), but it was never added as a child (no addChild, push or presentation): appearance is being forwarded by hand to an orphan.",
                 related: [RelatedEvent(ordinal: host.ordinal, timestamp: host.timestamp, message: "\(host.controller?.displayName ?? "host") \(host.name) began at \(context.time(host.timestamp))")],
-                source: event.source
+                source: context.source
             ))
         case .deinitialize:
             forget(serial)
@@ -242,14 +248,14 @@ final class OrphanChildMonitor: RuleMonitor {
         }
     }
 
-    private func checkRemoval(of child: ControllerRef, _ event: Event, _ context: EventContext, _ findings: inout [Finding], what: String) {
+    private func checkRemoval(of child: ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, _ findings: inout [Finding], what: String) {
         defer { forget(child.serial) }
         guard let parent = parents[child.serial], !leaving.contains(child.serial) else { return }
         findings.append(Finding(
             ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
-            timestamp: event.timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: parent)?.name,
-            message: "\(child.displayName) was removed from \(parent.displayName) with \(what) at \(context.time(event.timestamp)) without willMove(toParent: nil) first: the child is not told it is leaving.",
-            source: event.source
+            timestamp: timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: parent)?.name,
+            message: "\(child.displayName) was removed from \(parent.displayName) with \(what) at \(context.time(timestamp)) without willMove(toParent: nil) first: the child is not told it is leaving.",
+            source: source
         ))
     }
 

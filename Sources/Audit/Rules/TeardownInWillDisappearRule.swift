@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `teardown_in_will_disappear`: teardown done in viewWillDisappear, and that disappearance was cancelled.
@@ -150,15 +151,18 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         marks = settings.names("marks", default: TeardownInWillDisappearRule.defaultMarks)
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        traceStart = context.traceStart
+        if !cancelled.isEmpty, record.phase != .end, record.callback != .viewWillAppear,
+           let entry = cancelled.removeValue(forKey: record.controller) {
+            report(entry, &findings)
+        }
+        if let cancellation = held.observe(callback: record, context) { remember(cancellation) }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         switch event.payload {
-        case .callback(let callback):
-            if !cancelled.isEmpty, callback.phase != .end, callback.callback != .viewWillAppear,
-               let entry = cancelled.removeValue(forKey: callback.controller.serial) {
-                report(entry, &findings)
-            }
-            if let cancellation = held.observe(event, context) { remember(cancellation) }
         case .container:
             if let cancellation = held.observe(event, context) { remember(cancellation) }
         case .mark(let mark):

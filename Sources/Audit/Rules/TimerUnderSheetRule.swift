@@ -1,4 +1,5 @@
 import Replay
+import TraceLog
 import TraceModel
 
 /// `timer_under_sheet`: a screen covered by a sheet (or another presentation that leaves the presenter's view in
@@ -178,6 +179,15 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         stopMarks = settings.names("stop_marks", default: [MarkName.timerStop])
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.callback == .deinitialize, record.phase != .end else { return }
+        let serial = record.controller
+        if !timers.isEmpty { timers[serial] = nil }
+        guard !covers.isEmpty else { return }
+        for index in covers.indices { covers[index].timers.removeAll { $0.timer.owner.serial == serial } }
+        uncover(serial, at: record.timestamp, ending: context.related(record, "\(context.controller(of: record).displayName) deinit at \(context.time(record.timestamp))"), how: "until \(context.controller(of: record).displayName) was deinitialized at \(context.time(record.timestamp))", context.time, &findings)
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
         case .mark(let mark):
@@ -230,12 +240,6 @@ final class TimerUnderSheetMonitor: RuleMonitor {
             default:
                 break
             }
-        case .callback(let callback):
-            guard callback.callback == .deinitialize, callback.phase != .end else { return }
-            let serial = callback.controller.serial
-            timers[serial] = nil
-            for index in covers.indices { covers[index].timers.removeAll { $0.timer.owner.serial == serial } }
-            uncover(serial, at: event.timestamp, ending: context.related(event, "\(callback.controller.displayName) deinit at \(context.time(event.timestamp))"), how: "until \(callback.controller.displayName) was deinitialized at \(context.time(event.timestamp))", context.time, &findings)
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended: its timers and presentations ended with it.
             let last = context.previousTimestamp ?? event.timestamp

@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `unsaved_edit_at_exit`: an edit not saved before the screen or the app goes away.
@@ -145,6 +146,37 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         self.settings = settings
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        traceStart = context.traceStart
+        observeCallback(record, context, &findings)
+        callbackDemand!.extra = pending.isEmpty ? [] : .all
+    }
+
+    private func observeCallback(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        let serial = record.controller
+        if !pending.isEmpty {
+            settle(findings: &findings) { closer in
+                switch closer {
+                case .callbackEnd(let owner, let which): owner == serial && which == record.callback && record.phase == .end
+                case .nextCallback: true
+                case .appEnd: false
+                }
+            }
+        }
+        guard record.phase != .end, record.callback == .viewDidDisappear || record.callback == .deinitialize else { return }
+        guard !unsaved.isEmpty, let edits = unsaved.removeValue(forKey: serial), !edits.isEmpty else { return }
+        let name = context.controller(of: record).displayName
+        let what = record.callback == .deinitialize
+            ? "\(name) was deinitialized at \(context.time(record.timestamp))"
+            : "\(name) disappeared (viewDidDisappear at \(context.time(record.timestamp)))"
+        pending.append(PendingExit(
+            closer: record.phase == .begin ? .callbackEnd(serial, record.callback) : .nextCallback,
+            ordinal: context.ordinal, timestamp: record.timestamp, source: context.source,
+            callbackName: record.callback.name, what: what,
+            edits: edits.values.sorted { $0.first.ordinal < $1.first.ordinal }
+        ))
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         defer { callbackDemand!.extra = pending.isEmpty ? [] : .all }
@@ -164,28 +196,6 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
             } else if mark.name == MarkName.save, mark.isCritical {
                 clear(key: key, serial: serial, anyController: mark.controller == nil)
             }
-        case .callback(let callback):
-            let serial = callback.controller.serial
-            if !pending.isEmpty {
-                settle(findings: &findings) { closer in
-                    switch closer {
-                    case .callbackEnd(let owner, let which): owner == serial && which == callback.callback && callback.phase == .end
-                    case .nextCallback: true
-                    case .appEnd: false
-                    }
-                }
-            }
-            guard callback.phase != .end, callback.callback == .viewDidDisappear || callback.callback == .deinitialize else { return }
-            guard let edits = unsaved.removeValue(forKey: serial), !edits.isEmpty else { return }
-            let what = callback.callback == .deinitialize
-                ? "\(callback.controller.displayName) was deinitialized at \(context.time(event.timestamp))"
-                : "\(callback.controller.displayName) disappeared (viewDidDisappear at \(context.time(event.timestamp)))"
-            pending.append(PendingExit(
-                closer: callback.phase == .begin ? .callbackEnd(serial, callback.callback) : .nextCallback,
-                ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
-                callbackName: callback.callback.name, what: what,
-                edits: edits.values.sorted { $0.first.ordinal < $1.first.ordinal }
-            ))
         case .app(let app):
             if !pending.isEmpty {
                 settle(findings: &findings) { closer in

@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `view_did_load_once`: viewDidLoad more than once for one instance.
@@ -55,33 +56,36 @@ final class ViewDidLoadOnceMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
     let callbackFilter = CallbackSet([.viewDidLoad, .deinitialize], ends: false)
     private let severity: Severity
-    @exclusivity(unchecked) private var firstLoad: [UInt32: (ordinal: UInt64, timestamp: UInt64)] = [:]
+    @exclusivity(unchecked) private var firstLoad = SerialMap<(ordinal: UInt64, timestamp: UInt64)>()
 
     init(settings: RuleSettings) {
         severity = settings.severity
     }
 
-    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        guard case .callback(let callback) = event.payload, callback.phase != .end else { return }
-        switch callback.callback {
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.phase != .end else { return }
+        switch record.callback {
         case .viewDidLoad:
-            guard let first = firstLoad[callback.controller.serial] else {
-                firstLoad[callback.controller.serial] = (context.ordinal, event.timestamp)
+            guard let first = firstLoad[record.controller] else {
+                firstLoad[record.controller] = (context.ordinal, record.timestamp)
                 return
             }
+            let name = context.controller(of: record).displayName
             findings.append(Finding(
-                ruleID: ViewDidLoadOnceRule.id, severity: severity, controller: callback.controller.displayName,
-                timestamp: event.timestamp, ordinal: context.ordinal, callback: callback.callback.name,
-                message: "viewDidLoad ran again for \(callback.controller.displayName) at \(context.time(event.timestamp)); it already ran at \(context.time(first.timestamp)), so one-time setup runs twice.",
+                ruleID: ViewDidLoadOnceRule.id, severity: severity, controller: name,
+                timestamp: record.timestamp, ordinal: context.ordinal, callback: record.callback.name,
+                message: "viewDidLoad ran again for \(name) at \(context.time(record.timestamp)); it already ran at \(context.time(first.timestamp)), so one-time setup runs twice.",
                 related: [RelatedEvent(ordinal: first.ordinal, timestamp: first.timestamp, message: "first viewDidLoad at \(context.time(first.timestamp))")],
-                source: event.source
+                source: context.source
             ))
         case .deinitialize:
-            firstLoad[callback.controller.serial] = nil
+            firstLoad[record.controller] = nil
         default:
             break
         }
     }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {}
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {}
 }

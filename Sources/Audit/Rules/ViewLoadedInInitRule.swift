@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `view_loaded_in_init`: the view loaded while the initializer runs.
@@ -56,32 +57,35 @@ final class ViewLoadedInInitMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.loadView, .viewDidLoad, .deinitialize], ends: false)
     private let severity: Severity
     /// The init (by its begin ordinal) already reported per controller, so loadView + viewDidLoad give one finding.
-    @exclusivity(unchecked) private var reportedInit: [UInt32: UInt64] = [:]
+    @exclusivity(unchecked) private var reportedInit = SerialMap<UInt64>()
 
     init(settings: RuleSettings) {
         severity = settings.severity
     }
 
-    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        guard case .callback(let callback) = event.payload, callback.phase != .end else { return }
-        switch callback.callback {
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.phase != .end else { return }
+        switch record.callback {
         case .loadView, .viewDidLoad:
-            guard let initFrame = context.attribution.openFrame(.initialize, of: callback.controller),
-                  reportedInit[callback.controller.serial] != initFrame.ordinal else { return }
-            reportedInit[callback.controller.serial] = initFrame.ordinal
+            guard let initFrame = context.attribution.openFrame(.initialize, ofSerial: record.controller),
+                  reportedInit[record.controller] != initFrame.ordinal else { return }
+            reportedInit[record.controller] = initFrame.ordinal
+            let name = context.controller(of: record).displayName
             findings.append(Finding(
-                ruleID: ViewLoadedInInitRule.id, severity: severity, controller: callback.controller.displayName,
-                timestamp: event.timestamp, ordinal: context.ordinal, callback: Callback.initialize.name,
-                message: "\(callback.callback.name) of \(callback.controller.displayName) runs inside its init (begun at \(context.time(initFrame.timestamp))): something in the initializer read `view`, loading it before the controller is fully configured.",
-                related: [RelatedEvent(ordinal: initFrame.ordinal, timestamp: initFrame.timestamp, message: "init began at \(context.time(initFrame.timestamp))")],
-                source: event.source
+                ruleID: ViewLoadedInInitRule.id, severity: severity, controller: name,
+                timestamp: record.timestamp, ordinal: context.ordinal, callback: Callback.initialize.name,
+                message: "\(record.callback.name) of \(name) runs inside its init (begun at \(context.time(initFrame.since))): something in the initializer read `view`, loading it before the controller is fully configured.",
+                related: [RelatedEvent(ordinal: initFrame.ordinal, timestamp: initFrame.since, message: "init began at \(context.time(initFrame.since))")],
+                source: context.source
             ))
         case .deinitialize:
-            reportedInit[callback.controller.serial] = nil
+            reportedInit[record.controller] = nil
         default:
             break
         }
     }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {}
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {}
 }

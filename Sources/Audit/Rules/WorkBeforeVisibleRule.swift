@@ -1,4 +1,5 @@
 import Replay
+import TraceLog
 import TraceModel
 
 /// `work_before_visible`: user-visible work started before the screen is visible, for a screen that then does not
@@ -146,35 +147,38 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         grace = settings.duration("grace", default: WorkBeforeVisibleRule.defaultGrace)
     }
 
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard !pending.isEmpty, record.phase != .end, let batches = pending[record.controller] else { return }
+        lastContext = context
+        let serial = record.controller
+        switch record.callback {
+        case .viewWillAppear:
+            var waiting: [Batch] = []
+            for var batch in batches {
+                if !batch.appearing, record.timestamp - batch.timestamp > grace {
+                    report(batch, "its appearance began only at \(context.time(record.timestamp)) (viewWillAppear, \(TimeText.duration(record.timestamp - batch.timestamp)) later, beyond the \(TimeText.duration(grace)) grace)", context.related(record, "\(context.controller(of: record).displayName) viewWillAppear at \(context.time(record.timestamp))"), .violation, &findings)
+                } else {
+                    batch.appearing = true
+                    waiting.append(batch)
+                }
+            }
+            pending[serial] = waiting.isEmpty ? nil : waiting
+        case .viewDidAppear:
+            pending[serial] = nil
+        default:
+            let what = switch record.callback {
+            case .viewWillDisappear: "it got viewWillDisappear at \(context.time(record.timestamp)) before any viewDidAppear: the appearance was cancelled"
+            case .viewDidDisappear: "it got viewDidDisappear at \(context.time(record.timestamp)) without appearing"
+            default: "it was deinitialized at \(context.time(record.timestamp)) before any viewDidAppear"
+            }
+            let related = context.related(record, "\(context.controller(of: record).displayName) \(record.callback.name) at \(context.time(record.timestamp))")
+            for batch in batches { report(batch, what, related, .violation, &findings) }
+            pending[serial] = nil
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .callback(let callback):
-            guard !pending.isEmpty, callback.phase != .end, let batches = pending[callback.controller.serial] else { return }
-            lastContext = context
-            switch callback.callback {
-            case .viewWillAppear:
-                var waiting: [Batch] = []
-                for var batch in batches {
-                    if !batch.appearing, event.timestamp - batch.timestamp > grace {
-                        report(batch, "its appearance began only at \(context.time(event.timestamp)) (viewWillAppear, \(TimeText.duration(event.timestamp - batch.timestamp)) later, beyond the \(TimeText.duration(grace)) grace)", context.related(event, "\(callback.controller.displayName) viewWillAppear at \(context.time(event.timestamp))"), .violation, &findings)
-                    } else {
-                        batch.appearing = true
-                        waiting.append(batch)
-                    }
-                }
-                pending[callback.controller.serial] = waiting.isEmpty ? nil : waiting
-            case .viewDidAppear:
-                pending[callback.controller.serial] = nil
-            default:
-                let what = switch callback.callback {
-                case .viewWillDisappear: "it got viewWillDisappear at \(context.time(event.timestamp)) before any viewDidAppear: the appearance was cancelled"
-                case .viewDidDisappear: "it got viewDidDisappear at \(context.time(event.timestamp)) without appearing"
-                default: "it was deinitialized at \(context.time(event.timestamp)) before any viewDidAppear"
-                }
-                let related = context.related(event, "\(callback.controller.displayName) \(callback.callback.name) at \(context.time(event.timestamp))")
-                for batch in batches { report(batch, what, related, .violation, &findings) }
-                pending[callback.controller.serial] = nil
-            }
         case .mark(let mark):
             guard marks.contains(mark.name) else { return }
             start(mark, event, context)

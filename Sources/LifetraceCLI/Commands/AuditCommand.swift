@@ -69,7 +69,7 @@ struct AuditCommand: Command {
                 audits.append(try audit(path, auditor: auditor, writingJSONL: writesJSONL, output: output, problems: &problems))
             } catch let error as AuditInputError {
                 output.errorLine("lifetrace audit: error: \(error.message)")
-                problems.append(InputProblem(path: path, severity: .error, message: error.message))
+                problems.append(InputProblem(path: path, severity: .error, message: error.message, line: error.line, byteOffset: error.offset))
                 if let partial = error.partial { audits.append(partial) }
             }
         }
@@ -144,6 +144,16 @@ struct AuditCommand: Command {
     struct AuditInputError: Error {
         var message: String
         var partial: TraceAudit?
+        /// Where the input stops being readable: a JSON Lines line, or a byte offset in a trace.
+        var line: UInt64?
+        var offset: UInt64?
+
+        init(_ underlying: any Error, message: String? = nil, partial: TraceAudit?) {
+            self.message = message ?? "\(underlying)"
+            self.partial = partial
+            if let error = underlying as? JSONLError, error.line > 0 { line = UInt64(error.line) }
+            if let error = underlying as? TraceError { offset = error.offset }
+        }
     }
 
     /// Audits a `.lifetrace` file on the replay's fast path: each frame is decoded by a `FrameCursor` and its
@@ -171,13 +181,14 @@ struct AuditCommand: Command {
     }
 
     /// Audits any input event by event (a JSON Lines export, or a trace whose events are also written to
-    /// `jsonl`, the export that findings then point at).
+    /// `jsonl`, the export that findings then point at); for a JSON Lines input, records each event's line in
+    /// `lines`.
     static func auditEvents(
-        _ input: TraceInput, _ session: AuditSession, jsonl: inout JSONLExport?, count: inout UInt64, start: inout UInt64?,
-        output: CommandOutput
+        _ input: TraceInput, _ session: AuditSession, jsonl: inout JSONLExport?, lines: inout JSONLLineMap,
+        count: inout UInt64, start: inout UInt64?, output: CommandOutput
     ) throws -> TraceInput.Stop? {
         let path = input.path
-        return try input.scan(fromOffset: nil) { ordinal, event, _ in
+        return try input.scan(fromOffset: nil, lines: { lines.record(ordinal: $0, line: UInt64($1)) }) { ordinal, event, _ in
             if start == nil { start = event.timestamp }
             session.observe(event, ordinal: ordinal)
             if jsonl != nil {
@@ -202,13 +213,15 @@ struct AuditCommand: Command {
         do {
             input = try TraceInput(path: path)
         } catch {
-            throw AuditInputError(message: "\(error)", partial: nil)
+            throw AuditInputError(error, partial: nil)
         }
         if case .trace(let reader) = input.source {
             let prefix = "lifetrace audit: warning: "
-            for line in TraceDamage.warnings(reader.problems, readableEvents: reader.eventCount, command: "audit", afterFooter: reader.hasFooter) {
+            let warnings = TraceDamage.warnings(reader.problems, readableEvents: reader.eventCount, command: "audit", afterFooter: reader.hasFooter)
+            for (line, problem) in zip(warnings, reader.problems) {  // one warning per problem, in order
                 output.errorLine(line)
-                problems.append(InputProblem(path: path, severity: .warning, message: line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line))
+                let message = line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : line
+                problems.append(InputProblem(path: path, severity: .warning, message: message, byteOffset: problem.offset))
             }
         }
         var jsonl: JSONLExport?
@@ -223,13 +236,14 @@ struct AuditCommand: Command {
         var count: UInt64 = 0
         var start: UInt64?
         let stop: TraceInput.Stop?
+        var lines = JSONLLineMap()
         if case .trace(let reader) = input.source, jsonl == nil {
             stop = Self.auditRecords(reader, session, count: &count, start: &start)
         } else {
-            stop = try auditEvents(input, session, jsonl: &jsonl, count: &count, start: &start, output: output)
+            stop = try auditEvents(input, session, jsonl: &jsonl, lines: &lines, count: &count, start: &start, output: output)
         }
         var jsonlPath: String?
-        var firstEventLine: UInt64 = 1
+        var lineMap: JSONLLineMap?
         if var export = jsonl {
             do {
                 try export.finish()
@@ -237,31 +251,18 @@ struct AuditCommand: Command {
             } catch {
                 output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error))")
             }
-        } else if writingJSONL, input.isJSONL, let first = Self.contiguousEventLines(path) {
+        } else if writingJSONL, input.isJSONL {
+            // Findings point at the input's own lines, wherever blank lines (LF or CRLF) or a header put them.
             jsonlPath = path
-            firstEventLine = first
+            lineMap = lines
         }
-        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath, jsonlFirstEventLine: firstEventLine)
+        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath)
+        audit.jsonlLineMap = lineMap
         audit.baseDirectory = FileManager.default.currentDirectoryPath
         if let stop {
-            throw AuditInputError(message: "\(stop)", partial: audit)
+            throw AuditInputError(stop.underlying, message: "\(stop)", partial: audit)
         }
         return audit
-    }
-
-    /// The line of event 0 in the JSON Lines file at `path` when event N is on line `first + N` for every event
-    /// (no blank line between events), else `nil`.
-    static func contiguousEventLines(_ path: String) -> UInt64? {
-        guard var reader = try? JSONLReader(path: path) else { return nil }
-        var first: Int?
-        var ordinal = 0
-        while let event = try? reader.next() {
-            _ = event
-            if first == nil { first = reader.lineNumber }
-            guard reader.lineNumber == first! + ordinal else { return nil }
-            ordinal += 1
-        }
-        return first.map { UInt64($0) }
     }
 }
 
