@@ -25,6 +25,17 @@ public struct ConsoleImportResult: Sendable, Hashable {
     public var controllerCount: Int = 0
     /// Number of time adjustments; `timeAdjustments` lists all of them or (with a limit) the first ones.
     public var timeAdjustmentCount: Int = 0
+    /// Lines that start with a date or time of day whose values are impossible (`2024-13-45 10:00:00`), in
+    /// order: each is read as a line without a time (see `invalidTimeCount`).
+    public var invalidTimes: [InvalidTime] = []
+    /// Number of lines with an invalid time; `invalidTimes` lists all of them or (with a limit) the first ones.
+    public var invalidTimeCount: Int = 0
+    /// The processes the log's lines name (`Notes[2231]`, from NSLog/os_log's `Notes[2231:90112]` or
+    /// `log show`'s PID column), one per run in order: the first process, then each later launch that started a
+    /// run (all of them or, with a limit, the first ones). Empty when no line names a process.
+    public var processes: [String] = []
+    /// Number of `RecorderEvent.runStarted` events in `events`: launches after the first.
+    public var runStartCount: Int = 0
 
     /// Whether any event's time was made up rather than read from its line; the trace header says so.
     public var hasSyntheticTimes: Bool { untimedLineCount > 0 }
@@ -83,5 +94,19 @@ public struct TimeAdjustment: Sendable, Hashable, CustomStringConvertible {
         case .clockWentBack:
             "line \(line): time went back by \(TimeText.duration(backwardsBy)); placed at the previous line's time"
         }
+    }
+}
+
+/// A line whose leading date or time of day has impossible values; it is read as a line without a time.
+public struct InvalidTime: Sendable, Hashable, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// The date or time as written (`2024-13-45 10:00:00`).
+    public var text: String
+    /// Which field is out of range (`month 13`, `day 30 (February 2023 has 28 days)`, `hour 25`).
+    public var reason: String
+
+    public var description: String {
+        "line \(line): invalid time '\(text)' (\(reason)); the line is read without a time"
     }
 }

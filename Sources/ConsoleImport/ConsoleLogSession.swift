@@ -90,10 +90,29 @@ public struct ConsoleLogSession: Sendable {
     private var skippedCount = 0
     private var adjustments: [TimeAdjustment] = []
     private var adjustmentCount = 0
-    private var refs: [ControllerName: ControllerRef] = [:]
+    private var invalidTimes: [InvalidTime] = []
+    private var invalidTimeCount = 0
+    /// A controller's name without how it was written or its address.
+    private struct NameKey: Hashable {
+        var typeName: String
+        var label: String?
+    }
+    /// The live controller a name without an address means: the one last mentioned by that name.
+    private var refs: [NameKey: ControllerRef] = [:]
+    /// The live controller at each printed address, and the name it was printed with.
+    private var byAddress: [UInt64: (key: NameKey, ref: ControllerRef)] = [:]
+    /// The address each addressed live controller was printed with, by serial.
+    private var addressOf: [UInt32: UInt64] = [:]
     private var controllers: [ControllerRef] = []
     private var controllerCount = 0
     private var lastCallbackController: ControllerRef?
+    // Processes (runs).
+    /// The process of the current run, once a line named one.
+    private var process: ProcessToken?
+    /// PIDs of processes whose run has ended (a later line of theirs does not start a run again).
+    private var endedPIDs: Set<Int64> = []
+    private var runs: [String] = []
+    private var runCount = 0
     // Clock state.
     private var firstTime: LineTime?
     private var origin: Int64 = 0
@@ -119,12 +138,23 @@ public struct ConsoleLogSession: Sendable {
 
     /// Reads line `number` (1-based; blank lines may be left out, the numbers must increase).
     ///
-    /// - Throws: `ConsoleImportError` with code `.unreadableLine` and the line number, only when the parser is
-    ///   strict and the line has neither a callback nor a mark.
+    /// - Throws: `ConsoleImportError` with the line number, only when the parser is strict: `.invalidTime` when
+    ///   the line starts with an impossible date or time (`2024-13-45 10:00:00`; without `strict` that is
+    ///   listed in `ConsoleImportResult.invalidTimes`), `.unreadableLine` when it has neither a callback nor a mark.
     public mutating func read(_ text: String, number: Int) throws(ConsoleImportError) {
-        let chars = Array(text)
-        guard chars.contains(where: { !$0.isWhitespace }) else { return }
+        let (chars, isASCII) = LineScalars.of(text)
+        guard chars.contains(where: { !$0.isSpace }) else { return }
         let prefix = LinePrefixReader.read(chars)
+        if let invalid = prefix.invalidTime {
+            if parser.isStrict {
+                throw ConsoleImportError(
+                    .invalidTime, "invalid time '\(invalid.text)' (\(invalid.reason))", file: parser.sourceFile, line: number)
+            }
+            invalidTimeCount += 1
+            if invalidTimes.count < limits.timeAdjustments {
+                invalidTimes.append(InvalidTime(line: number, text: invalid.text, reason: invalid.reason))
+            }
+        }
         let time = prefix.time.flatMap { place($0, line: number) }
         if isSpeculatingSynthetic, firstTime != nil {
             // The bet that the log has no times failed: the synthetic times handed out are wrong.
@@ -132,15 +162,17 @@ public struct ConsoleLogSession: Sendable {
             beginRestart()
         }
         let source = EventSource(text: text, file: parser.sourceFile, line: UInt32(clamping: number))
+        if let token = prefix.process { noteProcess(token, source: source, time: time) }
         var produced = false
         if let recognized = LineRecognizer.recognize(chars, from: prefix.messageStart) {
             let payload = payload(for: recognized)
             add(Pending(payload: payload, source: source, time: time))
             produced = true
         }
-        let isASCII = parser.markRules.isEmpty ? false : text.utf8.allSatisfy { $0 < 0x80 }
         for (rule, needle) in zip(parser.markRules, markNeedles) where Self.contains(text, rule.substring, needle, isASCII: isASCII) {
-            let named = LineRecognizer.namedController(chars, from: prefix.messageStart) { refs[$0] != nil }
+            let named = LineRecognizer.namedController(chars, from: prefix.messageStart) {
+                refs[NameKey(typeName: $0.typeName, label: $0.label)] != nil
+            }
             let controller = named.map { ref(for: $0) } ?? lastCallbackController
             let mark = MarkEvent(rule.name, controller: controller, fields: rule.fields)
             add(Pending(payload: .mark(mark), source: source, time: time))
@@ -154,6 +186,29 @@ public struct ConsoleLogSession: Sendable {
             skippedCount += 1
             if skipped.count < limits.skippedLines { skipped.append(SkippedLine(line: number, text: text)) }
         }
+    }
+
+    /// A line from process `token`: when it is another launch of the current run's program (same name, another
+    /// PID never seen ended), the previous process has ended and a run starts here: a
+    /// `RecorderEvent.runStarted` at this line, before its own events, and every controller name means a new
+    /// instance from now on (Replay ends the old process's controllers at that event). A line of another
+    /// program (an extension, a daemon in a Console export) or of an ended process changes nothing.
+    private mutating func noteProcess(_ token: ProcessToken, source: EventSource, time: Int64?) {
+        guard let current = process else {
+            process = token
+            if runs.count < limits.controllers { runs.append(token.description) }
+            return
+        }
+        guard token.pid != current.pid, token.name == current.name, !endedPIDs.contains(token.pid) else { return }
+        endedPIDs.insert(current.pid)
+        process = token
+        runCount += 1
+        if runs.count < limits.controllers { runs.append(token.description) }
+        refs.removeAll()
+        byAddress.removeAll()
+        addressOf.removeAll()
+        lastCallbackController = nil
+        add(Pending(payload: .recorder(.runStarted(process: token.description)), source: source, time: time))
     }
 
     /// Whether `text` contains `substring` as `String.contains` decides (by characters). For an ASCII line every
@@ -214,6 +269,10 @@ public struct ConsoleLogSession: Sendable {
         result.skippedLineCount = skippedCount
         result.controllerCount = controllerCount
         result.timeAdjustmentCount = adjustmentCount
+        result.invalidTimes = invalidTimes
+        result.invalidTimeCount = invalidTimeCount
+        result.processes = runs
+        result.runStartCount = runCount
         return result
     }
 
@@ -322,14 +381,50 @@ public struct ConsoleLogSession: Sendable {
 
     // MARK: - Controllers
 
+    /// The controller `name` means now. Without an address: the live controller last mentioned by that name,
+    /// else a new one. With an address: the live controller printed at that address with that name; else the
+    /// live controller of that name that was never printed with an address (the same object, logged both
+    /// ways); else a new one. A different name at a known address means the object there was freed and the
+    /// memory reused: the old controller is no longer reachable by that address (no deinit is made up for it).
     private mutating func ref(for name: ControllerName) -> ControllerRef {
-        let key = ControllerName(typeName: name.typeName, label: name.label, isExplicit: false)
-        if let existing = refs[key] { return existing }
+        let key = NameKey(typeName: name.typeName, label: name.label)
+        guard let address = name.address else {
+            if let existing = refs[key] { return existing }
+            return newRef(key)
+        }
+        if let bound = byAddress[address] {
+            if bound.key == key {
+                refs[key] = bound.ref
+                return bound.ref
+            }
+            byAddress[address] = nil
+            addressOf[bound.ref.serial] = nil
+            if refs[bound.key] == bound.ref { refs[bound.key] = nil }
+        }
+        if let existing = refs[key], addressOf[existing.serial] == nil {
+            byAddress[address] = (key, existing)
+            addressOf[existing.serial] = address
+            return existing
+        }
+        let ref = newRef(key)
+        byAddress[address] = (key, ref)
+        addressOf[ref.serial] = address
+        return ref
+    }
+
+    private mutating func newRef(_ key: NameKey) -> ControllerRef {
         controllerCount += 1
         let ref = ControllerRef(serial: UInt32(clamping: controllerCount), typeName: key.typeName, label: key.label)
         refs[key] = ref
         if controllers.count < limits.controllers { controllers.append(ref) }
         return ref
+    }
+
+    /// After a deinit: the names and the address of `ref` no longer mean it (a later mention is a new instance).
+    private mutating func forget(_ ref: ControllerRef) {
+        let key = NameKey(typeName: ref.typeName, label: ref.label)
+        if refs[key] == ref { refs[key] = nil }
+        if let address = addressOf.removeValue(forKey: ref.serial) { byAddress[address] = nil }
     }
 
     private mutating func controllerRef(_ name: ControllerName?) -> ControllerRef {
@@ -349,7 +444,7 @@ public struct ConsoleLogSession: Sendable {
             lastCallbackController = controller
             if callback == .deinitialize {
                 // Addresses and names are reused: a later mention is a new controller.
-                refs[ControllerName(typeName: controller.typeName, label: controller.label, isExplicit: false)] = nil
+                forget(controller)
             }
             let animated = callback.takesAnimated ? line.animated : nil
             return .callback(CallbackEvent(callback, line.phase, controller: controller, animated: animated, parent: parent))

@@ -73,10 +73,49 @@ enum LifecycleVocabulary {
         return table
     }()
 
-    /// The lengths, in characters, of the keys of `names`.
-    static let nameLengths: Set<Int> = Set(names.keys.map(\.count))
-    /// The longest key of `names`, in characters.
-    static let longestName: Int = nameLengths.max() ?? 0
+    /// FNV-1a over lowercased scalars, the hash `findToken` computes while it scans a word.
+    static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// One step of the word hash.
+    @inline(__always)
+    static func hash(_ hash: UInt64, _ lowercased: UInt32) -> UInt64 {
+        (hash ^ UInt64(lowercased)) &* 0x0000_0100_0000_01b3
+    }
+
+    /// `names` by the hash of each key, with the key's bytes to confirm a match (all keys are ASCII).
+    private static let hashed: [UInt64: (key: [UInt8], name: LifecycleName)] = {
+        var table: [UInt64: (key: [UInt8], name: LifecycleName)] = [:]
+        for (key, name) in names {
+            let value = key.utf8.reduce(hashBasis) { hash($0, UInt32($1)) }
+            precondition(table[value] == nil, "two lifecycle names with one hash")
+            table[value] = (Array(key.utf8), name)
+        }
+        return table
+    }()
+
+    /// Bit `n` set when some key of `names` is `n` scalars long.
+    private static let lengthMask: UInt64 = names.keys.reduce(0) { $0 | (1 << UInt64(min($1.utf8.count, 63))) }
+
+    /// The meaning of the word `chars[range]` (any case), given its length and `hash` over its lowercased
+    /// scalars; `nil` when it is not a lifecycle name. Costs no allocation.
+    static func name(hash value: UInt64, length: Int, _ chars: [Unicode.Scalar], _ range: Range<Int>) -> LifecycleName? {
+        guard length < 64, lengthMask & (1 << UInt64(length)) != 0, let entry = hashed[value], entry.key.count == length else {
+            return nil
+        }
+        var position = range.lowerBound
+        for byte in entry.key {
+            guard chars[position].asciiLowercased == UInt32(byte) else { return nil }
+            position += 1
+        }
+        return entry.name
+    }
+
+    /// The meaning of the word `chars[range]` (any case), or `nil`.
+    static func name(of chars: [Unicode.Scalar], _ range: Range<Int>) -> LifecycleName? {
+        var value = hashBasis
+        for index in range { value = hash(value, chars[index].asciiLowercased) }
+        return name(hash: value, length: range.count, chars, range)
+    }
 
     /// Phrases printed in words, as in `print("view will appear")`, lowercased with single spaces (a log may
     /// have several spaces between the words).

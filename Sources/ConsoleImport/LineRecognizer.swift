@@ -6,6 +6,9 @@ struct ControllerName: Sendable, Hashable {
     var label: String?
     /// How the name was written: a bracketed tag, an Objective-C method, `Class.method`, or a bare word.
     var isExplicit: Bool
+    /// The instance's address when the line prints the object (`<MyApp.DetailViewController: 0x7fa1c2d04a10>`):
+    /// two addresses are two instances.
+    var address: UInt64? = nil
 }
 
 /// What one console line says, before times and serials are assigned.
@@ -23,22 +26,31 @@ struct RecognizedLine {
 }
 
 /// Reads the lifecycle callback, the controller and the phase from a line's message.
+///
+/// Works on the line's Unicode scalars (see `LineScalars`); a word is looked up only when its length and
+/// hash match a lifecycle name, so most words cost one pass over their scalars and no allocation.
 enum LineRecognizer {
     /// Finds the first lifecycle name in `chars[from...]` and what surrounds it.
-    static func recognize(_ chars: [Character], from start: Int) -> RecognizedLine? {
+    static func recognize(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
         guard let token = findToken(chars, from: start) else {
             return recognizePhrase(chars, from: start)
         }
         var line = RecognizedLine(name: token.name, phase: .instant)
-        let rest = Array(chars[token.end...])
-        line.phase = phase(after: rest)
-        line.animated = animated(in: Array(chars[start...]))
+        line.phase = phase(chars, after: token.end)
+        line.animated = animated(chars, from: start)
         line.controller = controllerBefore(chars, messageStart: start, tokenStart: token.start)
-            ?? controllerAfter(chars, tokenEnd: token.end, selectorColon: token.endsWithColon)
+        if line.controller == nil {
+            line.controller = controllerAfter(chars, tokenEnd: token.end, selectorColon: token.endsWithColon)
+        } else if line.controller?.address == nil, let printed = printedObject(after: token.end, in: chars, typeName: line.controller?.typeName) {
+            // `-[DetailViewController viewDidLoad] <DetailViewController: 0x7fa1…>`: the controller's own
+            // description later on the line gives its address.
+            line.controller?.address = printed.address
+        }
         if case .callback(let callback) = token.name, callback == .willMoveToParent || callback == .didMoveToParent {
             // The parent is written inside the Swift call (`willMove(toParent: nil)`) or after the name
             // (`didMove(toParent:) Parent`, `-[Child willMoveToParentViewController:] (null)`).
-            line.parent = token.argument.flatMap { parentArgument(Array(chars[$0])) } ?? parentArgument(rest)
+            line.parent = token.argument.flatMap { parentArgument(chars, from: $0.lowerBound, end: $0.upperBound) }
+                ?? parentArgument(chars, from: token.end, end: chars.count)
         }
         if case .swiftUI = token.name {
             // The name before `onAppear` is the SwiftUI view's; a console line does not say which host it is in.
@@ -48,33 +60,40 @@ enum LineRecognizer {
         return line
     }
 
-    /// The controller a non-callback line names explicitly (`[Tag] …`, `-[Class …]`, `Class.method`, or a
-    /// leading word that is a known controller or ends in `Controller`), for attributing marks.
-    static func namedController(_ chars: [Character], from start: Int, known: (ControllerName) -> Bool) -> ControllerName? {
+    /// The controller a non-callback line names explicitly (`[Tag] …`, `-[Class …]`, `Class.method`,
+    /// `<Module.Class: 0x…> …`, or a leading word that is a known controller or ends in `Controller`), for
+    /// attributing marks.
+    static func namedController(_ chars: [Unicode.Scalar], from start: Int, known: (ControllerName) -> Bool) -> ControllerName? {
         if let objc = objectiveCClass(chars, from: start, before: chars.count) { return objc }
-        let cursor = Cursor(chars: chars, index: start)
-        if cursor.peek == "[" {
-            if let close = chars[start...].firstIndex(of: "]") {
-                let tag = String(chars[(start + 1)..<close]).trimmingSpacesAndPunctuation()
+        guard start < chars.count else { return nil }
+        if chars[start] == "[" {
+            if let close = firstIndex(of: "]", in: chars, from: start) {
+                let tag = trimmed(chars, (start + 1)..<close)
                 if !tag.isEmpty { return ControllerName(typeName: tag, label: nil, isExplicit: true) }
             }
             return nil
         }
+        if chars[start] == "<", let close = firstIndex(of: ">", in: chars, from: start),
+           let printed = printedObject(chars, open: start, close: close), printed.address != nil {
+            return printed
+        }
         var end = start
         while end < chars.count, chars[end].isIdentifierCharacter || chars[end] == "." { end += 1 }
         guard end > start else { return nil }
-        var word = String(chars[start..<end])
+        var wordEnd = end
         var label: String?
-        if end < chars.count, chars[end] == "<", let close = chars[end...].firstIndex(of: ">") {
-            label = String(chars[(end + 1)..<close])
+        if end < chars.count, chars[end] == "<", let close = firstIndex(of: ">", in: chars, from: end) {
+            label = chars.text((end + 1)..<close)
         }
-        if word.hasSuffix(".") { word.removeLast() }
-        if let dot = word.lastIndex(of: "."), label == nil {
+        if chars[wordEnd - 1] == "." { wordEnd -= 1 }
+        if label == nil, let dot = lastIndex(of: ".", in: chars, start..<wordEnd) {
             // `Class.method` form: the class is the part before the last dot.
-            word = String(word[..<dot])
+            wordEnd = dot
         }
-        if let dot = word.lastIndex(of: ".") { word = String(word[word.index(after: dot)...]) }
-        guard let first = word.first, first.isLetter || first == "_" else { return nil }
+        var wordStart = start
+        if let dot = lastIndex(of: ".", in: chars, start..<wordEnd) { wordStart = dot + 1 }
+        guard wordStart < wordEnd, chars[wordStart].isLetter || chars[wordStart] == "_" else { return nil }
+        let word = chars.text(wordStart..<wordEnd)
         let candidate = ControllerName(typeName: word, label: label, isExplicit: false)
         if known(candidate) || word.hasSuffix("Controller") || label != nil { return candidate }
         return nil
@@ -92,40 +111,45 @@ enum LineRecognizer {
         var argument: Range<Int>?
     }
 
-    private static func findToken(_ chars: [Character], from start: Int) -> Token? {
+    private static func findToken(_ chars: [Unicode.Scalar], from start: Int) -> Token? {
+        let count = chars.count
         var index = start
-        while index < chars.count {
-            guard chars[index].isIdentifierStart, index == 0 || !chars[index - 1].isIdentifierCharacter else {
+        while index < count {
+            let scalar = chars[index]
+            guard scalar.isIdentifierStart, index == 0 || !chars[index - 1].isIdentifierCharacter else {
                 index += 1
                 continue
             }
+            // One pass over the word: its length and the hash of its lowercased scalars.
+            var hash = LifecycleVocabulary.hashBasis
             var end = index
-            while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
-            // Only words as long as some lifecycle name are looked up (saves a lowercased copy of most words).
-            guard end - index <= LifecycleVocabulary.longestName, LifecycleVocabulary.nameLengths.contains(end - index) else {
+            while end < count {
+                let next = chars[end]
+                guard next.isIdentifierCharacter else { break }
+                hash = LifecycleVocabulary.hash(hash, next.asciiLowercased)
+                end += 1
+            }
+            guard let name = LifecycleVocabulary.name(hash: hash, length: end - index, chars, index..<end) else {
                 index = end
                 continue
             }
-            if let name = LifecycleVocabulary.names[lowercasedWord(chars[index..<end])] {
-                let tokenEnd = skipArguments(chars, from: end)
-                let colon = end < chars.count && chars[end] == ":"
-                var argument: Range<Int>?
-                if end < chars.count, chars[end] == "(", tokenEnd.end > end + 1,
-                   let labelColon = chars[(end + 1)..<(tokenEnd.end - 1)].firstIndex(of: ":") {
-                    let value = (labelColon + 1)..<(tokenEnd.end - 1)
-                    if chars[value].contains(where: { !$0.isWhitespace }) { argument = value }
-                }
-                return Token(
-                    name: name, start: index, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon,
-                    argument: argument)
+            let tokenEnd = skipArguments(chars, from: end)
+            let colon = end < count && chars[end] == ":"
+            var argument: Range<Int>?
+            if end < count, chars[end] == "(", tokenEnd.end > end + 1,
+               let labelColon = firstIndex(of: ":", in: chars, from: end + 1, before: tokenEnd.end - 1) {
+                let value = (labelColon + 1)..<(tokenEnd.end - 1)
+                if chars[value].contains(where: { !$0.isSpace }) { argument = value }
             }
-            index = end
+            return Token(
+                name: name, start: index, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon,
+                argument: argument)
         }
         return nil
     }
 
     /// Skips `(_:)`, `(toParent:)`, `:`, `:bundle:` after a name.
-    private static func skipArguments(_ chars: [Character], from start: Int) -> (end: Int, endsInBareColon: Bool) {
+    private static func skipArguments(_ chars: [Unicode.Scalar], from start: Int) -> (end: Int, endsInBareColon: Bool) {
         var index = start
         if index < chars.count, chars[index] == "(" {
             var depth = 0
@@ -158,7 +182,7 @@ enum LineRecognizer {
     /// A callback printed in words: `view will appear`, `A  view did  appear` (columns aligned with extra
     /// spaces), or glued to a type name that ends in `View`: `CurrentView Will Disappear` (the controller is
     /// `CurrentView`). Words match case-insensitively, as whole words, with any run of spaces between them.
-    private static func recognizePhrase(_ chars: [Character], from start: Int) -> RecognizedLine? {
+    private static func recognizePhrase(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
         // Every phrase contains "view": a line without it (most lines that reach here) needs no further look.
         guard containsView(chars, from: start) else { return nil }
         var index = start
@@ -175,12 +199,12 @@ enum LineRecognizer {
                     var nameStart = index
                     while nameStart > start, chars[nameStart - 1].isIdentifierCharacter { nameStart -= 1 }
                     guard chars[nameStart].isIdentifierStart else { continue }
-                    let typeName = String(chars[nameStart..<(index + 4)])
+                    let typeName = chars.text(nameStart..<(index + 4))
                     line.controller = ControllerName(typeName: typeName, label: nil, isExplicit: false)
                 } else {
                     line.controller = controllerBefore(chars, messageStart: start, tokenStart: index)
                 }
-                line.phase = phase(after: Array(chars[end...]))
+                line.phase = phase(chars, after: end)
                 return line
             }
         }
@@ -188,7 +212,7 @@ enum LineRecognizer {
     }
 
     /// The end of `words` (lowercase) written at `index`, separated by one or more spaces, or `nil`.
-    private static func matchWords(_ words: [String], in chars: [Character], at index: Int) -> Int? {
+    private static func matchWords(_ words: [String], in chars: [Unicode.Scalar], at index: Int) -> Int? {
         var position = index
         for (number, word) in words.enumerated() {
             if number > 0 {
@@ -196,36 +220,19 @@ enum LineRecognizer {
                 while position < chars.count, chars[position] == " " || chars[position] == "\t" { position += 1 }
             }
             for expected in word.utf8 {
-                // ASCII letters only, as `containsView` assumes.
-                guard position < chars.count, let ascii = chars[position].asciiValue,
-                      (ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii) == expected
-                else { return nil }
+                guard position < chars.count, chars[position].asciiLowercased == UInt32(expected) else { return nil }
                 position += 1
             }
         }
         return position
     }
 
-    /// `String(word).lowercased()`, without the general Unicode path for an ASCII word.
-    private static func lowercasedWord(_ word: ArraySlice<Character>) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(word.count)
-        for char in word {
-            guard let ascii = char.asciiValue else { return String(word).lowercased() }
-            bytes.append(ascii >= 0x41 && ascii <= 0x5A ? ascii + 0x20 : ascii)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Whether `chars[start...]` contains `view` in any case (ASCII letters only: no other character lowercases
-    /// to one of them, so a line without it cannot contain a phrase).
-    private static func containsView(_ chars: [Character], from start: Int) -> Bool {
+    /// Whether `chars[start...]` contains `view` in any case.
+    private static func containsView(_ chars: [Unicode.Scalar], from start: Int) -> Bool {
         var index = start
         while index + 3 < chars.count {
-            if chars[index] == "v" || chars[index] == "V",
-               chars[index + 1] == "i" || chars[index + 1] == "I",
-               chars[index + 2] == "e" || chars[index + 2] == "E",
-               chars[index + 3] == "w" || chars[index + 3] == "W" {
+            if chars[index].asciiLowercased == 0x76, chars[index + 1].asciiLowercased == 0x69,
+               chars[index + 2].asciiLowercased == 0x65, chars[index + 3].asciiLowercased == 0x77 {
                 return true
             }
             index += 1
@@ -235,101 +242,212 @@ enum LineRecognizer {
 
     // MARK: - Around the token
 
-    private static func phase(after rest: [Character]) -> Phase {
-        var cursor = Cursor(chars: rest)
-        while let char = cursor.peek, char.isWhitespace || ":|-–—>".contains(char) { cursor.index += 1 }
-        var end = cursor.index
-        while end < rest.count, rest[end].isLetter { end += 1 }
-        switch String(rest[cursor.index..<end]).lowercased() {
-        case "begin": return .begin
-        case "end": return .end
-        default: return .instant
+    /// Spaces and the separators `:|-–—>` that may stand between a name and its phase.
+    private static func isPhaseSeparator(_ char: Unicode.Scalar) -> Bool {
+        switch char {
+        case ":", "|", "-", "–", "—", ">": true
+        default: char.isSpace
         }
     }
 
-    /// `animated = YES`, `animated: true`, `animated=1`.
-    private static func animated(in chars: [Character]) -> Bool? {
-        let text = String(chars)
-        guard let range = text.firstRange(of: "animated") else { return nil }
-        var rest = Substring(text[range.upperBound...])
-        while let char = rest.first, char == " " || char == ":" || char == "=" { rest.removeFirst() }
-        if rest.hasPrefix("YES") || rest.hasPrefix("true") || rest.hasPrefix("1") { return true }
-        if rest.hasPrefix("NO") || rest.hasPrefix("false") || rest.hasPrefix("0") { return false }
+    /// `begin` or `end` after the name (`viewWillDisappear begin`); else an instant.
+    private static func phase(_ chars: [Unicode.Scalar], after start: Int) -> Phase {
+        var index = start
+        while index < chars.count, isPhaseSeparator(chars[index]) { index += 1 }
+        var end = index
+        while end < chars.count, chars[end].isLetter { end += 1 }
+        if matches(chars, index..<end, "begin") { return .begin }
+        if matches(chars, index..<end, "end") { return .end }
+        return .instant
+    }
+
+    /// Whether `chars[range]` is `word` (lowercase ASCII) in any case.
+    private static func matches(_ chars: [Unicode.Scalar], _ range: Range<Int>, _ word: StaticString) -> Bool {
+        guard range.count == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { bytes in
+            var position = range.lowerBound
+            for byte in bytes {
+                guard chars[position].asciiLowercased == UInt32(byte) else { return false }
+                position += 1
+            }
+            return true
+        }
+    }
+
+    /// `animated = YES`, `animated: true`, `animated=1` anywhere from `start`.
+    private static func animated(_ chars: [Unicode.Scalar], from start: Int) -> Bool? {
+        let word: [Unicode.Scalar] = ["a", "n", "i", "m", "a", "t", "e", "d"]
+        var index = start
+        let last = chars.count - word.count
+        while index <= last {
+            if chars[index] == "a", chars[index + 1] == "n", chars[(index + 2)..<(index + 8)].elementsEqual(word[2...]) {
+                var rest = index + 8
+                while rest < chars.count, chars[rest] == " " || chars[rest] == ":" || chars[rest] == "=" { rest += 1 }
+                if startsWith(chars, rest, "YES") || startsWith(chars, rest, "true") || startsWith(chars, rest, "1") { return true }
+                if startsWith(chars, rest, "NO") || startsWith(chars, rest, "false") || startsWith(chars, rest, "0") { return false }
+                return nil
+            }
+            index += 1
+        }
         return nil
     }
 
+    /// Whether `chars` has `prefix` (ASCII, case-sensitive) at `index`.
+    private static func startsWith(_ chars: [Unicode.Scalar], _ index: Int, _ prefix: StaticString, limit: Int? = nil) -> Bool {
+        guard index + prefix.utf8CodeUnitCount <= (limit ?? chars.count) else { return false }
+        return prefix.withUTF8Buffer { bytes in
+            var position = index
+            for byte in bytes {
+                guard chars[position].value == UInt32(byte) else { return false }
+                position += 1
+            }
+            return true
+        }
+    }
+
+    /// Spaces and the separators `:|-–—=])` before a parent argument.
+    private static func isParentSeparator(_ char: Unicode.Scalar) -> Bool {
+        switch char {
+        case ":", "|", "-", "–", "—", "=", "]", ")": true
+        default: char.isSpace
+        }
+    }
+
     /// The parent written after `willMove`/`didMove`: `nil`, `none`, `(null)` and `<null>` (NSLog of a nil `%@`)
-    /// are a removal; a type name, `Module.Type`, `<Module.Type: 0x…>` (`print`/`%@` of the parent) or
-    /// `Optional(<Module.Type: 0x…>)` name the parent. Brackets and separators before it are skipped
-    /// (`…:] (null)`). `nil` (no `Optional`) when nothing readable follows.
-    private static func parentArgument(_ rest: [Character]) -> ControllerName?? {
-        var cursor = Cursor(chars: rest)
-        while let char = cursor.peek, char.isWhitespace || ":|-–—=])".contains(char) { cursor.index += 1 }
-        let text = String(rest[cursor.index...])
-        if text.hasPrefix("(null)") || text.hasPrefix("<null>") { return .some(nil) }
-        if text.hasPrefix("Optional(") {
-            return parentArgument(Array(rest[(cursor.index + "Optional(".count)...]))
+    /// are a removal; a type name, `Module.Type`, `<Module.Type: 0x…>` (`print`/`%@` of the parent, whose
+    /// address is kept) or `Optional(<Module.Type: 0x…>)` name the parent. Brackets and separators before it
+    /// are skipped (`…:] (null)`). `nil` (no `Optional`) when nothing readable follows in `chars[from..<end]`.
+    private static func parentArgument(_ chars: [Unicode.Scalar], from start: Int, end limit: Int) -> ControllerName?? {
+        var index = start
+        while index < limit, isParentSeparator(chars[index]) { index += 1 }
+        if startsWith(chars, index, "(null)", limit: limit) || startsWith(chars, index, "<null>", limit: limit) { return .some(nil) }
+        if startsWith(chars, index, "Optional(", limit: limit) {
+            return parentArgument(chars, from: index + 9, end: limit)
         }
-        if text.hasPrefix("<") {
+        if index < limit, chars[index] == "<" {
             // A printed object: `<Module.Type: 0x7fb2…>`.
-            var end = cursor.index + 1
-            while end < rest.count, rest[end].isIdentifierCharacter || rest[end] == "." { end += 1 }
-            guard end < rest.count, rest[end] == ":" || rest[end] == ">" else { return nil }
-            let qualified = String(rest[(cursor.index + 1)..<end])
-            guard let typeName = qualified.split(separator: ".").last.map(String.init),
-                  let first = typeName.first, first.isLetter || first == "_"
+            var end = index + 1
+            while end < limit, chars[end].isIdentifierCharacter || chars[end] == "." { end += 1 }
+            guard end < limit, chars[end] == ":" || chars[end] == ">",
+                  let type = lastComponent(chars, (index + 1)..<end),
+                  chars[type.lowerBound].isLetter || chars[type.lowerBound] == "_"
             else { return nil }
-            return .some(ControllerName(typeName: typeName, label: nil, isExplicit: true))
+            var parent = ControllerName(typeName: chars.text(type), label: nil, isExplicit: true)
+            if chars[end] == ":" { parent.address = address(chars, from: end + 1, before: limit) }
+            return .some(parent)
         }
-        var end = cursor.index
-        while end < rest.count, rest[end].isIdentifierCharacter || rest[end] == "." { end += 1 }
-        let word = String(rest[cursor.index..<end])
-        if word == "nil" || word == "none" { return .some(nil) }
-        let typeName = word.split(separator: ".").last.map(String.init) ?? ""
-        guard let first = typeName.first, first.isUppercase else { return nil }
-        return .some(ControllerName(typeName: typeName, label: nil, isExplicit: true))
+        var end = index
+        while end < limit, chars[end].isIdentifierCharacter || chars[end] == "." { end += 1 }
+        if equals(chars, index..<end, "nil") || equals(chars, index..<end, "none") { return .some(nil) }
+        guard let type = lastComponent(chars, index..<end), chars[type.lowerBound].isUppercaseLetter else { return nil }
+        return .some(ControllerName(typeName: chars.text(type), label: nil, isExplicit: true))
+    }
+
+    /// Whether `chars[range]` is exactly `word` (ASCII).
+    private static func equals(_ chars: [Unicode.Scalar], _ range: Range<Int>, _ word: StaticString) -> Bool {
+        range.count == word.utf8CodeUnitCount && startsWith(chars, range.lowerBound, word)
+    }
+
+    /// The last non-empty `.`-separated part of `chars[range]` (`Module.Type` → `Type`, `Type.` → `Type`), as
+    /// `split(separator: ".").last` finds it; `nil` when there is none.
+    private static func lastComponent(_ chars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int>? {
+        var end = range.upperBound
+        while end > range.lowerBound, chars[end - 1] == "." { end -= 1 }
+        var start = end
+        while start > range.lowerBound, chars[start - 1] != "." { start -= 1 }
+        return start < end ? start..<end : nil
+    }
+
+    /// Spaces and the separators `:|-–—·»` between a controller's name and the lifecycle name.
+    private static func isNameSeparator(_ char: Unicode.Scalar) -> Bool {
+        switch char {
+        case ":", "|", "-", "–", "—", "·", "»": true
+        default: char.isSpace
+        }
     }
 
     /// The controller written before the token: `-[Class sel]`, `Class.method`, `Class: method`,
     /// `Class | method`, `Class – method`, `[Tag] method`, `Class<0> method`, `<Module.Class: 0x…> method`.
-    private static func controllerBefore(_ chars: [Character], messageStart: Int, tokenStart: Int) -> ControllerName? {
+    private static func controllerBefore(_ chars: [Unicode.Scalar], messageStart: Int, tokenStart: Int) -> ControllerName? {
         if let objc = objectiveCClass(chars, from: messageStart, before: tokenStart) { return objc }
         var end = tokenStart
         let dotted = end > messageStart && chars[end - 1] == "."
         if dotted { end -= 1 }
-        while end > messageStart, chars[end - 1].isWhitespace || ":|-–—·»".contains(chars[end - 1]) { end -= 1 }
+        while end > messageStart, isNameSeparator(chars[end - 1]) { end -= 1 }
         guard end > messageStart else { return nil }
         let last = chars[end - 1]
         if last == "]" {
             var open = end - 1
             while open > messageStart, chars[open] != "[" { open -= 1 }
             guard chars[open] == "[" else { return nil }
-            let tag = String(chars[(open + 1)..<(end - 1)]).trimmingSpacesAndPunctuation()
-            guard !tag.isEmpty, !tag.allSatisfy(\.isNumber) else { return nil }
+            let tag = trimmed(chars, (open + 1)..<(end - 1))
+            guard !tag.isEmpty, !tag.unicodeScalars.allSatisfy(\.isNumber) else { return nil }
             return ControllerName(typeName: tag, label: nil, isExplicit: true)
         }
         if last == ">" {
             var open = end - 1
             while open > messageStart, chars[open] != "<" { open -= 1 }
             guard chars[open] == "<" else { return nil }
-            let inner = String(chars[(open + 1)..<(end - 1)])
-            if let colon = inner.firstIndex(of: ":") {
+            if firstIndex(of: ":", in: chars, from: open + 1, before: end - 1) != nil {
                 // print(self): `<Module.Class: 0x7fb2c8d0a2b0>`.
-                let qualified = String(inner[..<colon])
-                guard let typeName = qualified.split(separator: ".").last.map(String.init), !typeName.isEmpty else { return nil }
-                return ControllerName(typeName: typeName, label: nil, isExplicit: true)
+                return printedObject(chars, open: open, close: end - 1)
             }
             var start = open
             while start > messageStart, chars[start - 1].isIdentifierCharacter { start -= 1 }
             guard start < open else { return nil }
-            return ControllerName(typeName: String(chars[start..<open]), label: inner, isExplicit: true)
+            return ControllerName(typeName: chars.text(start..<open), label: chars.text((open + 1)..<(end - 1)), isExplicit: true)
         }
         var start = end
         while start > messageStart, chars[start - 1].isIdentifierCharacter { start -= 1 }
         guard start < end, chars[start].isIdentifierStart else { return nil }
-        let word = String(chars[start..<end])
-        if LifecycleVocabulary.names[word.lowercased()] != nil { return nil }
-        return ControllerName(typeName: word, label: nil, isExplicit: dotted)
+        if LifecycleVocabulary.name(of: chars, start..<end) != nil { return nil }
+        return ControllerName(typeName: chars.text(start..<end), label: nil, isExplicit: dotted)
+    }
+
+    /// `<Module.Class: 0x7fb2c8d0a2b0>` (or `<Class: 0x…; frame = …>`) between `open` (`<`) and `close` (`>`):
+    /// the class without its module, and the address when one follows the colon.
+    private static func printedObject(_ chars: [Unicode.Scalar], open: Int, close: Int) -> ControllerName? {
+        guard let colon = firstIndex(of: ":", in: chars, from: open + 1, before: close),
+              let type = lastComponent(chars, (open + 1)..<colon)
+        else { return nil }
+        var name = ControllerName(typeName: chars.text(type), label: nil, isExplicit: true)
+        name.address = address(chars, from: colon + 1, before: close)
+        return name
+    }
+
+    /// `0x7fb2c8d0a2b0` after optional spaces in `chars[from..<limit]`, ending at a non-hex character.
+    private static func address(_ chars: [Unicode.Scalar], from start: Int, before limit: Int) -> UInt64? {
+        var index = start
+        while index < limit, chars[index] == " " { index += 1 }
+        guard index + 2 < limit, chars[index] == "0", chars[index + 1] == "x" || chars[index + 1] == "X" else { return nil }
+        index += 2
+        var value: UInt64 = 0
+        var digits = 0
+        while index < limit, chars[index].isASCIIHexDigit {
+            guard digits < 16 else { return nil }
+            let v = chars[index].value
+            let digit = v <= 0x39 ? v - 0x30 : (v | 0x20) - 0x61 + 10
+            value = value << 4 | UInt64(digit)
+            digits += 1
+            index += 1
+        }
+        guard digits > 0, index == limit || !chars[index].isIdentifierCharacter else { return nil }
+        return value
+    }
+
+    /// A printed object `<Module.Class: 0x…>` after the token: the first one when `typeName` is `nil`, else
+    /// the first one of that class, with its address.
+    private static func printedObject(after start: Int, in chars: [Unicode.Scalar], typeName: String?) -> ControllerName? {
+        var index = start
+        while let open = firstIndex(of: "<", in: chars, from: index) {
+            guard let close = firstIndex(of: ">", in: chars, from: open) else { return nil }
+            if let printed = printedObject(chars, open: open, close: close), printed.address != nil,
+               typeName == nil || printed.typeName == typeName {
+                return printed
+            }
+            index = close
+        }
+        return nil
     }
 
     /// Words after `viewWillAppear: ` that are a value, a phase or a verb, not a controller's name.
@@ -338,65 +456,81 @@ enum LineRecognizer {
         "finished", "done", "self",
     ]
 
-    /// `viewWillAppear:2` (a paging library's page tag) or `viewDidLoad 0D2C7F77-A822-…` (an instance id).
-    private static func controllerAfter(_ chars: [Character], tokenEnd: Int, selectorColon: Bool) -> ControllerName? {
+    /// `viewWillAppear:2` (a paging library's page tag), `viewDidLoad 0D2C7F77-A822-…` (an instance id), or
+    /// `viewDidLoad() <MyApp.ViewController: 0x…>` (`print(#function, self)`).
+    private static func controllerAfter(_ chars: [Unicode.Scalar], tokenEnd: Int, selectorColon: Bool) -> ControllerName? {
         var cursor = Cursor(chars: chars, index: tokenEnd)
-        if selectorColon, let char = cursor.peek, !char.isWhitespace {
+        if selectorColon, let char = cursor.peek, !char.isSpace {
             let word = cursor.readWord()
             guard !word.isEmpty else { return nil }
             return ControllerName(typeName: "", label: word, isExplicit: true)
         }
         cursor.skipSpaces()
-        let word = cursor.readWord()
-        if word.count >= 8, word.allSatisfy({ $0.isHexDigit || $0 == "-" }), word.contains(where: \.isNumber) {
-            return ControllerName(typeName: "", label: word, isExplicit: true)
+        let wordStart = cursor.index
+        if cursor.peek == "<", let close = firstIndex(of: ">", in: chars, from: wordStart),
+           let printed = printedObject(chars, open: wordStart, close: close), printed.address != nil {
+            return printed
+        }
+        cursor.skipWord()
+        let word = chars[wordStart..<cursor.index]
+        if word.count >= 8, word.allSatisfy({ $0.isASCIIHexDigit || $0 == "-" }), word.contains(where: \.isNumber) {
+            return ControllerName(typeName: "", label: word.text, isExplicit: true)
         }
         // `NSLog(@"viewWillAppear: %@", name)`: a bare selector, a space, then the name or page tag
         // (`viewWillAppear: Root`, `viewWillAppear: 2 UIDeviceRGBColorSpace …`); not a value such as `YES`.
-        if selectorColon, !word.isEmpty, word.allSatisfy(\.isIdentifierCharacter),
-           !notNames.contains(word.lowercased()) {
-            return ControllerName(typeName: "", label: word, isExplicit: true)
+        if selectorColon, !word.isEmpty, word.allSatisfy(\.isIdentifierCharacter) {
+            let text = word.text
+            if !notNames.contains(text.lowercased()) {
+                return ControllerName(typeName: "", label: text, isExplicit: true)
+            }
         }
         return nil
     }
 
     /// `-[Class selector]`, `+[Class(Category) selector]` whose selector starts before `limit`.
-    private static func objectiveCClass(_ chars: [Character], from start: Int, before limit: Int) -> ControllerName? {
+    private static func objectiveCClass(_ chars: [Unicode.Scalar], from start: Int, before limit: Int) -> ControllerName? {
         var index = start
-        while index + 1 < min(limit, chars.count) {
-            if (chars[index] == "-" || chars[index] == "+"), chars[index + 1] == "[" {
+        let stop = min(limit, chars.count)
+        while index + 1 < stop {
+            if chars[index + 1] == "[", chars[index] == "-" || chars[index] == "+" {
                 var end = index + 2
                 while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
                 if end > index + 2 {
-                    return ControllerName(typeName: String(chars[(index + 2)..<end]), label: nil, isExplicit: true)
+                    return ControllerName(typeName: chars.text((index + 2)..<end), label: nil, isExplicit: true)
                 }
             }
             index += 1
         }
         return nil
     }
-}
 
-extension Character {
-    // ASCII characters are decided from their byte (the same answers as `isLetter`/`isNumber`, without the
-    // Unicode property lookup that dominated the importer's profile); others ask the properties.
-    var isIdentifierStart: Bool {
-        if let ascii = asciiValue { return (ascii | 0x20) >= 0x61 && (ascii | 0x20) <= 0x7A || ascii == 0x5F }
-        return isLetter
-    }
-    var isIdentifierCharacter: Bool {
-        if let ascii = asciiValue {
-            return (ascii | 0x20) >= 0x61 && (ascii | 0x20) <= 0x7A || (ascii >= 0x30 && ascii <= 0x39) || ascii == 0x5F
+    // MARK: - Scanning helpers
+
+    private static func firstIndex(of char: Unicode.Scalar, in chars: [Unicode.Scalar], from start: Int, before limit: Int? = nil) -> Int? {
+        var index = start
+        let end = limit ?? chars.count
+        while index < end {
+            if chars[index] == char { return index }
+            index += 1
         }
-        return isLetter || isNumber
+        return nil
     }
-}
 
-extension String {
-    func trimmingSpacesAndPunctuation() -> String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace || first == ":" { text.removeFirst() }
-        while let last = text.last, last.isWhitespace || last == ":" { text.removeLast() }
-        return String(text)
+    private static func lastIndex(of char: Unicode.Scalar, in chars: [Unicode.Scalar], _ range: Range<Int>) -> Int? {
+        var index = range.upperBound
+        while index > range.lowerBound {
+            index -= 1
+            if chars[index] == char { return index }
+        }
+        return nil
+    }
+
+    /// `chars[range]` as text without leading and trailing spaces and colons.
+    private static func trimmed(_ chars: [Unicode.Scalar], _ range: Range<Int>) -> String {
+        var start = range.lowerBound
+        var end = range.upperBound
+        while start < end, chars[start].isSpace || chars[start] == ":" { start += 1 }
+        while end > start, chars[end - 1].isSpace || chars[end - 1] == ":" { end -= 1 }
+        return chars.text(start..<end)
     }
 }

@@ -16,11 +16,43 @@ enum LineTime: Sendable, Hashable {
     }
 }
 
+/// The process token of an NSLog/os_log line (`Notes[2231:90112]`) or the PID and process columns of
+/// `log show`: the process's name and ID.
+struct ProcessToken: Sendable, Hashable {
+    var name: String
+    var pid: Int64
+
+    /// `Notes[2231]`, as `RecorderEvent.runStarted` describes a process.
+    var description: String { "\(name)[\(pid)]" }
+}
+
+/// A time written at the start of a line in a known shape whose values are impossible (`2024-13-45 10:00:00`,
+/// `25:61:00`), or a date 64-bit nanoseconds cannot hold. The line is read as if it had no time.
+struct InvalidLineTime: Sendable, Hashable {
+    /// The time as written.
+    var text: String
+    /// Why it is not a time (`month 13`).
+    var reason: String
+}
+
 /// The prefix a line starts with: its time (if any), and where its message begins.
 struct LinePrefix {
     var time: LineTime?
-    /// Index in the line's characters where the message starts (after time, process and list numbering).
+    /// A time-shaped prefix that is not a valid time (then `time` is `nil`).
+    var invalidTime: InvalidLineTime?
+    /// The process named after the time (`Notes[2231:90112]`, or `log show`'s PID column), if any.
+    var process: ProcessToken?
+    /// Index in the line's scalars where the message starts (after time, process and list numbering).
     var messageStart: Int
+}
+
+/// What reading a time at the cursor found.
+private enum TimeRead {
+    /// Not a time of this shape; the cursor is to be reset.
+    case none
+    case time(LineTime)
+    /// The shape of a time with impossible values; the cursor is after it.
+    case invalid(String)
 }
 
 /// Reads the time and the logging prefix at the start of a line.
@@ -28,51 +60,69 @@ struct LinePrefix {
 /// Recognised: `2025-03-14 09:12:00.000114+0100` (NSLog/os_log, also with `T`, `Z`, `+01:00`, a comma
 /// before the fraction, or inside `[…]`); `12:40:01.102` (time of day, optionally in brackets); a leading
 /// number of seconds with a fraction, optionally after a symbol such as `⏱` (`⏱ 3.120 | …`, `[  3.120]`);
-/// a list number (`1 `, `1. `, `1) `), which is not a time; bullets (`- `, `* `, `• `); and after the time a
-/// process token `Notes[2231:90112]` or the columns of `log show` (`0x15d4b Default 0x0 2231 0 Notes:`).
+/// a list number (`1 `, `1. `, `1) `, `1: `), which is not a time; bullets (`- `, `* `, `• `); and after the
+/// time a process token `Notes[2231:90112]` or the columns of `log show` (`0x15d4b Default 0x0 2231 0 Notes:`),
+/// whose process name and ID are kept.
+///
+/// A date or time of day whose fields are out of range (month 13, February 30, hour 25, a UTC offset of
+/// +25:00, a year outside 1677…2262 that Int64 nanoseconds cannot hold) is not a time: it is reported in
+/// `LinePrefix.invalidTime` and skipped like a valid one, so the rest of the line is read as usual.
+///
+/// Works on the line's Unicode scalars (`LineScalars`): index arithmetic is one step per scalar, and ASCII is
+/// decided from the scalar's value without Unicode property lookups.
 enum LinePrefixReader {
-    static func read(_ chars: [Character]) -> LinePrefix {
+    static func read(_ chars: [Unicode.Scalar]) -> LinePrefix {
         var cursor = Cursor(chars: chars)
         cursor.skipSpaces()
         var time: LineTime?
+        var invalid: InvalidLineTime?
         let start = cursor.index
-        if let wall = readDateTime(&cursor) {
-            time = wall
+        func note(_ read: TimeRead) -> Bool {
+            switch read {
+            case .none:
+                cursor.index = start
+                return false
+            case .time(let value):
+                time = value
+                return true
+            case .invalid(let reason):
+                invalid = InvalidLineTime(text: cursor.text(start..<cursor.index), reason: reason)
+                return true
+            }
+        }
+        // Only a digit or `[` can start a date or a time of day: most lines of a print log skip both.
+        let first = cursor.peek
+        let datable = first.map { ($0.value >= 0x30 && $0.value <= 0x39) || $0 == "[" } ?? false
+        if datable, note(readDateTime(&cursor)) {
+        } else if datable, note(readTimeOfDay(&cursor)) {
+        } else if let seconds = readSeconds(&cursor) {
+            time = seconds
         } else {
             cursor.index = start
-            if let clock = readTimeOfDay(&cursor) {
-                time = clock
-            } else {
-                cursor.index = start
-                if let seconds = readSeconds(&cursor) {
-                    time = seconds
-                } else {
-                    cursor.index = start
-                    skipListNumber(&cursor)
-                }
-            }
+            skipListNumber(&cursor)
         }
         cursor.skipSpaces()
         skipSeparators(&cursor)
-        skipProcess(&cursor)
+        let process = skipProcess(&cursor)
         cursor.skipSpaces()
         skipBullet(&cursor)
         cursor.skipSpaces()
-        return LinePrefix(time: time, messageStart: cursor.index)
+        return LinePrefix(time: time, invalidTime: invalid, process: process, messageStart: cursor.index)
     }
 
     // MARK: - Dates
 
-    private static func readDateTime(_ cursor: inout Cursor) -> LineTime? {
+    private static func readDateTime(_ cursor: inout Cursor) -> TimeRead {
         let bracketed = cursor.take("[")
         guard let year = cursor.readDigits(exactly: 4), cursor.take("-"),
               let month = cursor.readDigits(exactly: 2), cursor.take("-"),
               let day = cursor.readDigits(exactly: 2),
               cursor.take(" ") || cursor.take("T"),
               let clock = readClock(&cursor)
-        else { return nil }
+        else { return .none }
         var offsetSeconds: Int64 = 0
         var hasOffset = false
+        var offsetProblem: String?
         if cursor.take("Z") {
             hasOffset = true
         } else if let sign = cursor.peek, sign == "+" || sign == "-" {
@@ -87,6 +137,8 @@ enum LinePrefixReader {
                 minutes = cursor.take(":") ? cursor.readDigits(exactly: 2) : 0
             }
             if let hours, let minutes {
+                // Real offsets run from -12:00 to +14:00.
+                if hours > 14 || minutes > 59 { offsetProblem = "UTC offset \(cursor.text(save..<cursor.index))" }
                 offsetSeconds = (hours * 3600 + minutes * 60) * (sign == "+" ? 1 : -1)
                 hasOffset = true
             } else {
@@ -94,39 +146,74 @@ enum LinePrefixReader {
             }
         }
         if bracketed { _ = cursor.take("]") }
-        guard cursor.atEnd || cursor.peek?.isWhitespace == true || cursor.peek == "]" || cursor.peek == "|" else {
-            return nil
+        guard cursor.atEnd || cursor.peek?.isSpace == true || cursor.peek == "]" || cursor.peek == "|" else {
+            return .none
         }
-        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let clockValue: Int64
+        switch clock {
+        case .invalid(let reason): return .invalid(reason)
+        case .valid(let value): clockValue = value
+        }
+        guard (1...12).contains(month) else { return .invalid("month \(month)") }
+        let monthDays = daysIn(month: month, year: year)
+        guard (1...monthDays).contains(day) else {
+            return .invalid(day == 0 ? "day 0" : "day \(day) (\(monthNames[Int(month) - 1]) \(year) has \(monthDays) days)")
+        }
+        if let offsetProblem { return .invalid(offsetProblem) }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         // Int64 nanoseconds since 1970 reach only 1677...2262: a date outside is not read as a time.
         guard let seconds = Int64.checked(days, times: 86_400, plus: -offsetSeconds),
-              let nanoseconds = Int64.checked(seconds, times: 1_000_000_000, plus: clock)
-        else { return nil }
-        return .wall(nanoseconds: nanoseconds, hasOffset: hasOffset)
+              let nanoseconds = Int64.checked(seconds, times: 1_000_000_000, plus: clockValue)
+        else { return .invalid("outside the dates 64-bit nanoseconds hold (1677-09-21 to 2262-04-11)") }
+        return .time(.wall(nanoseconds: nanoseconds, hasOffset: hasOffset))
     }
 
-    private static func readTimeOfDay(_ cursor: inout Cursor) -> LineTime? {
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
+
+    /// Days in `month` (1–12) of `year` in the proleptic Gregorian calendar.
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func readTimeOfDay(_ cursor: inout Cursor) -> TimeRead {
         let bracketed = cursor.take("[")
-        guard let clock = readClock(&cursor) else { return nil }
+        guard let clock = readClock(&cursor) else { return .none }
         if bracketed { _ = cursor.take("]") }
-        guard cursor.atEnd || cursor.peek?.isWhitespace == true || cursor.peek == "|" else { return nil }
-        return .timeOfDay(nanoseconds: clock)
+        guard cursor.atEnd || cursor.peek?.isSpace == true || cursor.peek == "|" else { return .none }
+        switch clock {
+        case .invalid(let reason): return .invalid(reason)
+        case .valid(let value): return .time(.timeOfDay(nanoseconds: value))
+        }
     }
 
-    /// `HH:MM:SS(.fraction)?` → nanoseconds since midnight.
-    private static func readClock(_ cursor: inout Cursor) -> Int64? {
+    private enum Clock {
+        case valid(Int64)
+        case invalid(String)
+    }
+
+    /// `HH:MM:SS(.fraction)?` → nanoseconds since midnight, or why the fields are out of range (a leap
+    /// second `:60` is allowed).
+    private static func readClock(_ cursor: inout Cursor) -> Clock? {
         guard let hours = cursor.readDigits(min: 1, max: 2), cursor.take(":"),
               let minutes = cursor.readDigits(exactly: 2), cursor.take(":"),
-              let seconds = cursor.readDigits(exactly: 2),
-              hours < 24, minutes < 60, seconds < 61
+              let seconds = cursor.readDigits(exactly: 2)
         else { return nil }
         var nanos: Int64 = 0
         if cursor.take(".") || cursor.take(",") {
             guard let fraction = readFraction(&cursor) else { return nil }
             nanos = fraction
         }
-        return ((hours * 60 + minutes) * 60 + seconds) * 1_000_000_000 + nanos
+        if hours > 23 { return .invalid("hour \(hours)") }
+        if minutes > 59 { return .invalid("minute \(minutes)") }
+        if seconds > 60 { return .invalid("second \(seconds)") }
+        return .valid(((hours * 60 + minutes) * 60 + seconds) * 1_000_000_000 + nanos)
     }
 
     /// Digits after a decimal point → nanoseconds (extra digits beyond 9 are dropped).
@@ -144,9 +231,10 @@ enum LinePrefixReader {
     }
 
     private static func readSeconds(_ cursor: inout Cursor) -> LineTime? {
-        // An optional leading symbol (⏱, ⌚︎, >) or bracket.
-        if let first = cursor.peek, !first.isLetter, !first.isNumber, !first.isWhitespace, first != "-" {
+        // An optional leading symbol (⏱, ⌚︎, >) or bracket, with its variation selector or combining marks.
+        if let first = cursor.peek, !first.isLetter, !first.isNumber, !first.isSpace, first != "-" {
             cursor.index += 1
+            while let next = cursor.peek, next.isCharacterExtension { cursor.index += 1 }
             cursor.skipSpaces()
         }
         guard let whole = cursor.readDigits(min: 1, max: 12), cursor.take("."),
@@ -154,16 +242,17 @@ enum LinePrefixReader {
         else { return nil }
         _ = cursor.take("s")
         _ = cursor.take("]")
-        guard cursor.atEnd || cursor.peek?.isWhitespace == true || cursor.peek == "|" else { return nil }
+        guard cursor.atEnd || cursor.peek?.isSpace == true || cursor.peek == "|" else { return nil }
         guard let nanoseconds = Int64.checked(whole, times: 1_000_000_000, plus: fraction) else { return nil }
         return .seconds(nanoseconds: nanoseconds)
     }
 
+    /// `1 `, `1. `, `1) `, `1: ` (a numbered list, as in `1: A_ViewController initWithCoder:`).
     private static func skipListNumber(_ cursor: inout Cursor) {
         let start = cursor.index
         guard cursor.readDigits(min: 1, max: 9) != nil else { return }
-        _ = cursor.take(".") || cursor.take(")")
-        guard cursor.peek?.isWhitespace == true else {
+        _ = cursor.take(".") || cursor.take(")") || cursor.take(":")
+        guard cursor.peek?.isSpace == true else {
             cursor.index = start
             return
         }
@@ -171,52 +260,62 @@ enum LinePrefixReader {
 
     private static func skipSeparators(_ cursor: inout Cursor) {
         while let char = cursor.peek, char == "|" || char == "-" || char == "–" || char == "—",
-              cursor.peek(at: 1)?.isWhitespace == true {
+              cursor.peek(at: 1)?.isSpace == true {
             cursor.index += 1
             cursor.skipSpaces()
         }
     }
 
-    /// `Notes[2231:90112]`, or the `log show` columns `0x15d4b  Default  0x0  2231  0  Notes: `.
-    private static func skipProcess(_ cursor: inout Cursor) {
+    /// `Notes[2231:90112]`, or the `log show` columns `0x15d4b  Default  0x0  2231  0  Notes: `; the process
+    /// name and ID when they are there.
+    private static func skipProcess(_ cursor: inout Cursor) -> ProcessToken? {
         let start = cursor.index
         // Process[pid:thread]
         var end = cursor.index
-        while end < cursor.chars.count, !cursor.chars[end].isWhitespace, cursor.chars[end] != "[" { end += 1 }
+        while end < cursor.chars.count, !cursor.chars[end].isSpace, cursor.chars[end] != "[" { end += 1 }
         if end > start, end < cursor.chars.count, cursor.chars[end] == "[" {
             var probe = Cursor(chars: cursor.chars, index: end + 1)
-            if probe.readDigits(min: 1, max: 10) != nil {
-                if probe.take(":") { while let char = probe.peek, char.isHexDigit { probe.index += 1 } }
-                if probe.take("]"), probe.atEnd || probe.peek?.isWhitespace == true {
+            if let pid = probe.readDigits(min: 1, max: 10) {
+                if probe.take(":") { while let char = probe.peek, char.isASCIIHexDigit { probe.index += 1 } }
+                if probe.take("]"), probe.atEnd || probe.peek?.isSpace == true {
                     cursor.index = probe.index
                     cursor.skipSpaces()
-                    return
+                    return ProcessToken(name: cursor.text(start..<end), pid: pid)
                 }
             }
         }
-        // log show: thread id in hex first.
+        // log show: thread id in hex first, then type, activity, PID, TTL and `Process:`.
         guard cursor.take("0"), cursor.take("x") else {
             cursor.index = start
-            return
+            return nil
         }
-        while let char = cursor.peek, char.isHexDigit { cursor.index += 1 }
+        while let char = cursor.peek, char.isASCIIHexDigit { cursor.index += 1 }
         var probe = cursor
+        var pid: Int64?
         for _ in 0..<8 {
             probe.skipSpaces()
-            let word = probe.readWord()
-            if word.isEmpty { break }
-            if word.hasSuffix(":") {
+            let wordStart = probe.index
+            if pid == nil, let digits = probe.readDigits(min: 1, max: 10), probe.atEnd || probe.peek?.isSpace == true {
+                pid = digits
+                continue
+            }
+            probe.index = wordStart
+            probe.skipWord()
+            if probe.index == wordStart { break }
+            if probe.chars[probe.index - 1] == ":" {
+                let name = probe.text(wordStart..<(probe.index - 1))
                 cursor = probe
                 cursor.skipSpaces()
-                return
+                return pid.map { ProcessToken(name: name, pid: $0) }
             }
         }
         cursor.skipSpaces()
+        return nil
     }
 
     private static func skipBullet(_ cursor: inout Cursor) {
         if let char = cursor.peek, char == "-" || char == "*" || char == "•",
-           cursor.peek(at: 1)?.isWhitespace == true {
+           cursor.peek(at: 1)?.isSpace == true {
             cursor.index += 1
         }
     }
@@ -232,34 +331,44 @@ enum LinePrefixReader {
     }
 }
 
-/// A position in a line's characters.
+/// A position in a line's Unicode scalars.
 struct Cursor {
-    var chars: [Character]
+    var chars: [Unicode.Scalar]
     var index: Int = 0
 
     var atEnd: Bool { index >= chars.count }
-    var peek: Character? { index < chars.count ? chars[index] : nil }
+    var peek: Unicode.Scalar? { index < chars.count ? chars[index] : nil }
 
-    func peek(at offset: Int) -> Character? {
+    func peek(at offset: Int) -> Unicode.Scalar? {
         let position = index + offset
         return position < chars.count ? chars[position] : nil
     }
 
-    mutating func take(_ char: Character) -> Bool {
-        guard peek == char else { return false }
+    mutating func take(_ char: Unicode.Scalar) -> Bool {
+        guard index < chars.count, chars[index] == char else { return false }
         index += 1
         return true
     }
 
     mutating func skipSpaces() {
-        while let char = peek, char.isWhitespace { index += 1 }
+        while index < chars.count, chars[index].isSpace { index += 1 }
     }
 
-    /// Reads a run of non-space characters.
+    /// Skips a run of non-space scalars.
+    mutating func skipWord() {
+        while index < chars.count, !chars[index].isSpace { index += 1 }
+    }
+
+    /// Reads a run of non-space scalars.
     mutating func readWord() -> String {
         let start = index
-        while let char = peek, !char.isWhitespace { index += 1 }
-        return String(chars[start..<index])
+        skipWord()
+        return text(start..<index)
+    }
+
+    /// The text of `range` of the line.
+    func text(_ range: Range<Int>) -> String {
+        chars.text(range)
     }
 
     mutating func readDigits(exactly count: Int) -> Int64? {
@@ -269,7 +378,7 @@ struct Cursor {
     mutating func readDigits(min: Int, max: Int) -> Int64? {
         let start = index
         var value: Int64 = 0
-        while index - start < max, let char = peek, let digit = char.asciiDigit {
+        while index - start < max, index < chars.count, let digit = chars[index].asciiDigit {
             value = value * 10 + Int64(digit)
             index += 1
         }
@@ -277,7 +386,7 @@ struct Cursor {
             index = start
             return nil
         }
-        if let char = peek, char.asciiDigit != nil {
+        if index < chars.count, chars[index].asciiDigit != nil {
             index = start
             return nil
         }
@@ -295,11 +404,3 @@ extension Int64 {
     }
 }
 
-extension Character {
-    /// 0–9 for the ASCII digits `0`…`9`, else `nil` (what `isASCII` + `wholeNumberValue` answered, without the
-    /// Unicode numeric property lookup).
-    var asciiDigit: Int? {
-        guard let ascii = asciiValue, ascii >= 0x30, ascii <= 0x39 else { return nil }
-        return Int(ascii - 0x30)
-    }
-}

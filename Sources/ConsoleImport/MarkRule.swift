@@ -21,23 +21,33 @@ public struct MarkRule: Sendable, Hashable {
     /// Parses `SUBSTRING=MARK[,field=value…]`. The substring ends at the first `=`.
     ///
     /// - Throws: `ConsoleImportError` with code `.badMarkRule` when the substring, the mark name or a field
-    ///   name is empty, or a field has no `=`.
+    ///   name is empty, a field has no `=`, or a field is given twice (`key=a,key=b`: a mark has one value per
+    ///   field, and `MarkEvent[field:]` would silently read only the first). The message quotes the rule as
+    ///   `--mark '…'`, the option it comes from.
     public init(parsing spec: String) throws(ConsoleImportError) {
         guard let equals = spec.firstIndex(of: "=") else {
-            throw ConsoleImportError(.badMarkRule, "mark rule '\(spec)' has no '=': expected 'SUBSTRING=MARK[,field=value…]'")
+            throw ConsoleImportError(.badMarkRule, "--mark '\(spec)' has no '=': expected 'SUBSTRING=MARK[,field=value…]'")
         }
         let substring = String(spec[..<equals])
         let parts = spec[spec.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
         guard !substring.isEmpty, let name = parts.first.map(String.init), !name.isEmpty else {
-            throw ConsoleImportError(.badMarkRule, "mark rule '\(spec)' needs a substring and a mark name: 'SUBSTRING=MARK[,field=value…]'")
+            throw ConsoleImportError(.badMarkRule, "--mark '\(spec)' needs a substring and a mark name: 'SUBSTRING=MARK[,field=value…]'")
         }
         var fields: [MarkField] = []
+        var written: [String: Substring] = [:]
         for part in parts.dropFirst() {
             guard let fieldEquals = part.firstIndex(of: "="), fieldEquals != part.startIndex else {
-                throw ConsoleImportError(.badMarkRule, "mark rule '\(spec)': field '\(part)' is not 'field=value'")
+                throw ConsoleImportError(.badMarkRule, "--mark '\(spec)': field '\(part)' is not 'field=value'")
             }
+            let fieldName = String(part[..<fieldEquals])
+            if let first = written[fieldName] {
+                let again = first == part ? "given twice" : "given twice ('\(first)' and '\(part)')"
+                throw ConsoleImportError(
+                    .badMarkRule, "--mark '\(spec)': field '\(fieldName)' is \(again); a mark has one value per field")
+            }
+            written[fieldName] = part
             let value = String(part[part.index(after: fieldEquals)...])
-            fields.append(MarkField(String(part[..<fieldEquals]), FieldValue(parsing: value)))
+            fields.append(MarkField(fieldName, FieldValue(parsing: value)))
         }
         self.init(substring: substring, name: name, fields: fields)
     }

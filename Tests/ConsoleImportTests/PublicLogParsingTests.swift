@@ -73,6 +73,25 @@ struct PublicLogParsingTests {
         ])
     }
 
+    @Test("vastdevblog: `<A: 0x6c11b10> viewDidLoad`, the navigation controller's delegate lines skipped")
+    func printedSelves() throws {
+        let result = try Self.parse("vastdevblog-two-instances-by-address.log")
+        #expect(result.controllers.map(\.displayName) == ["A#1", "B#2"])
+        #expect(result.events.count == 10)
+        // The two header lines, five UINavigationController delegate lines, the segue and the two text field lines.
+        #expect(result.skippedLines.map(\.line) == [1, 2, 5, 6, 8, 9, 13, 16, 17, 18])
+    }
+
+    @Test("readke.com: numbered `N: Class selector:` lines; `loadViewIfNeeded` is not a callback")
+    func numbered() throws {
+        let result = try Self.parse("readke-numbered-push-pop.log")
+        #expect(Array(result.lines.prefix(3)) == [
+            "0.000 A_ViewController#1 init", "0.001 A_ViewController#1 loadView", "0.002 A_ViewController#1 viewDidLoad",
+        ])
+        #expect(result.lines.last == "0.022 B_ViewController#2 deinit")
+        #expect(result.skippedLines.map(\.line) == [1, 2, 6, 18, 25])
+    }
+
     @Test("the name after a bare selector and a space", arguments: [
         // openradar 14058168 (lionheart/openradar-mirror#4931): "Root" is the window's root controller.
         ("2013-06-04 17:28:12.095 ChildViewControllerTest[3833:c07] viewWillAppear: Root", "Root viewWillAppear"),

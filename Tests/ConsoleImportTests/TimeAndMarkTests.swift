@@ -68,6 +68,16 @@ struct MarkTests {
         #expect(throws: ConsoleImportError.self) { _ = try MarkRule(parsing: spec) }
     }
 
+    @Test("a field given twice is refused, naming the option and the field", arguments: [
+        ("saveDraft=save,key=a,key=b", "--mark 'saveDraft=save,key=a,key=b': field 'key' is given twice ('key=a' and 'key=b'); a mark has one value per field"),
+        ("saveDraft=save,critical=true,key=draft,critical=true", "--mark 'saveDraft=save,critical=true,key=draft,critical=true': field 'critical' is given twice; a mark has one value per field"),
+    ])
+    func duplicateField(spec: String, message: String) throws {
+        let error = try #require(throws: ConsoleImportError.self) { _ = try MarkRule(parsing: spec) }
+        #expect(error.code == .badMarkRule)
+        #expect(error.message == message)
+    }
+
     @Test("a mark goes to the controller named on the line, else to the controller of the latest callback")
     func attribution() throws {
         let rules = [try MarkRule(parsing: "saving=save,key=draft,critical=true"), try MarkRule(parsing: "timer=timer.start,id=t")]

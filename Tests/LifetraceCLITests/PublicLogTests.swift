@@ -126,11 +126,36 @@ final class PublicLogTests {
         #expect(try controller(run.finalState, "3").appearance == .appeared)
     }
 
+    @Test("vastdevblog: two controllers printed as `<A: 0x6c11b10>`; the quote ends mid-pop (B disappearing, A appearing)")
+    func printedSelves() throws {
+        let run = try run("vastdevblog-two-instances-by-address")
+        #expect(callbacks(run) == [
+            "0.000 A#1 viewDidLoad", "0.001 A#1 viewWillAppear", "0.002 A#1 viewDidAppear", "0.003 B#2 viewDidLoad",
+            "0.004 A#1 viewWillDisappear", "0.005 B#2 viewWillAppear", "0.006 A#1 viewDidDisappear",
+            "0.007 B#2 viewDidAppear", "0.008 B#2 viewWillDisappear", "0.009 A#1 viewWillAppear",
+        ])
+        let end = run.finalState
+        #expect(try controller(end, "A#1").appearance == .appearing)
+        #expect(try controller(end, "B#2").appearance == .disappearing)
+        #expect(try findings(run) == [])
+    }
+
+    @Test("readke.com: a numbered log `N: Class selector:`; push, pop and B's dealloc, no finding")
+    func numberedPushPop() throws {
+        let run = try run("readke-numbered-push-pop")
+        #expect(callbacks(run).count == 23)
+        let end = run.finalState
+        #expect(try controller(end, "A_ViewController#1").appearance == .appeared)
+        #expect(try controller(end, "B_ViewController#2").isAlive == false)
+        #expect(try findings(run) == [])
+    }
+
     /// traces/public/*.lifetrace are `tools/import-cases` output (no flags), checked in so `lifetrace audit`
     /// audits them; importing is reproducible, so a stale file shows up as different bytes.
     @Test("traces/public re-imports to the checked-in bytes", arguments: [
         "csdn-cancelled-swipe-back", "dtfoundation-side-panel-reparent", "mnpageviewcontroller-duplicate-will-disappear",
-        "openradar-12322346-no-will-appear", "wjhsh-push-pop-aligned",
+        "openradar-12322346-no-will-appear", "wjhsh-push-pop-aligned", "vastdevblog-two-instances-by-address",
+        "readke-numbered-push-pop",
     ])
     func fresh(name: String) throws {
         let root = RealCase.publicDirectory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -38,14 +38,18 @@ struct ImportCommand: Command {
             JSONL header ({"lifetrace": …}) or event (with "t_ns" and "event"), whatever its name; text otherwise. See docs/IMPORT.md.
             Lines longer than 64 KiB are cut (a warning names them), invalid UTF-8 is read as U+FFFD (a warning
             names the line). On a terminal, a progress line shows on standard error during long imports.
+            A line starting with an impossible date or time (2024-13-45 10:00:00) is read without a time and
+            named in a warning. When the process ID of an NSLog/os_log prefix (MyApp[1234:56789]) changes, a new
+            run starts (the app was launched again). Printed objects (<MyApp.DetailViewController: 0x7fa1…>)
+            with different addresses are different controllers.
             Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, or (with --strict) an
-            unreadable line.
+            unreadable line or an invalid time.
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace)."),
             OptionSpec("format", value: "FORMAT", help: "text or jsonl (default: jsonl for .jsonl/.ndjson or a JSONL export's content)."),
             OptionSpec("mark", value: "RULE", repeatable: true, help: "SUBSTRING=MARK[,field=value...]: lines to mark."),
-            OptionSpec("strict", help: "Fail on the first line that is neither a callback nor a mark."),
+            OptionSpec("strict", help: "Fail on the first line that is neither a callback nor a mark, or has an invalid time."),
         ],
         positionalCount: (1, 1)
     )
@@ -303,6 +307,19 @@ struct ImportCommand: Command {
         if result.timeAdjustmentCount > result.timeAdjustments.count {
             report.warnings.append(
                 "\(result.timeAdjustments.last?.line ?? 0): warning: and \(result.timeAdjustmentCount - result.timeAdjustments.count) more places where the time went back (not listed)")
+        }
+        for invalid in result.invalidTimes {
+            report.warnings.append("\(invalid.line): warning: \(invalid.description.dropFirst("line \(invalid.line): ".count))")
+        }
+        if result.invalidTimeCount > result.invalidTimes.count {
+            report.warnings.append(
+                "\(result.invalidTimes.last?.line ?? 0): warning: and \(result.invalidTimeCount - result.invalidTimes.count) more lines with an invalid time (not listed)")
+        }
+        if result.runStartCount > 0 {
+            let listed = result.processes.prefix(controllersListed).joined(separator: ", ")
+            report.summary.append(
+                "\(result.runStartCount + 1) runs (the process ID changed \(result.runStartCount) time\(result.runStartCount == 1 ? "" : "s")): \(listed)"
+                    + (result.processes.count > controllersListed ? ", …" : ""))
         }
         if result.skippedLineCount > 0 {
             let count = result.skippedLineCount
