@@ -45,6 +45,19 @@ struct MarkAttribution {
         return enclosing
     }
 
+    /// `step(_:_:)` for a record of `cursor`'s frame, folded from the record (`ReplayState.apply(_:from:)`, the
+    /// same fold) unless `event` is given (a `.other` record's event, taken out of the cursor); a mark's
+    /// controller is read from the frame's controller table.
+    mutating func step(_ record: EventRecord, event: Event?, from cursor: FrameCursor) -> ActiveCallback? {
+        if let event { return step(record.ordinal, event) }
+        var enclosing: ActiveCallback?
+        if record.kind == .mark {
+            enclosing = state.enclosingCallback(of: record.hasController ? cursor.controller(atSlot: record.controllerSlot) : nil)
+        }
+        state.apply(record, from: cursor)
+        return enclosing
+    }
+
     /// `  (in NoteEditorViewController#3.viewWillDisappear)`, or `(after …)` when the callback was logged as an
     /// instant just before the mark (imported console logs); empty when nothing encloses the mark.
     func suffix(_ enclosing: ActiveCallback?) -> String {

@@ -47,6 +47,20 @@ struct EventsCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
+        try run(arguments, output: output, reading: .records)
+    }
+
+    /// How `run` reads a `.lifetrace` file: `.records` filters the decoder's records and builds an `Event` only
+    /// for the events it prints (and for the kinds that have no record form); `.events` decodes every event into
+    /// an `Event` first (the reference the tests compare `.records` with). JSON Lines inputs are always read as
+    /// events.
+    enum Reading {
+        case records
+        case events
+    }
+
+    /// `run(_:output:)` with the way of reading a trace chosen (the output is the same either way).
+    static func run(_ arguments: ParsedArguments, output: CommandOutput, reading: Reading) throws -> ExitCode {
         let format = try arguments.choice("format", among: ["text", "jsonl"], default: "text")
         let from = try arguments.value("from").map { try duration($0, option: "from") }
         let to = try arguments.value("to").map { try duration($0, option: "to") }
@@ -61,29 +75,19 @@ struct EventsCommand: Command {
             let stop = try printVisible(name, input: input, from: from, to: to, format: format, output: output)
             return stop.map { TraceDamage.worse(damage, $0.report(command: "events", output: output)) } ?? damage
         }
-        var attribution = format == "text" ? MarkAttribution(input: input, fromOffset: from) : nil
+        let attribution = format == "text" ? MarkAttribution(input: input, fromOffset: from) : nil
         if let warning = attribution?.warning {
             output.errorLine("lifetrace events: warning: \(warning)")
         }
-        var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
-        var listed = 0
-        let stop = try input.scan(fromOffset: from) { ordinal, event, start in
-            if output.isStandardOutputClosed { return false }  // `lifetrace events T | head`: nobody reads on
-            let offset = event.timestamp >= start ? event.timestamp - start : 0
-            if let to, offset > to { return false }
-            let enclosing = attribution?.step(ordinal, event)
-            guard filter.matches(event) else { return true }
-            listed += 1
-            if format == "jsonl" {
-                try writer.write(event)
-            } else {
-                output.line(textLine(offset: offset, ordinal: ordinal, event: event) + (attribution?.suffix(enclosing) ?? ""))
-            }
-            return true
+        var listing = Listing(format: format, to: to, filter: filter, attribution: attribution, output: output)
+        let stop: TraceInput.Stop?
+        if reading == .records, case .trace(let reader) = input.source {
+            stop = try listing.listRecords(reader, fromOffset: from)
+        } else {
+            stop = try listing.listEvents(input, fromOffset: from)
         }
-        try writer.finish()
         let controllers = arguments.allValues("controller")
-        if listed == 0, !controllers.isEmpty {
+        if listing.listed == 0, !controllers.isEmpty {
             // A misspelt name would otherwise print nothing at all; say so (as --visible does).
             let names = controllers.map { "'\($0)'" }.joined(separator: ", ")
             output.errorLine("lifetrace events: warning: no event matched --controller \(names) (use a display name such as Editor#2, or a type name)")
@@ -94,9 +98,14 @@ struct EventsCommand: Command {
 
     /// `   12.480 s  #41  NoteEditorViewController#2 viewWillDisappear begin animated=true`
     static func textLine(offset: UInt64, ordinal: UInt64, event: Event) -> String {
+        textLine(offset: offset, ordinal: ordinal, summary: event.summary)
+    }
+
+    /// `textLine(offset:ordinal:event:)` with the event's `summary` given.
+    static func textLine(offset: UInt64, ordinal: UInt64, summary: String) -> String {
         let time = TimeText.seconds(offset)
         let padding = String(repeating: " ", count: max(0, 11 - time.count))
-        return "\(padding)\(time)  #\(ordinal)  \(event.summary)"
+        return "\(padding)\(time)  #\(ordinal)  \(summary)"
     }
 
     static func duration(_ text: String, option: String) throws -> UInt64 {
@@ -135,14 +144,20 @@ struct EventFilter {
 
     func matches(_ event: Event) -> Bool {
         if !names.isEmpty, !namesAnyController(of: event) { return false }
-        if !kinds.isEmpty {
-            let kind = JSONLSchema.Kind(of: event.payload).rawValue
-            let name = JSONLSchema.eventName(of: event.payload)
-            var markName: String?
-            if case .mark(let mark) = event.payload { markName = mark.name }
-            guard kinds.contains(where: { $0 == kind || $0 == name || $0 == markName }) else { return false }
-        }
-        return true
+        return matchesKind(of: event.payload)
+    }
+
+    /// Whether some `--controller` was given (without one, every controller passes).
+    var selectsControllers: Bool { !names.isEmpty }
+
+    /// Whether `--kind` lets `payload` through (always, when no `--kind` was given).
+    func matchesKind(of payload: EventPayload) -> Bool {
+        guard !kinds.isEmpty else { return true }
+        let kind = JSONLSchema.Kind(of: payload).rawValue
+        let name = JSONLSchema.eventName(of: payload)
+        var markName: String?
+        if case .mark(let mark) = payload { markName = mark.name }
+        return kinds.contains(where: { $0 == kind || $0 == name || $0 == markName })
     }
 }
 
@@ -168,7 +183,8 @@ extension EventFilter {
         }
     }
 
-    private func matches(_ ref: ControllerRef) -> Bool {
+    /// Whether one of the `--controller` names names `ref` (`false` when none was given).
+    func matches(_ ref: ControllerRef) -> Bool {
         names.contains { $0.matches(ref) }
     }
 }
