@@ -34,14 +34,14 @@ public enum TimeText {
             number = String(trimmed.dropLast(unit.suffix.count))
             scale = unit.nanoseconds
         }
-        guard let value = Double(number), value >= 0, !value.isNaN else { return false }
+        guard isDecimal(number), let value = Double(number), value >= 0, !value.isNaN else { return false }
         return value * scale >= Double(UInt64.max)
     }
 
     /// `number × scale` rounded to whole nanoseconds, or `nil` when `number` is not a non-negative finite
     /// number or the product does not fit in `UInt64` (so a typed `1e20` is rejected instead of trapping).
     private static func nanoseconds(_ number: String, times scale: Double) -> UInt64? {
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        guard isDecimal(number), let value = Double(number), value.isFinite, value >= 0 else { return nil }
         let result = (value * scale).rounded()
         guard result < Double(UInt64.max) else { return nil }
         return UInt64(result)
@@ -69,6 +69,33 @@ public enum TimeText {
     private static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+extension TimeText {
+    /// Whether `text` is a decimal number as people write one: an optional `+`, digits with an optional fraction
+    /// (`12`, `12.48`, `.5`, `5.`), and an optional exponent (`1e3`). `Double(_:)` also reads hexadecimal
+    /// (`0x10` is 16), `inf` and `nan`, which are not durations.
+    static func isDecimal(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        func digits(_ bytes: inout Substring.UTF8View.SubSequence) -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        var mantissa = digits(&bytes)
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits(&bytes)
+        }
+        guard mantissa > 0 else { return false }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits(&bytes) > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 }
 

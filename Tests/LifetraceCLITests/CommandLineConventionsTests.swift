@@ -44,6 +44,15 @@ struct CommandLineConventionsTests {
         #expect(help.err == "lifetrace: error: no help for unknown command 'evnts' (did you mean 'events'?); see 'lifetrace --help'\n")
     }
 
+    @Test("every usage line writes placeholders in capitals (TRACE, LOG, FILE), as the help texts and README do")
+    func placeholders() {
+        for command in Lifetrace.commands + Lifetrace.hiddenCommands {
+            #expect(!command.spec.usage.contains("<"), "\(command.spec.name): \(command.spec.usage)")
+        }
+        let missing = runCLI(["import"])
+        #expect(missing.err.hasPrefix("lifetrace import: error: missing argument LOG\nusage: lifetrace import LOG [-o TRACE] "), "\(missing.err)")
+    }
+
     @Test("info --format json names kinds as the JSON Lines schema and 'events --kind' do")
     func kindNames() throws {
         let scratch = try CLIScratch("kind-names")

@@ -23,4 +23,20 @@ struct TimeTextOverflowTests {
     func outOfRange(text: String, isOutOfRange: Bool) {
         #expect(TimeText.isOutOfRange(text) == isOutOfRange)
     }
+
+    @Test("only decimal numbers are durations: hexadecimal, inf and nan (which Double(_:) reads) are refused", arguments: [
+        "0x10", "0x10s", "0x1p3", "0X1P3ms", "inf", "infinity", "nan", "1e", "e3", ".", "+", "1.2.3", "--5", "1e+",
+    ])
+    func decimalOnly(text: String) {
+        #expect(TimeText.parseDuration(text) == nil)
+        #expect(!TimeText.isOutOfRange(text), "'\(text)' is not a number, not a number too large")
+    }
+
+    @Test("the decimal forms people type still parse", arguments: [
+        ("5", UInt64(5_000_000_000)), ("+5s", 5_000_000_000), (".5s", 500_000_000), ("5.s", 5_000_000_000),
+        ("1.5e1s", 15_000_000_000), ("2E-3s", 2_000_000), ("1e3ms", 1_000_000_000),
+    ])
+    func decimalForms(text: String, nanoseconds: UInt64) {
+        #expect(TimeText.parseDuration(text) == nanoseconds)
+    }
 }

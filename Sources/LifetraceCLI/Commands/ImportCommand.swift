@@ -23,7 +23,7 @@ struct ImportCommand: Command {
     static let spec = CommandSpec(
         name: "import",
         abstract: "Turn a console log (or a JSONL export) into a trace.",
-        usage: "<log> [-o <trace>] [--format text|jsonl] [--mark SUBSTRING=MARK[,field=value...]]... [--strict]",
+        usage: "LOG [-o TRACE] [--format text|jsonl] [--mark SUBSTRING=MARK[,field=value…]]… [--strict]",
         discussion: """
             Text logs: each line with a lifecycle callback (viewDidLoad, viewWillAppear:, -[Class dealloc],
             Class.viewDidAppear(_:), sceneDidEnterBackground, ...) becomes an event for the controller named on
