@@ -44,6 +44,13 @@ struct CommandLineConventionsTests {
         #expect(help.err == "lifetrace: error: no help for unknown command 'evnts' (did you mean 'events'?); see 'lifetrace --help'\n")
     }
 
+    @Test("a mistyped rule id gets a suggestion; exit 2")
+    func mistypedRule() {
+        let result = runCLI(["rules", "critical_save_placment"])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.hasPrefix("lifetrace rules: error: unknown rule 'critical_save_placment' (did you mean 'critical_save_placement'?); rules: "), "\(result.err)")
+    }
+
     @Test("every usage line writes placeholders in capitals (TRACE, LOG, FILE), as the help texts and README do")
     func placeholders() {
         for command in Lifetrace.commands + Lifetrace.hiddenCommands {

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Audit
+import Simulator
 import TraceModel
 
 /// `lifetrace rules [ID] [--markdown]`
@@ -25,7 +26,8 @@ struct RulesCommand: Command {
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         if let id = arguments.positionals.first {
             guard let rule = BuiltinRules.rule(id) else {
-                throw ValidationError("unknown rule '\(id)'; rules: \(BuiltinRules.all.map(\.id).joined(separator: ", "))")
+                let ids = BuiltinRules.all.map(\.id)
+                throw ValidationError("unknown rule '\(id)'\(ScenarioParser.suggestion(for: id, among: ids)); rules: \(ids.joined(separator: ", "))")
             }
             output.write(arguments.flag("markdown") ? RulesDocumentation.markdown(of: rule.descriptor) : RulesDocumentation.text(of: rule.descriptor))
             return .success
