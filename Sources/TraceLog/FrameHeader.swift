@@ -5,6 +5,11 @@ struct FrameHeader: Equatable {
     static let length = 64
     /// Larger raw or stored payloads are refused as corrupt (a bit flip in a length must not allocate gigabytes).
     static let maximumPayload: UInt32 = 1 << 30
+    /// Deflate's largest expansion: a 258-byte match coded in 2 bits (RFC 1951), so a raw length above
+    /// 1032 × the stored length (plus one match) cannot be true.
+    static let maximumDeflateRatio: UInt64 = 1032
+    /// Event ordinals fit in 63 bits, so that `Int` conversions and `+ 1` never trap.
+    static let maximumOrdinal = UInt64(Int64.max)
 
     static let compressionStored: UInt8 = 0
     static let compressionDeflate: UInt8 = 1
@@ -85,6 +90,26 @@ struct FrameHeader: Equatable {
         }
         guard info.firstTimestamp <= info.lastTimestamp else {
             throw TraceError(.corruptFrame, "frame's first timestamp \(info.firstTimestamp) is after its last \(info.lastTimestamp)", offset: fileOffset)
+        }
+        // The counts below size allocations and ordinal arithmetic before the payload is read, so a header whose
+        // CRC holds but whose counts cannot be true (rewritten with a fresh CRC, or a writer bug) is refused here:
+        // before these checks, an event count of 2^32 − 1 aborted every command allocating 34 GB, 2^31 took 13 GB
+        // and a minute, and a first ordinal of 2^64 − 1 trapped on overflow.
+        guard compression == compressionStored || UInt64(info.rawLength) <= UInt64(info.compressedLength) * maximumDeflateRatio + 258 else {
+            throw TraceError(
+                .corruptFrame,
+                "frame announces \(info.rawLength) raw bytes from \(info.compressedLength) deflated ones, more than deflate can expand (\(maximumDeflateRatio):1)",
+                offset: fileOffset
+            )
+        }
+        guard info.kind != .events || info.eventCount <= info.rawLength else {
+            throw TraceError(
+                .corruptFrame, "frame announces \(info.eventCount) events in \(info.rawLength) payload bytes (each event takes at least its tag byte)",
+                offset: fileOffset
+            )
+        }
+        guard info.firstOrdinal <= maximumOrdinal - UInt64(info.eventCount) else {
+            throw TraceError(.corruptFrame, "frame's first event ordinal \(info.firstOrdinal) is beyond 2^63 − 1 events", offset: fileOffset)
         }
         return FrameHeader(info: info, compression: compression, payloadCRC: bytes.getUInt32(at: start + 52))
     }

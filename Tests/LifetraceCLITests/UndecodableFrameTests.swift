@@ -40,7 +40,9 @@ struct UndecodableFrameTests {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             // Drop the index frame and footer: their offsets would no longer match once the frame changes length.
             let end = clean.allFrames.filter { $0.kind != .index }.map { Int($0.offset) + 64 + Int($0.compressedLength) }.max()!
-            let payload: [UInt8] = [4, 0, 0, 0, 0]
+            // Empty ops, times, refs and values streams, then zeros (as many bytes as events: a header announcing
+            // more events than payload bytes is refused before decoding, FrameHeader).
+            let payload: [UInt8] = [4, 0, 0, 0, 0] + [UInt8](repeating: 0, count: Int(frame.eventCount) - 5)
             var header = [UInt8]()
             header += [0x4C, 0x54, 0x46, 0x52]
             header += Self.little(UInt64(64), 2) + [1, 0]  // length 64, kind events, stored
