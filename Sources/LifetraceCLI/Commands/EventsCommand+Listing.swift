@@ -282,36 +282,62 @@ struct RecordMatcher {
 /// line) and checked to be where it is expected; when a check fails (a writer laid out differently), `isExact`
 /// is false and lines are written whole from the event instead.
 struct CallbackLines {
-    private static let prefix = Array(#"{"t_ns":0"#.utf8)
-    private static let suffix = Array("}\n".utf8)
-    private static let probe = ControllerRef(serial: 1, typeName: "T")
+    fileprivate static let prefix = Array(#"{"t_ns":0"#.utf8)
+    fileprivate static let suffix = Array("}\n".utf8)
+    fileprivate static let probe = ControllerRef(serial: 1, typeName: "T")
 
-    /// Whether every piece cut so far was where expected.
-    private(set) var isExact = true
-    /// Per callback and phase (`callback << 2 | phase`).
-    private var heads = [[UInt8]?](repeating: nil, count: 256 * 4)
-    /// Per slot of the current frame's controller table.
-    private var subjects: [[UInt8]?] = []
-    private var parents: [[UInt8]?] = []
-    private let animatedTrue: [UInt8]
-    private let animatedFalse: [UInt8]
-    private let parentNone: [UInt8]
+    /// The pieces that do not depend on a frame, cut once per process.
+    private struct Fixed: Sendable {
+        /// Per callback and phase (`callback << 2 | phase`): `,"event":…,"phase":…,"kind":"callback"`.
+        var heads = [[UInt8]](repeating: [], count: 256 * 4)
+        /// The line of an `init` instant of `probe` with nothing optional.
+        var bare: [UInt8] = []
+        var animatedTrue: [UInt8] = []
+        var animatedFalse: [UInt8] = []
+        var parentNone: [UInt8] = []
+        var isExact = true
 
-    init() {
-        var exact = true
-        let bare = Self.line(.initialize, .instant, Self.probe)
-        func added(_ line: [UInt8]) -> [UInt8] {
-            guard let piece = Self.piece(added: line, to: bare) else {
-                exact = false
+        init() {
+            for callback in Callback.allCases {
+                for phase in Phase.allCases {
+                    heads[Int(callback.rawValue) << 2 | Int(phase.rawValue)] = cutHead(callback, phase)
+                }
+            }
+            bare = CallbackLines.line(.initialize, .instant, CallbackLines.probe)
+            animatedTrue = added(CallbackLines.line(.initialize, .instant, CallbackLines.probe, animated: true))
+            animatedFalse = added(CallbackLines.line(.initialize, .instant, CallbackLines.probe, animated: false))
+            parentNone = added(CallbackLines.line(.initialize, .instant, CallbackLines.probe, parent: ParentArgument.none))
+        }
+
+        private mutating func added(_ line: [UInt8]) -> [UInt8] {
+            guard let piece = CallbackLines.piece(added: line, to: bare) else {
+                isExact = false
                 return []
             }
             return piece
         }
-        animatedTrue = added(Self.line(.initialize, .instant, Self.probe, animated: true))
-        animatedFalse = added(Self.line(.initialize, .instant, Self.probe, animated: false))
-        parentNone = added(Self.line(.initialize, .instant, Self.probe, parent: ParentArgument.none))
-        isExact = exact
+
+        /// What comes before `,"controller":` in a callback's line without the time.
+        private mutating func cutHead(_ callback: Callback, _ phase: Phase) -> [UInt8] {
+            let line = CallbackLines.line(callback, phase, CallbackLines.probe)
+            let marker = Array(#","controller":"#.utf8)
+            guard line.starts(with: CallbackLines.prefix),
+                  let at = CallbackLines.firstRange(of: marker, in: line, from: CallbackLines.prefix.count)
+            else {
+                isExact = false
+                return []
+            }
+            return Array(line[CallbackLines.prefix.count..<at])
+        }
     }
+
+    private static let fixed = Fixed()
+
+    /// Whether every piece cut so far was where expected.
+    private(set) var isExact = Self.fixed.isExact
+    /// Per slot of the current frame's controller table.
+    private var subjects: [[UInt8]?] = []
+    private var parents: [[UInt8]?] = []
 
     mutating func enterFrame() {
         subjects.removeAll(keepingCapacity: true)
@@ -322,52 +348,36 @@ struct CallbackLines {
     /// `false`, appending nothing, when the pieces are not exact.
     mutating func append(_ record: EventRecord, from cursor: UnsafeMutablePointer<FrameCursor>, to bytes: inout [UInt8]) -> Bool {
         guard isExact else { return false }
-        let head = Int(record.callback.rawValue) << 2 | Int(record.phase.rawValue)
-        if heads[head] == nil { heads[head] = cutHead(record.callback, record.phase) }
         let subject = subject(record.controllerSlot, cursor)
         var parent: [UInt8] = []
         switch record.parent {
         case .absent: break
-        case .none: parent = parentNone
+        case .none: parent = Self.fixed.parentNone
         case .controller: parent = parentPiece(record.parentSlot, cursor)
         }
         guard isExact else { return false }
         bytes.append(contentsOf: #"{"t_ns":"#.utf8)
         JSONLines.appendDecimal(record.timestamp, to: &bytes)
-        bytes.append(contentsOf: heads[head]!)
+        bytes.append(contentsOf: Self.fixed.heads[Int(record.callback.rawValue) << 2 | Int(record.phase.rawValue)])
         bytes.append(contentsOf: subject)
         switch record.animated {
         case nil: break
-        case true?: bytes.append(contentsOf: animatedTrue)
-        case false?: bytes.append(contentsOf: animatedFalse)
+        case true?: bytes.append(contentsOf: Self.fixed.animatedTrue)
+        case false?: bytes.append(contentsOf: Self.fixed.animatedFalse)
         }
         bytes.append(contentsOf: parent)
         bytes.append(contentsOf: Self.suffix)
         return true
     }
 
-    /// `,"event":…,"phase":…,"kind":"callback"`: what comes before `,"controller":` in a line without the time.
-    private mutating func cutHead(_ callback: Callback, _ phase: Phase) -> [UInt8] {
-        let line = Self.line(callback, phase, Self.probe)
-        let marker = Array(#","controller":"#.utf8)
-        guard line.starts(with: Self.prefix),
-              let at = Self.firstRange(of: marker, in: line, from: Self.prefix.count)
-        else {
-            isExact = false
-            return []
-        }
-        return Array(line[Self.prefix.count..<at])
-    }
-
     private mutating func subject(_ slot: UInt32, _ cursor: UnsafeMutablePointer<FrameCursor>) -> [UInt8] {
         let index = Int(slot)
         if index >= subjects.count { subjects.append(contentsOf: repeatElement(nil, count: index + 1 - subjects.count)) }
         if let known = subjects[index] { return known }
-        let head = Int(Callback.initialize.rawValue) << 2 | Int(Phase.instant.rawValue)
-        if heads[head] == nil { heads[head] = cutHead(.initialize, .instant) }
+        let head = Self.fixed.heads[Int(Callback.initialize.rawValue) << 2 | Int(Phase.instant.rawValue)]
         let line = Self.line(.initialize, .instant, cursor.pointee.controller(atSlot: slot))
-        let start = Self.prefix.count + heads[head]!.count
-        guard line.starts(with: Self.prefix + heads[head]!), line.count >= start + Self.suffix.count,
+        let start = Self.prefix.count + head.count
+        guard line.starts(with: Self.prefix + head), line.count >= start + Self.suffix.count,
               line.suffix(Self.suffix.count).elementsEqual(Self.suffix)
         else {
             isExact = false
@@ -382,9 +392,8 @@ struct CallbackLines {
         let index = Int(slot)
         if index >= parents.count { parents.append(contentsOf: repeatElement(nil, count: index + 1 - parents.count)) }
         if let known = parents[index] { return known }
-        let bare = Self.line(.initialize, .instant, Self.probe)
         let withParent = Self.line(.initialize, .instant, Self.probe, parent: .controller(cursor.pointee.controller(atSlot: slot)))
-        guard let piece = Self.piece(added: withParent, to: bare) else {
+        guard let piece = Self.piece(added: withParent, to: Self.fixed.bare) else {
             isExact = false
             return []
         }
@@ -393,7 +402,7 @@ struct CallbackLines {
     }
 
     /// The JSON line `JSONLWriter` writes for a callback event at time 0.
-    private static func line(
+    fileprivate static func line(
         _ callback: Callback, _ phase: Phase, _ controller: ControllerRef, animated: Bool? = nil, parent: ParentArgument? = nil
     ) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -403,7 +412,7 @@ struct CallbackLines {
 
     /// What `line` adds before the final `}` and newline of `bare`, when `line` is `bare` with a piece inserted
     /// there; `nil` otherwise.
-    private static func piece(added line: [UInt8], to bare: [UInt8]) -> [UInt8]? {
+    fileprivate static func piece(added line: [UInt8], to bare: [UInt8]) -> [UInt8]? {
         let kept = bare.count - suffix.count
         guard bare.count >= suffix.count, line.count > bare.count, bare.suffix(suffix.count).elementsEqual(suffix),
               line.prefix(kept).elementsEqual(bare.prefix(kept)), line.suffix(suffix.count).elementsEqual(suffix)
@@ -411,7 +420,7 @@ struct CallbackLines {
         return Array(line[kept..<(line.count - suffix.count)])
     }
 
-    private static func firstRange(of marker: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    fileprivate static func firstRange(of marker: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         guard bytes.count >= marker.count else { return nil }
         var position = start
         while position + marker.count <= bytes.count {
