@@ -99,8 +99,13 @@ public struct ConsoleLogSession: Sendable {
     }
     /// The live controller a name without an address means: the one last mentioned by that name.
     private var refs: [NameKey: ControllerRef] = [:]
-    /// The live controller at each printed address, and the name it was printed with.
-    private var byAddress: [UInt64: (key: NameKey, ref: ControllerRef)] = [:]
+    /// A live controller printed with an address, and the name it was printed with.
+    private struct Bound: Sendable {
+        var key: NameKey
+        var ref: ControllerRef
+    }
+    /// The live controller at each printed address.
+    private var byAddress: [UInt64: Bound] = [:]
     /// The address each addressed live controller was printed with, by serial.
     private var addressOf: [UInt32: UInt64] = [:]
     private var controllers: [ControllerRef] = []
@@ -402,12 +407,12 @@ public struct ConsoleLogSession: Sendable {
             if refs[bound.key] == bound.ref { refs[bound.key] = nil }
         }
         if let existing = refs[key], addressOf[existing.serial] == nil {
-            byAddress[address] = (key, existing)
+            byAddress[address] = Bound(key: key, ref: existing)
             addressOf[existing.serial] = address
             return existing
         }
         let ref = newRef(key)
-        byAddress[address] = (key, ref)
+        byAddress[address] = Bound(key: key, ref: ref)
         addressOf[ref.serial] = address
         return ref
     }

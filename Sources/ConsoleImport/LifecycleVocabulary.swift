@@ -82,16 +82,30 @@ enum LifecycleVocabulary {
         (hash ^ UInt64(lowercased)) &* 0x0000_0100_0000_01b3
     }
 
-    /// `names` by the hash of each key, with the key's bytes to confirm a match (all keys are ASCII).
-    private static let hashed: [UInt64: (key: [UInt8], name: LifecycleName)] = {
-        var table: [UInt64: (key: [UInt8], name: LifecycleName)] = [:]
-        for (key, name) in names {
-            let value = key.utf8.reduce(hashBasis) { hash($0, UInt32($1)) }
-            precondition(table[value] == nil, "two lifecycle names with one hash")
-            table[value] = (Array(key.utf8), name)
+    /// One key of `names` with its hash, for `slots`.
+    private struct Entry {
+        var hash: UInt64
+        var key: [UInt8]
+        var name: LifecycleName
+    }
+
+    private static let entries: [Entry] = names.map { key, name in
+        Entry(hash: key.utf8.reduce(hashBasis) { hash($0, UInt32($1)) }, key: Array(key.utf8), name: name)
+    }
+
+    /// An open-addressing table over `entries` by hash (linear probing, a quarter full): the index into
+    /// `entries`, or -1 for an empty slot. A plain array instead of a Dictionary: no hashing of the hash, and
+    /// no generic metadata looked up at run time.
+    private static let slots: [Int] = {
+        var table = [Int](repeating: -1, count: slotCount)
+        for (index, entry) in entries.enumerated() {
+            var slot = Int(truncatingIfNeeded: entry.hash) & (slotCount - 1)
+            while table[slot] >= 0 { slot = (slot + 1) & (slotCount - 1) }
+            table[slot] = index
         }
         return table
     }()
+    private static let slotCount = 256
 
     /// Bit `n` set when some key of `names` is `n` scalars long.
     private static let lengthMask: UInt64 = names.keys.reduce(0) { $0 | (1 << UInt64(min($1.utf8.count, 63))) }
@@ -99,9 +113,16 @@ enum LifecycleVocabulary {
     /// The meaning of the word `chars[range]` (any case), given its length and `hash` over its lowercased
     /// scalars; `nil` when it is not a lifecycle name. Costs no allocation.
     static func name(hash value: UInt64, length: Int, _ chars: [Unicode.Scalar], _ range: Range<Int>) -> LifecycleName? {
-        guard length < 64, lengthMask & (1 << UInt64(length)) != 0, let entry = hashed[value], entry.key.count == length else {
-            return nil
+        guard length < 64, lengthMask & (1 << UInt64(length)) != 0 else { return nil }
+        var slot = Int(truncatingIfNeeded: value) & (slotCount - 1)
+        while true {
+            let index = slots[slot]
+            guard index >= 0 else { return nil }
+            if entries[index].hash == value { break }
+            slot = (slot + 1) & (slotCount - 1)
         }
+        let entry = entries[slots[slot]]
+        guard entry.key.count == length else { return nil }
         var position = range.lowerBound
         for byte in entry.key {
             guard chars[position].asciiLowercased == UInt32(byte) else { return nil }

@@ -276,11 +276,10 @@ enum LineRecognizer {
 
     /// `animated = YES`, `animated: true`, `animated=1` anywhere from `start`.
     private static func animated(_ chars: [Unicode.Scalar], from start: Int) -> Bool? {
-        let word: [Unicode.Scalar] = ["a", "n", "i", "m", "a", "t", "e", "d"]
         var index = start
-        let last = chars.count - word.count
+        let last = chars.count - 8
         while index <= last {
-            if chars[index] == "a", chars[index + 1] == "n", chars[(index + 2)..<(index + 8)].elementsEqual(word[2...]) {
+            if chars[index] == "a", chars[index + 1] == "n", startsWith(chars, index, "animated") {
                 var rest = index + 8
                 while rest < chars.count, chars[rest] == " " || chars[rest] == ":" || chars[rest] == "=" { rest += 1 }
                 if startsWith(chars, rest, "YES") || startsWith(chars, rest, "true") || startsWith(chars, rest, "1") { return true }

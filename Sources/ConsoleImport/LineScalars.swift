@@ -9,36 +9,66 @@
 enum LineScalars {
     /// The scalars of `text`, and whether every one of them is ASCII.
     static func of(_ text: String) -> (scalars: [Unicode.Scalar], isASCII: Bool) {
-        var scalars: [Unicode.Scalar] = []
-        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            scalars.reserveCapacity(bytes.count)
-            for byte in bytes {
-                guard byte < 0x80 else { return false }
-                scalars.append(Unicode.Scalar(byte))
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Unicode.Scalar]? in
+            var isASCII = true
+            let scalars = [Unicode.Scalar](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+                for (index, byte) in bytes.enumerated() {
+                    guard byte < 0x80 else {
+                        isASCII = false
+                        count = index
+                        return
+                    }
+                    buffer.initializeElement(at: index, to: Unicode.Scalar(byte))
+                }
+                count = bytes.count
             }
-            return true
+            return isASCII ? scalars : nil
         }
-        if ascii == true { return (scalars, true) }
-        scalars = Array(text.unicodeScalars)
+        if let scalars = ascii ?? nil { return (scalars, true) }
+        let scalars = Array(text.unicodeScalars)
         return (scalars, scalars.allSatisfy(\.isASCII))
     }
 }
 
 extension Array where Element == Unicode.Scalar {
-    /// The text of the scalars in `range`.
+    /// The text of the scalars in `range`, encoded straight into the string's UTF-8 storage (appending to a
+    /// `String.UnicodeScalarView` went through generic code and cost more than all the scanning).
     func text(_ range: Range<Int>) -> String {
-        var result = String.UnicodeScalarView()
-        result.append(contentsOf: self[range])
-        return String(result)
+        withUnsafeBufferPointer { LineScalars.text($0, range) }
     }
 }
 
 extension ArraySlice where Element == Unicode.Scalar {
     /// The slice as text.
     var text: String {
-        var result = String.UnicodeScalarView()
-        result.append(contentsOf: self)
-        return String(result)
+        withUnsafeBufferPointer { LineScalars.text($0, 0..<$0.count) }
+    }
+}
+
+extension LineScalars {
+    static func text(_ scalars: UnsafeBufferPointer<Unicode.Scalar>, _ range: Range<Int>) -> String {
+        var length = 0
+        for index in range {
+            let value = scalars[index].value
+            length += value < 0x80 ? 1 : value < 0x800 ? 2 : value < 0x10000 ? 3 : 4
+        }
+        guard length > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var position = 0
+            for index in range {
+                let scalar = scalars[index]
+                if scalar.value < 0x80 {
+                    buffer[position] = UInt8(truncatingIfNeeded: scalar.value)
+                    position += 1
+                } else {
+                    for byte in UTF8.encode(scalar)! {
+                        buffer[position] = byte
+                        position += 1
+                    }
+                }
+            }
+            return position
+        }
     }
 }
 

@@ -88,6 +88,17 @@ public struct ActiveCallback: Sendable, Hashable {
         self.isInstant = isInstant
     }
 
+    /// The fold's constructor for an app or scene callback whose scene is already interned.
+    init(_ transition: AppTransition, sceneIndex: UInt32, since: UInt64, ordinal: UInt64, isInstant: Bool) {
+        code = 0x80 | transition.rawValue
+        hasController = false
+        serial = 0
+        self.sceneIndex = sceneIndex
+        self.since = since
+        self.ordinal = ordinal
+        self.isInstant = isInstant
+    }
+
     /// Whether this is a callback of the controller `serial`.
     @inline(__always)
     func isOf(_ serial: UInt32) -> Bool { hasController && self.serial == serial }

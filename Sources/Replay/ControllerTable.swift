@@ -163,18 +163,18 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
             }
         }
         buckets[hole] = -1
-        // Keep the records dense: the last one moves into the freed position.
+        // Keep the records dense: the last one moves into the freed position (moved, not copied: a record holds
+        // several arrays, and swapping them cost thousands of instructions per removal).
         let last = serials.count - 1
+        let movedState = states.removeLast()
+        let moved = serials.removeLast()
         if position != last {
-            let moved = serials[last]
             serials[position] = moved
-            states.swapAt(position, last)
+            states[position] = movedState
             var bucket = bucket(of: moved)
             while buckets[bucket] != Int32(last) { bucket = (bucket + 1) & mask }
             buckets[bucket] = Int32(position)
         }
-        serials.removeLast()
-        states.removeLast()
     }
 
     private mutating func place(_ serial: UInt32, at position: Int) {

@@ -19,19 +19,7 @@ extension ReplayState {
         advance(to: time, ordinal)
         switch event.payload {
         case .callback(let callback):
-            var record = EventRecord(
-                timestamp: time, ordinal: ordinal, callback: callback.callback, phase: callback.phase,
-                animated: callback.animated, controller: callback.controller.serial, controllerSlot: 0
-            )
-            switch callback.parent {
-            case nil: break
-            case .none?: record.parent = .none
-            case .controller(let parent)?:
-                record.parent = .controller
-                record.parentSerial = parent.serial
-                record.parentSlot = 1
-            }
-            applyCallback(record, CallbackEventRefs(event: callback))
+            applyCallback(CallbackFacts(callback, at: time, ordinal: ordinal), CallbackEventRefs(event: callback))
         case .container(let container): applyContainer(container, time, ordinal)
         case .app(let app): applyApp(app, time, ordinal)
         case .swiftUI(let swiftUI): applySwiftUI(swiftUI, time, ordinal)
@@ -62,7 +50,7 @@ extension ReplayState {
     public mutating func apply(_ record: EventRecord, from cursor: FrameCursor) {
         if record.kind == .callback {
             advance(to: record.timestamp, record.ordinal)
-            applyCallback(record, cursor)
+            applyCallback(CallbackFacts(record), cursor)
         } else if record.kind == .other {
             apply(cursor.event(of: record), ordinal: record.ordinal)
         } else {
@@ -98,23 +86,43 @@ extension ReplayState {
     /// - Returns: `false` when it stopped at `instant`, `true` when the frame ended.
     /// - Throws: `TraceError` from `FrameCursor.next()`; the events before the bad one are applied.
     mutating func applyRest(of cursor: inout FrameCursor, from ordinal: UInt64, until instant: UInt64?) throws -> Bool {
+        var batch = RecordBatch()
+        return try applyRest(of: &cursor, from: ordinal, until: instant, batch: &batch)
+    }
+
+    /// `applyRest(of:from:until:)` decoding through `batch` (reused from frame to frame): the frame is decoded a
+    /// run of events at a time (`FrameCursor.decode(into:limit:)`) and each run folded in one loop.
+    mutating func applyRest(of cursor: inout FrameCursor, from ordinal: UInt64, until instant: UInt64?, batch: inout RecordBatch) throws -> Bool {
         // Through a pointer, so that handing the cursor to the fold (for a first sight) copies nothing.
         try withUnsafeMutablePointer(to: &cursor) { cursor in
             let refs = CursorRefs(cursor: UnsafePointer(cursor))
-            var record = EventRecord(otherAt: 0, ordinal: 0)
-            while try cursor.pointee.next(into: &record) {
-                if record.ordinal < ordinal { continue }
-                if let instant, record.timestamp > instant { return false }
-                if record.kind == .callback {
-                    advance(to: record.timestamp, record.ordinal)
-                    applyCallback(record, refs)
-                } else if record.kind != .other {
-                    applyRecord(record, refs)
-                } else if let event = cursor.pointee.takeEvent() {
-                    apply(event, ordinal: record.ordinal)
+            while true {
+                cursor.pointee.decode(into: &batch, limit: 1024)
+                let first = batch.firstOrdinal
+                let stopped = batch.withEntries { entries -> Bool in
+                    for index in 0..<entries.count {
+                        let entry = entries[index]
+                        let eventOrdinal = first &+ UInt64(index)
+                        if eventOrdinal < ordinal { continue }
+                        if let instant, entry.timestamp > instant { return true }
+                        if !entry.isRecord {
+                            advance(to: entry.timestamp, eventOrdinal)
+                            applyCallback(CallbackFacts(entry, ordinal: eventOrdinal), refs)
+                            continue
+                        }
+                        let record = batch.records[Int(entry.record)]
+                        if record.kind != .other {
+                            applyRecord(record, refs)
+                        } else if let event = batch.events[Int(entry.record)] {
+                            apply(event, ordinal: eventOrdinal)
+                        }
+                    }
+                    return false
                 }
+                if stopped { return false }
+                if let error = batch.error { throw error }
+                if batch.isFinished { return true }
             }
-            return true
         }
     }
 
@@ -200,7 +208,7 @@ extension ReplayState {
     /// The one fold of a callback event, from a record (`EventRecord`): controllers as serials, `refs` consulted
     /// only for a first sight or a diagnostic.
     @inline(__always)
-    private mutating func applyCallback<R: ControllerRefSource>(_ record: EventRecord, _ refs: R) {
+    private mutating func applyCallback<R: ControllerRefSource>(_ record: CallbackFacts, _ refs: R) {
         let time = record.timestamp
         let ordinal = record.ordinal
         let serial = record.controller
@@ -215,7 +223,12 @@ extension ReplayState {
             // Whether a begin was found, and the callback still executing inside it if it was not the innermost.
             var found = false
             var inner: ActiveCallback?
-            if let index = controllers.states[position].callbacks.lastIndex(where: { $0.isCallback(callback, of: serial) }) {
+            let stackCount = controllers.states[position].callbacks.count
+            if stackCount > 0, controllers.states[position].callbacks[stackCount - 1].isCallback(callback, of: serial) {
+                // The common case: the innermost callback ends.
+                found = true
+                controllers.states[position].callbacks.removeLast()
+            } else if let index = controllers.states[position].callbacks.lastIndex(where: { $0.isCallback(callback, of: serial) }) {
                 found = true
                 let count = controllers.states[position].callbacks.count
                 if index == count - 1 {
@@ -273,7 +286,7 @@ extension ReplayState {
         }
     }
 
-    private mutating func takeEffect<R: ControllerRefSource>(of record: EventRecord, _ position: Int, _ refs: R) {
+    private mutating func takeEffect<R: ControllerRefSource>(of record: CallbackFacts, _ position: Int, _ refs: R) {
         let serial = record.controller
         let callback = record.callback
         let time = record.timestamp
@@ -340,10 +353,8 @@ extension ReplayState {
     // MARK: - App and scenes
 
     private mutating func applyApp(_ event: AppEvent, _ time: UInt64, _ ordinal: UInt64) {
-        let active = ActiveCallback(
-            kind: .app(event.transition), controllerSerial: nil, scene: event.scene, since: time, ordinal: ordinal, isInstant: event.phase == .instant
-        )
         let sceneIndex = SceneNames.shared.index(of: event.scene)
+        let active = ActiveCallback(event.transition, sceneIndex: sceneIndex, since: time, ordinal: ordinal, isInstant: event.phase == .instant)
         switch event.phase {
         case .end:
             if let index = appCallbacks.lastIndex(where: { $0.isApp(event.transition, sceneIndex: sceneIndex) }) {

@@ -49,7 +49,8 @@ extension ReplayState {
         case .push:
             guard let container else { return }
             _ = controllers.update(container) { $0.containerKind = .navigation }
-            for pushed in event.serials {
+            for pushedIndex in 0..<count {
+                let pushed = event.serial(at: pushedIndex)
                 _ = controllers.update(container) { c in
                     if c.viewControllers == nil {
                         c.viewControllers = []
@@ -63,7 +64,8 @@ extension ReplayState {
             }
         case .pop:
             if let container { _ = controllers.update(container) { $0.containerKind = .navigation } }
-            for popped in event.serials {
+            for poppedIndex in 0..<count {
+                let popped = event.serial(at: poppedIndex)
                 if let index = transitions.lastIndex(where: { $0.from == popped && $0.kind == .interactivePop && (container == nil || $0.container == container) }) {
                     transitions[index].popRequested = true
                 } else {
@@ -135,12 +137,14 @@ extension ReplayState {
             break
         case .addChild:
             guard let container else { return }
-            for child in event.serials {
+            for childIndex in 0..<count {
+                let child = event.serial(at: childIndex)
                 link(child, to: container)
                 _ = controllers.update(child) { $0.removal = nil }
             }
         case .removeFromParent:
-            for child in event.serials {
+            for childIndex in 0..<count {
+                let child = event.serial(at: childIndex)
                 unlink(child)
                 setRemoval(child, .removedFromParent, time, ordinal)
             }
@@ -156,7 +160,8 @@ extension ReplayState {
             }
         case .attachView:
             guard let container else { return }
-            for attached in event.serials {
+            for attachedIndex in 0..<count {
+                let attached = event.serial(at: attachedIndex)
                 _ = controllers.update(attached) { $0.viewAttachedTo = container }
             }
         }

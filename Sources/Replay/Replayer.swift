@@ -157,12 +157,13 @@ public struct Replayer: Sendable {
                 high = middle
             }
         }
+        var batch = RecordBatch()
         for position in low..<frames.count {
             let frame = frames[position]
             if let instant, frame.firstTimestamp > instant { return }
             var cursor = try reader.cursor(for: frame)
             if V.self == NoVisitor.self {
-                if try !state.applyRest(of: &cursor, from: ordinal, until: instant) { return }
+                if try !state.applyRest(of: &cursor, from: ordinal, until: instant, batch: &batch) { return }
                 continue
             }
             while let record = try cursor.next() {

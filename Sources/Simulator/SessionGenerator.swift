@@ -26,11 +26,13 @@ public struct SessionGenerator: Sendable {
 
     /// Streams a session of at least `count` events into `sink`.
     ///
+    /// - Parameter isAbandoned: Checked before each step of the session: `true` ends it there, with fewer than
+    ///   `count` events (the `lifetrace` command line stops printing a session nobody reads any more).
     /// - Returns: The number of events recorded.
     @discardableResult
-    public func generate(count: Int, into sink: any LifecycleSink) -> Int {
+    public func generate(count: Int, into sink: any LifecycleSink, until isAbandoned: () -> Bool = { false }) -> Int {
         var session = GeneratedSession(seed: seed, options: options, sink: sink)
-        while session.simulation.eventCount < count {
+        while session.simulation.eventCount < count, !isAbandoned() {
             session.step()
         }
         return session.simulation.eventCount

@@ -140,6 +140,120 @@ struct EventDecoder {
         return true
     }
 
+    /// Decodes up to `limit` events into `batch` (reset first): callbacks without a source or size argument whose
+    /// controllers the frame already named are read inline, straight from the streams (`fastRun`); every other
+    /// event goes through `next(into:)` (same checks, same errors). `batch.isFinished` is set when the frame's end
+    /// was reached and checked.
+    ///
+    /// - Throws: What `next(into:)` throws; the entries before the failing event stay in `batch`.
+    mutating func decode(into batch: inout RecordBatch, limit: Int) throws {
+        batch.reset(firstOrdinal: ordinal)
+        let storage = batch.storage
+        storage.reserve(limit)
+        let entries = storage.base
+        var record = EventRecord(otherAt: 0, ordinal: 0)
+        var produced = 0
+        defer { batch.count = produced }
+        while produced < limit {
+            produced += fastRun(into: entries + produced, limit: limit - produced)
+            if produced >= limit { break }
+            guard try next(into: &record) else {
+                batch.isFinished = true
+                return
+            }
+            if record.kind == .callback {
+                entries[produced] = RecordBatch.Entry(
+                    timestamp: record.timestamp, serial: record.controller, slot: record.controllerSlot, parentSerial: record.parentSerial,
+                    parentSlot: record.parentSlot, callbackCode: record.callback.rawValue, phaseCode: record.phase.rawValue,
+                    animatedCode: record.animated.map { $0 ? 2 : 1 } ?? 0, parentCode: record.parent.rawValue, isRecord: false, record: 0
+                )
+            } else {
+                entries[produced] = RecordBatch.Entry(
+                    timestamp: record.timestamp, serial: 0, slot: 0, parentSerial: 0, parentSlot: 0, callbackCode: 0, phaseCode: 0,
+                    animatedCode: 0, parentCode: 0, isRecord: true, record: UInt32(batch.records.count)
+                )
+                batch.records.append(record)
+                batch.events.append(record.kind == .other ? takeEvent() : nil)
+            }
+            produced += 1
+        }
+    }
+
+    /// Reads up to `limit` consecutive callbacks without source or size whose controllers (and parents) the frame
+    /// already named, with valid bytes and times, into `entries`; stops before the first other event (nothing of
+    /// it consumed: the caller decodes it the general way, which reports any problem). Returns how many it read.
+    private mutating func fastRun(into entries: UnsafeMutablePointer<RecordBatch.Entry>, limit: Int) -> Int {
+        let opsBase = ops.base
+        let opsEnd = ops.end
+        var opsAt = ops.position
+        let refsBase = refs.base
+        let refsEnd = refs.end
+        var refsAt = refs.position
+        var time = previousTimestamp
+        let available = Swift.min(limit, expectedCount - decodedCount, deltas.count - deltaPosition)
+        guard available > 0 else { return 0 }
+        let known = UInt64(serials.count)
+        var produced = 0
+        deltas.withUnsafeBufferPointer { deltaBuffer in
+            serials.withUnsafeBufferPointer { serialBuffer in
+                let deltaBase = deltaBuffer.baseAddress! + deltaPosition
+                let serialBase = serialBuffer.baseAddress
+                while produced < available {
+                    guard opsAt + 3 <= opsEnd, opsBase[opsAt] == EventTag.callback else { return }
+                    let code = opsBase[opsAt + 1]
+                    let bits = opsBase[opsAt + 2]
+                    // Known callback; no reserved bit, no size; valid phase, animated and parent presence.
+                    guard code <= 14, bits & 0xC0 == 0, bits & 3 != 3, bits & 0x0C != 0x0C, bits & 0x30 != 0x30 else { return }
+                    // The controller reference: a varint of 1 or 2 bytes naming an entry of the table (n + 2).
+                    guard refsAt < refsEnd else { return }
+                    var reference = UInt64(refsBase[refsAt])
+                    var next = refsAt + 1
+                    if reference >= 0x80 {
+                        guard next < refsEnd, refsBase[next] < 0x80 else { return }
+                        reference = (reference & 0x7F) | UInt64(refsBase[next]) << 7
+                        next += 1
+                    }
+                    guard reference >= 2, reference - 2 < known else { return }
+                    let slot = UInt32(truncatingIfNeeded: reference - 2)
+                    var parentSerial: UInt32 = 0
+                    var parentSlot: UInt32 = 0
+                    let parentCode = (bits >> 4) & 3
+                    if parentCode == 2 {
+                        guard next < refsEnd else { return }
+                        var parent = UInt64(refsBase[next])
+                        next += 1
+                        if parent >= 0x80 {
+                            guard next < refsEnd, refsBase[next] < 0x80 else { return }
+                            parent = (parent & 0x7F) | UInt64(refsBase[next]) << 7
+                            next += 1
+                        }
+                        guard parent >= 2, parent - 2 < known else { return }
+                        parentSlot = UInt32(truncatingIfNeeded: parent - 2)
+                        parentSerial = serialBase![Int(parentSlot)]
+                    }
+                    let (timestamp, overflow) = time.addingReportingOverflow(deltaBase[produced])
+                    guard !overflow else { return }
+                    time = timestamp
+                    opsAt += 3
+                    refsAt = next
+                    // Parent presence 1 (`nil`) and 2 (a controller) are `EventRecord.Parent.none`/`.controller`.
+                    (entries + produced).initialize(to: RecordBatch.Entry(
+                        timestamp: timestamp, serial: serialBase![Int(slot)], slot: slot, parentSerial: parentSerial, parentSlot: parentSlot,
+                        callbackCode: code, phaseCode: bits & 3, animatedCode: (bits >> 2) & 3, parentCode: parentCode, isRecord: false, record: 0
+                    ))
+                    produced += 1
+                }
+            }
+        }
+        ops.position = opsAt
+        refs.position = refsAt
+        deltaPosition += produced
+        previousTimestamp = time
+        ordinal += UInt64(produced)
+        decodedCount += produced
+        return produced
+    }
+
     private func checkEnd() throws {
         guard isAtEnd else { throw failure("payload streams hold bytes after the last event") }
         guard decodedCount == expectedCount else {
@@ -336,7 +450,7 @@ struct EventDecoder {
     private mutating func readContainerRecord(into record: inout EventRecord) throws {
         record.kind = .container
         record.code = try readEnum(ContainerOperation.self, "container operation").rawValue
-        let bits = try Self.require(ops.readUInt8(), "container flags", ordinal)
+        let bits = try Self.need(ops.readUInt8(), "container flags", ordinal)
         guard bits & 0xC0 == 0 else { throw failure("reserved container flag bits set: \(bits)") }
         record.phase = try phase(bits & 3)
         record.animated = try optionalBool((bits >> 2) & 3)
@@ -345,7 +459,7 @@ struct EventDecoder {
             record.controllerSlot = slot
             record.controller = serials[Int(slot)]
         }
-        let count = try Self.require(values.readVarint(), "controller count", ordinal)
+        let count = try Self.need(values.readVarint(), "controller count", ordinal)
         guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
         record.listStart = UInt32(listSlots.count)
         record.listCount = UInt32(count)
@@ -355,7 +469,7 @@ struct EventDecoder {
         }
         if bits & (1 << 4) != 0 { record.style = try readEnum(ModalPresentationStyle.self, "presentation style").rawValue }
         if bits & (1 << 5) != 0 {
-            let value = try Self.require(values.readSignedVarint(), "tab index", ordinal)
+            let value = try Self.need(values.readSignedVarint(), "tab index", ordinal)
             guard Int(exactly: value) != nil else { throw failure("tab index \(value) out of range") }
             record.hasIndex = true
             record.index = value
@@ -375,7 +489,7 @@ struct EventDecoder {
             record.controllerSlot = slot
             record.controller = serials[Int(slot)]
         }
-        let count = try Self.require(values.readVarint(), "field count", ordinal)
+        let count = try Self.need(values.readVarint(), "field count", ordinal)
         guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
         record.listStart = UInt32(fields.count)
         record.listCount = UInt32(count)
@@ -384,13 +498,13 @@ struct EventDecoder {
             let nameCode = knownCode(ofSlot: fieldName)
             let type: MarkFieldRecord.ValueType
             let bits: UInt64
-            switch try Self.require(ops.readUInt8(), "field type", ordinal) {
+            switch try Self.need(ops.readUInt8(), "field type", ordinal) {
             case 0:
                 type = .string
                 bits = UInt64(try readRequiredStringSlot("field value"))
             case 1:
                 type = .int
-                bits = UInt64(bitPattern: try Self.require(values.readSignedVarint(), "integer field", ordinal))
+                bits = UInt64(bitPattern: try Self.need(values.readSignedVarint(), "integer field", ordinal))
             case 2:
                 type = .bool
                 bits = 0
@@ -399,7 +513,7 @@ struct EventDecoder {
                 bits = 1
             case 4:
                 type = .double
-                bits = try Self.require(literals.readUInt64(), "double field", ordinal)
+                bits = try Self.need(literals.readUInt64(), "double field", ordinal)
             case let other: throw failure("unknown field type \(other)")
             }
             fields.append(MarkFieldRecord(nameSlot: fieldName, nameCode: nameCode, type: type, bits: bits))
@@ -510,12 +624,12 @@ struct EventDecoder {
     /// Reads a string reference; returns its slot in the frame's string table (adding it on first sight), or
     /// `EventRecord.noString` for "absent".
     private mutating func readStringSlot() throws -> UInt32 {
-        let reference = try Self.require(values.readVarint(), "string reference", ordinal)
+        let reference = try Self.need(values.readVarint(), "string reference", ordinal)
         switch reference {
         case 0:
             return EventRecord.noString
         case 1:
-            let length = try Self.require(values.readVarint(), "string length", ordinal)
+            let length = try Self.need(values.readVarint(), "string length", ordinal)
             guard length <= UInt64(literals.remaining),
                   let value = literals.readString(byteCount: Int(length))
             else { throw failure("string of \(length) bytes runs past the payload") }
@@ -588,6 +702,16 @@ struct EventDecoder {
     /// The error for a stream that ends inside `what`.
     private func truncated(_ what: StaticString) -> TraceError {
         TraceError(.corruptFrame, "event \(ordinal): payload ends inside the \(what)", eventOrdinal: ordinal)
+    }
+
+    /// `require` for the record readers: the same error, with the field named by a `StaticString` (no `String`
+    /// built unless it fails).
+    @inline(__always)
+    private static func need<T>(_ value: T?, _ what: StaticString, _ ordinal: UInt64) throws -> T {
+        guard let value else {
+            throw TraceError(.corruptFrame, "event \(ordinal): payload ends inside the \(what)", eventOrdinal: ordinal)
+        }
+        return value
     }
 
     /// Static, so that `try Self.require(ops.readUInt8(), …)` does not borrow `self` while a stream mutates

@@ -53,6 +53,19 @@ public struct FrameCursor {
         }
     }
 
+    /// Decodes up to `limit` of the frame's next events into `batch` (the columnar fast path: see `RecordBatch`).
+    /// Decoding stops at the first event that does not decode: the events before it are in `batch`, and
+    /// `batch.error` holds what `next()` would have thrown (the file, the frame's offset, the event's ordinal).
+    /// `batch.isFinished` tells that the frame has no events left (or that decoding stopped at an error).
+    public mutating func decode(into batch: inout RecordBatch, limit: Int = 1024) {
+        do {
+            try decoder.decode(into: &batch, limit: Swift.max(1, limit))
+        } catch {
+            batch.error = located(error)
+            batch.isFinished = true
+        }
+    }
+
     private func located(_ error: any Error) -> any Error {
         guard var error = error as? TraceError else { return error }
         error.message = "events frame \(frame.sequence): \(error.message)"

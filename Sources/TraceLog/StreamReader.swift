@@ -22,8 +22,8 @@ struct StreamReader {
         }
     }
 
-    private let base: UnsafePointer<UInt8>
-    private(set) var position: Int
+    let base: UnsafePointer<UInt8>
+    var position: Int
     let end: Int
 
     /// The bytes `start..<end` of `storage` (the caller keeps `storage` alive as long as the reader is used).

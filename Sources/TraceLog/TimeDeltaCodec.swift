@@ -133,55 +133,74 @@ enum TimeDeltaCodec {
         else {
             throw TraceError(.corruptFrame, "times stream has no valid divisor and token length", eventOrdinal: firstOrdinal)
         }
-        let bytes = stream.bytes
-        var tokens = ByteReader(bytes, from: stream.position, to: stream.position + Int(tokenLength))
-        var position = tokens.end
+        let tokenStart = stream.position
+        let tokenEnd = tokenStart + Int(tokenLength)
         let end = stream.end
-        var accumulator: UInt64 = 0
-        var available = 0
         let topBit: UInt64 = 1 << UInt64(significant - 1)
+        // Tokens below this are whole quotients (2^S; every token when S = 64).
+        let wholeLimit: UInt64 = significant < 64 ? topBit << 1 : .max
         var deltas = [UInt64](repeating: 0, count: count)
-        for index in 0..<count {
-            guard let token = tokens.readVarint() else {
-                throw TraceError(
-                    .corruptFrame, "times stream ends after \(index) of \(count) tokens", eventOrdinal: firstOrdinal + UInt64(index))
+        try stream.bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else {
+                if count > 0 { throw TraceError(.corruptFrame, "times stream ends after 0 of \(count) tokens", eventOrdinal: firstOrdinal) }
+                return
             }
-            var q = token
-            if significant < 64, token >= topBit << 1 {
-                let magnitude = token >> UInt64(significant - 1)
-                guard magnitude <= UInt64(65 - significant) else {
-                    throw TraceError(.corruptFrame, "timestamp delta token \(token) exceeds 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
-                }
-                let shift = Int(magnitude) - 1
-                var low: UInt64 = 0
-                var got = 0
-                while got < shift {
-                    let chunk = min(shift - got, 32)
-                    while available < chunk {
-                        guard position < end else {
-                            throw TraceError(
-                                .corruptFrame, "times stream's stored bits end inside event \(firstOrdinal + UInt64(index))'s delta",
-                                eventOrdinal: firstOrdinal + UInt64(index))
-                        }
-                        accumulator |= UInt64(bytes[position]) << UInt64(available)
-                        position += 1
-                        available += 8
+            try deltas.withUnsafeMutableBufferPointer { output in
+                var token = tokenStart
+                var position = tokenEnd
+                var accumulator: UInt64 = 0
+                var available = 0
+                for index in 0..<count {
+                    var q: UInt64
+                    if token < tokenEnd, base[token] < 0x80 {
+                        q = UInt64(base[token])
+                        token += 1
+                    } else if let (value, next) = Varint.read(base, at: token, end: tokenEnd) {
+                        q = value
+                        token = next
+                    } else {
+                        throw TraceError(
+                            .corruptFrame, "times stream ends after \(index) of \(count) tokens", eventOrdinal: firstOrdinal + UInt64(index))
                     }
-                    low |= (accumulator & ((1 << UInt64(chunk)) - 1)) << UInt64(got)
-                    accumulator >>= UInt64(chunk)
-                    available -= chunk
-                    got += chunk
+                    if q >= wholeLimit {
+                        let tokenValue = q
+                        let magnitude = tokenValue >> UInt64(significant - 1)
+                        guard magnitude <= UInt64(65 - significant) else {
+                            throw TraceError(
+                                .corruptFrame, "timestamp delta token \(tokenValue) exceeds 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+                        }
+                        let shift = Int(magnitude) - 1
+                        var low: UInt64 = 0
+                        var got = 0
+                        while got < shift {
+                            let chunk = min(shift - got, 32)
+                            while available < chunk {
+                                guard position < end else {
+                                    throw TraceError(
+                                        .corruptFrame, "times stream's stored bits end inside event \(firstOrdinal + UInt64(index))'s delta",
+                                        eventOrdinal: firstOrdinal + UInt64(index))
+                                }
+                                accumulator |= UInt64(base[position]) << UInt64(available)
+                                position += 1
+                                available += 8
+                            }
+                            low |= (accumulator & ((1 << UInt64(chunk)) - 1)) << UInt64(got)
+                            accumulator >>= UInt64(chunk)
+                            available -= chunk
+                            got += chunk
+                        }
+                        q = ((topBit | (tokenValue & (topBit - 1))) << UInt64(shift)) | low
+                    }
+                    let (scaled, overflow) = q.multipliedReportingOverflow(by: divisor)
+                    guard !overflow else {
+                        throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+                    }
+                    output[index] = scaled
                 }
-                q = ((topBit | (token & (topBit - 1))) << UInt64(shift)) | low
+                guard token == tokenEnd, position == end, accumulator == 0 else {
+                    throw TraceError(.corruptFrame, "times stream holds bytes after the last event's delta", eventOrdinal: firstOrdinal)
+                }
             }
-            let (scaled, overflow) = q.multipliedReportingOverflow(by: divisor)
-            guard !overflow else {
-                throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
-            }
-            deltas[index] = scaled
-        }
-        guard tokens.isAtEnd, position == end, accumulator == 0 else {
-            throw TraceError(.corruptFrame, "times stream holds bytes after the last event's delta", eventOrdinal: firstOrdinal)
         }
         return deltas
     }

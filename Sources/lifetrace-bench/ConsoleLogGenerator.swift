@@ -66,21 +66,27 @@ struct ConsoleLogGenerator {
                     style[index] = Int(random.next() % 6)
                 }
                 step[index] = current + 1 < Self.lifecycle.count ? current : nil
-                message = Self.message(type: names[index], step: current, style: style[index])
+                message = Self.message(type: names[index], step: current, style: style[index], address: Self.address(index))
             }
             let line = "2025-03-\(day) \(Self.clock(micros))+0100 Notes[2231:90112] \(message)\n"
             try body(Array(line.utf8))
         }
     }
 
-    static func message(type: String, step: Int, style: Int) -> String {
+    /// The address printed for type `index`'s instance: one per type (its instances live one after another,
+    /// so the next one may reuse it, as after a dealloc), all 12 hex digits like a real heap address.
+    static func address(_ index: Int) -> String {
+        "0x" + String(0x7fb2_c8d0_a2b0 + UInt64(index) * 0x100, radix: 16)
+    }
+
+    static func message(type: String, step: Int, style: Int, address: String) -> String {
         switch style {
         case 0: "\(type) \(lifecycle[step])"
         case 1: "-[\(type) \(objectiveC[step])]"
         case 2: "Notes.\(type).\(lifecycle[step])"
         case 3: "[\(type)] \(lifecycle[step])"
         case 4: "\(type) | \(lifecycle[step])"
-        default: "<Notes.\(type): 0x7fb2c8d0a2b0> \(lifecycle[step])"
+        default: "<Notes.\(type): \(address)> \(lifecycle[step])"
         }
     }
 

@@ -108,7 +108,7 @@ struct CommandLineConventionsTests {
         return (code, sink.writes, sink.bytes)
     }
 
-    @Test("events and export stop reading when standard output's reader has gone away (lifetrace events T | head)")
+    @Test("events, export and simulate --generate stop when standard output's reader has gone away (lifetrace events T | head)")
     func stopsWhenOutputCloses() throws {
         let scratch = try CLIScratch("closed-output")
         let trace = scratch.path("g.lifetrace")
@@ -120,6 +120,14 @@ struct CommandLineConventionsTests {
         let head = runClosing(after: 3, ["events", trace])
         #expect(head.code == .success)
         #expect(head.writes == 3)
+
+        // simulate --generate without -o prints as it generates: it stops too.
+        let generated = runClosing(after: 5, ["simulate", "--generate", "20000", "--seed", "5"])
+        #expect(generated.code == .success)
+        let allGenerated = runClosing(after: .max, ["simulate", "--generate", "20000", "--seed", "5"])
+        #expect(allGenerated.writes >= 10_000)  // one line per callback (11 214 for this seed)
+        // One step of the session (a launch, a push, …) prints up to a few dozen lines before the check.
+        #expect(generated.writes < 200, "\(generated.writes) of \(allGenerated.writes) lines")
 
         let fullExport = runClosing(after: .max, ["export", trace])
         let cutExport = runClosing(after: 1, ["export", trace])

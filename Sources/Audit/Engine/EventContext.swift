@@ -25,8 +25,11 @@ public struct EventContext {
     /// Which callbacks are executing, after the event was applied (read from the replayed state).
     public var attribution: CallbackAttribution { CallbackAttribution(replay: replay) }
 
-    /// The replayed state of the whole trace after this event (`Replay`'s fold).
-    public var state: ReplayState { replay.state }
+    /// The replayed state of the whole trace after this event (`Replay`'s fold). Lent, not copied (a `_read`
+    /// accessor): `context.state[controller]` copies one controller's record, not the whole state.
+    public var state: ReplayState {
+        _read { yield replay.state }
+    }
 
     /// `timestamp` as seconds since the first event of the trace, e.g. `5.904 s`.
     public func time(_ timestamp: UInt64) -> String {

@@ -21,6 +21,9 @@ public protocol RuleMonitor: AnyObject {
     /// Callbacks wanted for now beyond `callbackFilter`, changed by the monitor as it goes (default: `nil`, none).
     var callbackDemand: CallbackDemand? { get }
 
+    /// Of the marks (when `interests` holds `.marks`), the names `observe(_:_:_:)` wants (default: every mark).
+    var markFilter: MarkFilter { get }
+
     /// Called for each callback event in `callbackFilter` (or the demand's `extra`), in trace order, after the
     /// engine's replay (`EventContext.state`) has applied it. `record` is of kind `.callback`; its controller and
     /// parent are serials, resolved to `ControllerRef`s by `EventContext.controller(of:)` and `parent(of:)`.
@@ -39,6 +42,7 @@ public protocol RuleMonitor: AnyObject {
 extension RuleMonitor {
     public var callbackFilter: CallbackSet { .all }
     public var callbackDemand: CallbackDemand? { nil }
+    public var markFilter: MarkFilter { .all }
 
     public func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         observe(context.event(of: record), context, &findings)

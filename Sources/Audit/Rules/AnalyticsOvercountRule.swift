@@ -152,6 +152,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
 
     private let severity: Severity
     private let screenMarks: [String]
+    var markFilter: MarkFilter { MarkFilter(screenMarks) }
     @exclusivity(unchecked) private var tracked = SerialMap<Tracked>()
     @exclusivity(unchecked) private var byType: [String: TypeTotals] = [:]
     @exclusivity(unchecked) private var typeOrder: [String] = []

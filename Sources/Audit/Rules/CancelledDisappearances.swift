@@ -27,7 +27,7 @@ struct CancelledDisappearances<Item> {
     static var callbacks: [Callback] { [.viewWillAppear, .viewDidDisappear, .deinitialize] }
 
     /// Items by controller serial, for controllers whose viewWillDisappear is not yet resolved.
-    private var awaiting: [UInt32: [Item]] = [:]
+    private var awaiting = SerialMap<[Item]>()
 
     /// Nothing is held: callers can skip events cheaply.
     var isEmpty: Bool { awaiting.isEmpty }

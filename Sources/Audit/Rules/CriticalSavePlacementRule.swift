@@ -117,6 +117,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
 
     let settings: RuleSettings
     let interests: EventInterests = [.callbacks, .containers, .marks]
+    let markFilter = MarkFilter([MarkName.save])
     let callbackFilter = CallbackSet(CancelledDisappearances<(key: TypeKey, save: Save)>.callbacks, ends: false)
     @exclusivity(unchecked) private var candidates: [TypeKey: Candidate] = [:]
     @exclusivity(unchecked) private var safe: Set<TypeKey> = []

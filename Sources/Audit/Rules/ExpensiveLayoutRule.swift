@@ -85,18 +85,27 @@ enum ExpensiveLayoutRule {
 /// The monitor of `expensive_layout`.
 final class ExpensiveLayoutMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .marks, .recorder]
+    let markFilter = MarkFilter([MarkName.work])
     let callbackFilter = CallbackSet([.viewWillLayoutSubviews, .viewDidLayoutSubviews])
 
     /// A layout callback interval that has begun and not ended.
+    /// Trivially copyable, so the common begin/end pair costs an append and a removal of plain bytes; what
+    /// few frames have (a source, `work` marks) is in `details`.
     private struct Frame {
         /// The controller's serial (its `ControllerRef` is resolved from the end record, for a finding only).
         var controller: UInt32
         var callback: Callback
         var begin: UInt64
         var ordinal: UInt64
-        var source: EventSource?
         /// Time spent in layout callbacks of other controllers nested in this one.
         var nested: UInt64 = 0
+        /// Whether `details` holds an entry for this frame (by `ordinal`).
+        var hasDetails = false
+    }
+
+    /// A frame's source and `work` marks.
+    private struct Details {
+        var source: EventSource?
         /// `work` intervals begun in this callback and not ended: label, begin time, ordinal.
         var openWork: [(label: String, begin: UInt64, ordinal: UInt64)] = []
         /// The longest `work` interval ended in this callback.
@@ -119,6 +128,8 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     private let severity: Severity
     private let budget: UInt64
     @exclusivity(unchecked) private var open: [Frame] = []
+    /// The details of the open frames that have some, by the frame's ordinal.
+    @exclusivity(unchecked) private var details: [UInt64: Details] = [:]
     @exclusivity(unchecked) private var overruns: [Key: Overruns] = [:]
     @exclusivity(unchecked) private var order: [Key] = []
 
@@ -130,14 +141,20 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         switch record.phase {
         case .begin:
-            open.append(Frame(controller: record.controller, callback: record.callback, begin: record.timestamp, ordinal: context.ordinal, source: context.source))
+            var frame = Frame(controller: record.controller, callback: record.callback, begin: record.timestamp, ordinal: context.ordinal)
+            if let source = context.source {
+                frame.hasDetails = true
+                details[frame.ordinal] = Details(source: source)
+            }
+            open.append(frame)
         case .end:
             guard let index = open.lastIndex(where: { $0.controller == record.controller && $0.callback == record.callback }) else { return }
             let frame = open.remove(at: index)
+            let frameDetails = frame.hasDetails ? details.removeValue(forKey: frame.ordinal) ?? Details() : Details()
             let duration = record.timestamp >= frame.begin ? record.timestamp - frame.begin : 0
             if index > 0 { open[index - 1].nested &+= duration }
             let own = duration >= frame.nested ? duration - frame.nested : 0
-            if own > budget { self.record(frame, context.controller(of: record), own: own, end: record.timestamp, context) }
+            if own > budget { self.record(frame, frameDetails, context.controller(of: record), own: own, end: record.timestamp, context) }
         case .instant:
             break
         }
@@ -149,15 +166,17 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
             guard mark.name == MarkName.work, !open.isEmpty else { return }
             let label = mark[field: "label"]?.description ?? ""
             guard let index = open.lastIndex(where: { mark.controller == nil || $0.controller == mark.controller?.serial }) else { return }
+            let ordinal = open[index].ordinal
             switch mark.phase {
             case .begin:
-                open[index].openWork.append((label, event.timestamp, context.ordinal))
+                open[index].hasDetails = true
+                details[ordinal, default: Details()].openWork.append((label, event.timestamp, context.ordinal))
             case .end:
-                guard let work = open[index].openWork.lastIndex(where: { $0.label == label }) else { return }
-                let begun = open[index].openWork.remove(at: work)
+                guard open[index].hasDetails, let work = details[ordinal]?.openWork.lastIndex(where: { $0.label == label }) else { return }
+                let begun = details[ordinal]!.openWork.remove(at: work)
                 let duration = event.timestamp >= begun.begin ? event.timestamp - begun.begin : 0
-                if duration >= open[index].longestWork?.duration ?? 0 {
-                    open[index].longestWork = (label, duration, begun.ordinal, begun.begin)
+                if duration >= details[ordinal]!.longestWork?.duration ?? 0 {
+                    details[ordinal]!.longestWork = (label, duration, begun.ordinal, begun.begin)
                 }
             case .instant:
                 break
@@ -165,24 +184,25 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended: its open callbacks never end.
             open.removeAll()
+            details.removeAll()
         default:
             break
         }
     }
 
-    private func record(_ frame: Frame, _ controller: ControllerRef, own: UInt64, end: UInt64, _ context: EventContext) {
+    private func record(_ frame: Frame, _ details: Details, _ controller: ControllerRef, own: UInt64, end: UInt64, _ context: EventContext) {
         let key = Key(typeName: controller.typeName, callback: frame.callback)
         let name = controller.displayName
         if var seen = overruns[key] {
             seen.count += 1
             seen.total &+= own
-            seen.last = RelatedEvent(ordinal: frame.ordinal, timestamp: frame.begin, message: "\(name) \(frame.callback.name) at \(context.time(frame.begin)) took \(TimeText.duration(own))", source: frame.source)
+            seen.last = RelatedEvent(ordinal: frame.ordinal, timestamp: frame.begin, message: "\(name) \(frame.callback.name) at \(context.time(frame.begin)) took \(TimeText.duration(own))", source: details.source)
             overruns[key] = seen
             return
         }
         var message = "\(frame.callback.name) of \(name) took \(TimeText.duration(own)) at \(context.time(frame.begin)) (budget \(TimeText.duration(budget)))"
-        var related = [RelatedEvent(ordinal: frame.ordinal, timestamp: frame.begin, message: "\(frame.callback.name) began at \(context.time(frame.begin)) and ended at \(context.time(end))", source: frame.source)]
-        if let work = frame.longestWork, work.duration > 0 {
+        var related = [RelatedEvent(ordinal: frame.ordinal, timestamp: frame.begin, message: "\(frame.callback.name) began at \(context.time(frame.begin)) and ended at \(context.time(end))", source: details.source)]
+        if let work = details.longestWork, work.duration > 0 {
             message += ", \(TimeText.duration(work.duration)) of it in work '\(work.label)'"
             related.append(RelatedEvent(ordinal: work.ordinal, timestamp: work.begin, message: "work '\(work.label)' began at \(context.time(work.begin)) and took \(TimeText.duration(work.duration))"))
         }
@@ -191,7 +211,7 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
             first: Finding(
                 ruleID: ExpensiveLayoutRule.id, severity: severity, controller: name,
                 timestamp: frame.begin, ordinal: frame.ordinal, callback: frame.callback.name,
-                message: message, related: related, source: frame.source
+                message: message, related: related, source: details.source
             ),
             total: own
         )

@@ -56,6 +56,7 @@ enum GeometryBeforeAppearingRule {
 /// The monitor of `geometry_before_appearing`.
 final class GeometryBeforeAppearingMonitor: RuleMonitor {
     let interests: EventInterests = .marks
+    let markFilter = MarkFilter([MarkName.geometryRead])
     private let severity: Severity
     @exclusivity(unchecked) private var lastReportedCallback: UInt64?
 

@@ -138,7 +138,7 @@ final class LeakedControllerMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.deinitialize, .willMoveToParent, .didMoveToParent])
     private let settings: RuleSettings
     private let grace: UInt64
-    @exclusivity(unchecked) private var removed: [UInt32: Removal] = [:]
+    @exclusivity(unchecked) private var removed = SerialMap<Removal>()
 
     init(settings: RuleSettings) {
         self.settings = settings
@@ -192,8 +192,7 @@ final class LeakedControllerMonitor: RuleMonitor {
                 for controller in container.controllers { removed[controller.serial] = nil }
                 if container.operation == .setViewControllers || container.operation == .setRoot {
                     // The members that left the list: the fold's removal record (`replaced`) at this event.
-                    let state = context.state
-                    for member in state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
+                    for member in context.state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
                     where member.removal?.kind == .replaced && member.removal?.ordinal == context.ordinal && member.isAlive {
                         remove(member.ref, at: event.timestamp, source: event.source, context, what: "left the list of \(container.operation.name)")
                     }

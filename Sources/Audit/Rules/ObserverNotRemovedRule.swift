@@ -146,7 +146,7 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
     private let addMarks: [String]
     private let removeMarks: [String]
     /// Live registrations by owner serial, in add order.
-    @exclusivity(unchecked) private var live: [UInt32: [Registration]] = [:]
+    @exclusivity(unchecked) private var live = SerialMap<[Registration]>()
     @exclusivity(unchecked) private var pending: [PendingDeinit] = []
     @exclusivity(unchecked) private var reported: Set<Key> = []
 

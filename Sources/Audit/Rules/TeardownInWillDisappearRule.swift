@@ -142,6 +142,10 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     private let severity: Severity
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
+    /// Its teardown marks, and the resource starts that may restore a cancelled teardown (`MarkEvent.resourceStart`).
+    var markFilter: MarkFilter {
+        MarkFilter(marks + [MarkName.timerStart, MarkName.taskStart, MarkName.requestStart, MarkName.observerAdd])
+    }
     @exclusivity(unchecked) private var held = CancelledDisappearances<Teardown>()
     @exclusivity(unchecked) private var cancelled: [UInt32: Cancelled] = [:]
     @exclusivity(unchecked) private var traceStart: UInt64 = 0

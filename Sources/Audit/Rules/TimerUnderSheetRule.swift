@@ -165,8 +165,9 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     private let startMarks: [String]
     private let styles: Set<ModalPresentationStyle>
     private let stopMarks: [String]
+    var markFilter: MarkFilter { MarkFilter(startMarks + stopMarks) }
     /// Running timers by owner serial.
-    @exclusivity(unchecked) private var timers: [UInt32: [Timer]] = [:]
+    @exclusivity(unchecked) private var timers = SerialMap<[Timer]>()
     /// Presentations still up, oldest first.
     @exclusivity(unchecked) private var covers: [Cover] = []
     @exclusivity(unchecked) private var reported: Set<Key> = []
@@ -220,16 +221,15 @@ final class TimerUnderSheetMonitor: RuleMonitor {
             switch container.operation {
             case .present:
                 guard let presented = container.controllers.first, let style = container.style, styles.contains(style) else { return }
-                let state = context.state
                 var covered = Set<UInt32>()
                 var running: [CoveredTimer] = []
-                for (serial, list) in timers where serial != presented.serial && state[list[0].owner]?.appearance == .appeared {
+                for (serial, list) in zip(timers.keys, timers.values) where serial != presented.serial && context.state[list[0].owner]?.appearance == .appeared {
                     guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
                     covered.insert(serial)
                     running += list.map { CoveredTimer(timer: $0, since: event.timestamp) }
                 }
                 // Controllers already appeared without a timer yet may start one while covered.
-                if let presenter = container.container, presenter.serial != presented.serial, state[presenter]?.appearance == .appeared {
+                if let presenter = container.container, presenter.serial != presented.serial, context.state[presenter]?.appearance == .appeared {
                     covered.insert(presenter.serial)
                 }
                 running.sort { $0.timer.ordinal < $1.timer.ordinal }

@@ -133,6 +133,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
 
     let settings: RuleSettings
     let interests: EventInterests = [.callbacks, .app, .marks, .recorder]
+    let markFilter = MarkFilter([MarkName.edit, MarkName.save])
     /// Exits only; every callback while an exit window is open (`callbackDemand`), since any callback may close it.
     let callbackFilter = CallbackSet([.viewDidDisappear, .deinitialize], ends: false)
     let callbackDemand: CallbackDemand? = CallbackDemand()

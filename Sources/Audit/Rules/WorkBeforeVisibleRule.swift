@@ -136,9 +136,10 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     private let settings: RuleSettings
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
+    var markFilter: MarkFilter { MarkFilter(marks) }
     private let early = CallbackSet(WorkBeforeVisibleRule.earlyCallbacks)
     private let grace: UInt64
-    @exclusivity(unchecked) private var pending: [UInt32: [Batch]] = [:]
+    @exclusivity(unchecked) private var pending = SerialMap<[Batch]>()
     @exclusivity(unchecked) private var lastContext: EventContext?
 
     init(settings: RuleSettings) {

@@ -129,9 +129,9 @@ struct SimulateCommand: Command {
             if keepsExisting {
                 output.errorLine("lifetrace simulate: \(outputPath) left as it was; the events before the error are in \(destination)")
             }
-        } else if case .generated = source {
-            // Long sessions stream: nothing is held in memory.
-            simulate(into: PrintingSink(write: output.line))
+        } else if case .generated(let count, let seed) = source {
+            // Long sessions stream: nothing is held in memory; without -o, the session ends when nobody reads it.
+            SessionGenerator(seed: seed).generate(count: count, into: PrintingSink(write: output.line), until: { output.isStandardOutputClosed })
         } else {
             simulate(into: copy)
         }
