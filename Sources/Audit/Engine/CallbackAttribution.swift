@@ -18,7 +18,8 @@ import TraceModel
 /// Nesting of callbacks in callbacks (loadView inside init) is only ever judged from intervals: an instant
 /// cannot contain another callback.
 public struct CallbackAttribution {
-    private let replay: ReplayBox
+    /// Unowned, as `EventContext`'s: valid while the session that made it lives.
+    private unowned(unsafe) let replay: ReplayBox
 
     init(replay: ReplayBox) {
         self.replay = replay

@@ -5,6 +5,9 @@ import TraceModel
 /// What a monitor knows about an event besides the event itself: its ordinal, where the trace started, which
 /// callbacks are executing (`CallbackAttribution`), the replayed state (`ReplayState`, after the event), and for a
 /// callback record the `ControllerRef`s and source of the event being observed.
+///
+/// A context (and its `attribution`) is valid while the `AuditSession` that made it lives: a monitor may keep
+/// one until `finish`, not beyond the session.
 public struct EventContext {
     /// The event's ordinal in the trace (0-based).
     public let ordinal: UInt64
@@ -13,7 +16,9 @@ public struct EventContext {
     /// The timestamp of the event before this one (of any kind), `nil` for the first event. At a
     /// `RecorderEvent.runStarted` it is the last event recorded by the previous run's process.
     public let previousTimestamp: UInt64?
-    private let replay: ReplayBox
+    /// Unowned: the session that makes contexts owns the box for as long as its monitors (which may keep a
+    /// context) live, and a context made per event then costs no retain/release.
+    private unowned(unsafe) let replay: ReplayBox
 
     init(ordinal: UInt64, traceStart: UInt64, previousTimestamp: UInt64? = nil, replay: ReplayBox) {
         self.ordinal = ordinal

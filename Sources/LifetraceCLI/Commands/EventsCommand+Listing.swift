@@ -1,3 +1,4 @@
+import Foundation
 import Replay
 import TraceLog
 import TraceModel
@@ -59,42 +60,42 @@ extension EventsCommand {
         /// Frames that end before `--from` are not read (`TraceReader.frameIndex(containing:)`); reading stops
         /// at the first event after `--to`. A callback record is tested on its controller's and parent's slots in
         /// the frame's controller table (each slot's answer computed once per frame) and on its callback (once
-        /// per callback); a printed callback's JSON line is put together from pieces of `JSONLWriter` lines
-        /// (`CallbackLines`) without building its `Event`.
+        /// per callback); other records are tested on their controllers' slots before their `Event` is built
+        /// (`RecordMatcher`). JSON lines are made frame by frame, on as many threads as there are cores
+        /// (`FrameLines`); the text format reads frames in order on this thread (mark attribution folds every
+        /// event in order).
         ///
         /// - Returns: Where reading stopped early because a frame does not decode (the events before it were
         ///   listed), as `TraceInput.scan` reports it.
         /// - Throws: As `listEvents`.
         mutating func listRecords(_ reader: TraceReader, fromOffset from: UInt64?) throws -> TraceInput.Stop? {
-            var lines = JSONLines(output: output)
             guard let start = reader.timeSpan?.lowerBound else { return nil }
             let lower = from.map { TraceInput.adding(start, $0) } ?? start
             guard let first = reader.frameIndex(containing: lower) else { return nil }
-            var scan = RecordScan(start: start, lower: lower, filter: filter, jsonl: format == "jsonl")
+            if format == "jsonl" {
+                return try listLines(reader, fromFrame: first, start: start, lower: lower)
+            }
+            var matcher = RecordMatcher(filter: filter)
             for position in first..<reader.frames.count {
                 let frame = reader.frames[position]
                 var cursor: FrameCursor
                 do {
                     cursor = try reader.cursor(for: frame)
                 } catch {
-                    try lines.finish()
                     return Self.stop(reader, error, frame)
                 }
-                scan.enterFrame()
+                matcher.enterFrame()
                 let end: FrameEnd
                 do {
-                    // Through a pointer, so that handing the cursor to the matcher and the line builder copies
-                    // nothing.
+                    // Through a pointer, so that handing the cursor to the matcher copies nothing.
                     end = try withUnsafeMutablePointer(to: &cursor) { cursor in
-                        try list(cursor, &scan, &lines)
+                        try listText(cursor, &matcher, start: start, lower: lower)
                     }
                 } catch let failure as FrameFailure {
-                    try lines.finish()
                     return Self.stop(reader, failure.underlying, frame)
                 }
                 if end == .stopped { break }
             }
-            try lines.finish()
             return nil
         }
 
@@ -109,9 +110,9 @@ extension EventsCommand {
             var underlying: any Error
         }
 
-        /// Lists the events of one frame from `cursor`.
-        private mutating func list(
-            _ cursor: UnsafeMutablePointer<FrameCursor>, _ scan: inout RecordScan, _ lines: inout JSONLines
+        /// Lists the events of one frame from `cursor` as text lines.
+        private mutating func listText(
+            _ cursor: UnsafeMutablePointer<FrameCursor>, _ matcher: inout RecordMatcher, start: UInt64, lower: UInt64
         ) throws -> FrameEnd {
             var record = EventRecord(otherAt: 0, ordinal: 0)
             while true {
@@ -120,38 +121,77 @@ extension EventsCommand {
                 } catch {
                     throw FrameFailure(underlying: error)
                 }
-                if record.timestamp < scan.lower { continue }
-                // `listEvents` asks before every event; the answer changes only when a write fails, so asking after
-                // each write is the same.
-                if scan.outputClosed { return .stopped }
-                let offset = record.timestamp >= scan.start ? record.timestamp - scan.start : 0
+                if record.timestamp < lower { continue }
+                if output.isStandardOutputClosed { return .stopped }  // as `listEvents`
+                let offset = record.timestamp >= start ? record.timestamp - start : 0
                 if let to, offset > to { return .stopped }
                 if record.kind == .callback {
                     if attribution != nil { _ = attribution!.step(record, event: nil, from: cursor.pointee) }
-                    guard scan.matcher.matches(record, in: cursor) else { continue }
+                    guard matcher.matches(record, in: cursor) else { continue }
                     listed += 1
-                    if scan.jsonl {
-                        try lines.append(record, from: cursor, using: &scan.callbackLines)
-                    } else {
-                        output.line(EventsCommand.textLine(offset: offset, ordinal: record.ordinal, event: cursor.pointee.event(of: record)))
-                    }
+                    output.line(EventsCommand.textLine(offset: offset, ordinal: record.ordinal, event: cursor.pointee.event(of: record)))
                 } else {
                     // A `.other` record's event is taken out of the cursor; the other kinds are records until one
                     // may be printed.
                     let taken = record.kind == .other ? cursor.pointee.takeEvent() ?? cursor.pointee.event(of: record) : nil
                     let enclosing = attribution != nil ? attribution!.step(record, event: taken, from: cursor.pointee) : nil
-                    if taken == nil, !scan.matcher.mayMatch(record, in: cursor) { continue }
+                    if taken == nil, !matcher.mayMatch(record, in: cursor) { continue }
                     let event = taken ?? cursor.pointee.event(of: record)
                     guard filter.matches(event) else { continue }
                     listed += 1
-                    if scan.jsonl {
-                        try lines.append(event)
-                    } else {
-                        printText(event, ordinal: record.ordinal, offset: offset, enclosing: enclosing)
-                    }
+                    printText(event, ordinal: record.ordinal, offset: offset, enclosing: enclosing)
                 }
-                scan.outputClosed = output.isStandardOutputClosed
             }
+        }
+
+        /// The JSON Lines listing from the records of frames `first...`: each frame's lines are made on its own
+        /// (`FrameLines`, several frames at a time on as many threads as there are cores), then handed to the
+        /// output in order, as `listEvents` would have written them (the same chunks, the same check that time
+        /// does not go backwards, the same stop when nobody reads the output any more).
+        private mutating func listLines(_ reader: TraceReader, fromFrame first: Int, start: UInt64, lower: UInt64) throws -> TraceInput.Stop? {
+            var lines = JSONLines(output: output)
+            let frames = reader.frames
+            let upper = to.map { TraceInput.adding(start, $0) }
+            let batch = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+            var closed = output.isStandardOutputClosed
+            var next = first
+            while next < frames.count {
+                // The frames that may be needed: none after one whose first event is past --to (the listing
+                // stops at that event, or where the frame fails to decode).
+                var end = next
+                while end < frames.count, end - next < (closed ? 1 : batch) {
+                    end += 1
+                    if let upper, frames[end - 1].eventCount > 0, frames[end - 1].firstTimestamp > upper { break }
+                }
+                let made = FrameLines.make(reader, frames: next..<end, start: start, lower: lower, to: to, filter: filter)
+                for part in made {
+                    if closed {
+                        // `listEvents` stops at the next event it reads (or reports the frame that fails first).
+                        if part.readAnEvent { return try lines.finishing(nil) }
+                        if let failure = part.failure { return try lines.finishing(TraceInput.stop(reader, failure)) }
+                        continue
+                    }
+                    var lineStart = 0
+                    for (position, lineEnd) in part.lineEnds.enumerated() {
+                        try lines.append(part.bytes[lineStart..<lineEnd], at: part.lineTimes[position])
+                        lineStart = lineEnd
+                        listed += 1
+                        if lines.flushed {
+                            closed = output.isStandardOutputClosed
+                            if closed, position + 1 < part.lineEnds.count { return try lines.finishing(nil) }
+                        }
+                    }
+                    if closed {
+                        if part.eventAfterLastLine { return try lines.finishing(nil) }
+                        if let failure = part.failure { return try lines.finishing(TraceInput.stop(reader, failure)) }
+                        continue
+                    }
+                    if let failure = part.failure { return try lines.finishing(TraceInput.stop(reader, failure)) }
+                    if part.pastTo { return try lines.finishing(nil) }
+                }
+                next = end
+            }
+            return try lines.finishing(nil)
         }
 
         private func printText(_ event: Event, ordinal: UInt64, offset: UInt64, enclosing: ActiveCallback?) {
@@ -160,8 +200,7 @@ extension EventsCommand {
 
         /// The stop `TraceInput.scan` reports for `failure`, met opening or decoding events frame `frame`.
         private static func stop(_ reader: TraceReader, _ failure: any Error, _ frame: FrameInfo) -> TraceInput.Stop {
-            let error = failure as? TraceError ?? TraceError(.corruptFrame, "\(failure)", file: reader.path, offset: frame.offset)
-            return TraceInput.stop(reader, error)
+            TraceInput.stop(reader, FrameLines.traceError(failure, reader, frame))
         }
     }
 }
@@ -232,31 +271,6 @@ struct RecordMatcher {
             slots[index] = filter.matches(cursor.pointee.controller(atSlot: slot)) ? 2 : 1
         }
         return slots[index] == 2
-    }
-}
-
-/// The state of `Listing.listRecords` across frames.
-struct RecordScan {
-    /// The first event's timestamp and the first timestamp listed (`--from`), nanoseconds on the trace clock.
-    let start: UInt64
-    let lower: UInt64
-    let jsonl: Bool
-    /// `CommandOutput.isStandardOutputClosed` after the last write.
-    var outputClosed = false
-    var matcher: RecordMatcher
-    var callbackLines = CallbackLines()
-
-    init(start: UInt64, lower: UInt64, filter: EventFilter, jsonl: Bool) {
-        self.start = start
-        self.lower = lower
-        self.jsonl = jsonl
-        matcher = RecordMatcher(filter: filter)
-    }
-
-    /// Forgets what was known of the previous frame's controller table.
-    mutating func enterFrame() {
-        matcher.enterFrame()
-        callbackLines.enterFrame()
     }
 }
 
@@ -416,6 +430,8 @@ struct JSONLines {
     private var buffer: [UInt8] = []
     private var lastTimestamp: UInt64?
     private var count = 0
+    /// Whether the last line appended handed the buffer to the output.
+    private(set) var flushed = false
     private static let flushThreshold = 1 << 16
 
     init(output: CommandOutput) {
@@ -423,17 +439,12 @@ struct JSONLines {
         buffer.reserveCapacity(Self.flushThreshold + 1024)
     }
 
-    /// Appends the line of callback record `record` of `cursor`'s frame (`CallbackLines`; the `Event`'s line
-    /// when the pieces are not exact).
+    /// Appends one line made earlier (newline included) for an event at `timestamp`.
     ///
     /// - Throws: As `JSONLWriter.write(_:)`.
-    mutating func append(
-        _ record: EventRecord, from cursor: UnsafeMutablePointer<FrameCursor>, using pieces: inout CallbackLines
-    ) throws {
-        try check(record.timestamp)
-        if !pieces.append(record, from: cursor, to: &buffer) {
-            JSONLWriter.appendLine(for: cursor.pointee.event(of: record), to: &buffer)
-        }
+    mutating func append(_ line: ArraySlice<UInt8>, at timestamp: UInt64) throws {
+        try check(timestamp)
+        buffer.append(contentsOf: line)
         try endLine()
     }
 
@@ -444,6 +455,12 @@ struct JSONLines {
         try check(event.timestamp)
         JSONLWriter.appendLine(for: event, to: &buffer)
         try endLine()
+    }
+
+    /// `finish()`, then `stop`.
+    mutating func finishing(_ stop: TraceInput.Stop?) throws -> TraceInput.Stop? {
+        try finish()
+        return stop
     }
 
     /// Hands what is buffered to the output.
@@ -464,7 +481,8 @@ struct JSONLines {
 
     private mutating func endLine() throws {
         count += 1
-        if buffer.count >= Self.flushThreshold { try finish() }
+        flushed = buffer.count >= Self.flushThreshold
+        if flushed { try finish() }
     }
 
     /// `value` in decimal, as `JSONLWriter` writes an unsigned number.
