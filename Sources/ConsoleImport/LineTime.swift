@@ -103,7 +103,7 @@ enum LinePrefixReader {
         }
         cursor.skipSpaces()
         skipSeparators(&cursor)
-        let process = skipProcess(&cursor)
+        let process = skipProcess(&cursor, afterTime: time != nil || invalid != nil)
         cursor.skipSpaces()
         skipBullet(&cursor)
         cursor.skipSpaces()
@@ -267,17 +267,33 @@ enum LinePrefixReader {
     }
 
     /// `Notes[2231:90112]`, or the `log show` columns `0x15d4b  Default  0x0  2231  0  Notes: `; the process
-    /// name and ID when they are there.
-    private static func skipProcess(_ cursor: inout Cursor) -> ProcessToken? {
+    /// name and ID when they are there. After a time, the name may have spaces (`DTSidePanels Demo[81753:c07]`,
+    /// an app whose name has a space: up to four words), when the brackets hold both PID and thread.
+    private static func skipProcess(_ cursor: inout Cursor, afterTime: Bool) -> ProcessToken? {
         let start = cursor.index
         // Process[pid:thread]
         var end = cursor.index
-        while end < cursor.chars.count, !cursor.chars[end].isSpace, cursor.chars[end] != "[" { end += 1 }
+        var words = 1
+        while end < cursor.chars.count, cursor.chars[end] != "[" {
+            if cursor.chars[end].isSpace {
+                // Another word of the name only after a time, and only if `[pid:thread]` follows.
+                guard afterTime, words < 4, end + 1 < cursor.chars.count, !cursor.chars[end + 1].isSpace else { break }
+                words += 1
+            }
+            end += 1
+        }
         if end > start, end < cursor.chars.count, cursor.chars[end] == "[" {
             var probe = Cursor(chars: cursor.chars, index: end + 1)
             if let pid = probe.readDigits(min: 1, max: 10) {
-                if probe.take(":") { while let char = probe.peek, char.isASCIIHexDigit { probe.index += 1 } }
-                if probe.take("]"), probe.atEnd || probe.peek?.isSpace == true {
+                var hasThread = false
+                if probe.take(":") {
+                    while let char = probe.peek, char.isASCIIHexDigit {
+                        probe.index += 1
+                        hasThread = true
+                    }
+                }
+                if words == 1 || (hasThread && !containsLifecycleName(cursor.chars, start..<end)),
+                   probe.take("]"), probe.atEnd || probe.peek?.isSpace == true {
                     cursor.index = probe.index
                     cursor.skipSpaces()
                     return ProcessToken(name: cursor.text(start..<end), pid: pid)
@@ -311,6 +327,19 @@ enum LinePrefixReader {
         }
         cursor.skipSpaces()
         return nil
+    }
+
+    /// Whether a word of `chars[range]` starts with a lifecycle name (then the words are a message, not a
+    /// process name with spaces).
+    private static func containsLifecycleName(_ chars: [Unicode.Scalar], _ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            var end = index
+            while end < range.upperBound, chars[end].isIdentifierCharacter { end += 1 }
+            if end > index, LifecycleVocabulary.name(of: chars, index..<end) != nil { return true }
+            index = end + 1
+        }
+        return false
     }
 
     private static func skipBullet(_ cursor: inout Cursor) {

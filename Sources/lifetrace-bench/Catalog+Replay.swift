@@ -184,15 +184,16 @@ extension Catalog {
         return try Auditor(configuration: AuditConfiguration(optInRules: optIn))
     }
 
-    /// Audits the trace from the file: reads, decodes (`FrameCursor` records), and feeds every event to an audit
-    /// session (`AuditSession.observe(_:from:)`, which keeps its own replay state and runs the rules' monitors).
+    /// Audits the trace from the file: reads, decodes (`FrameCursor` record batches, as the replay does), and feeds
+    /// every event to an audit session (`AuditSession.observeRest(of:batch:)`, which keeps its own replay state and
+    /// runs the rules' monitors).
     static func auditAll(_ path: String, _ auditor: Auditor) throws -> (findings: [Finding], state: ReplayState) {
         let reader = try TraceReader(path: path)
         let session = auditor.makeSession()
+        var batch = RecordBatch()
         for frame in reader.frames {
             var cursor = try reader.cursor(for: frame)
-            var record = EventRecord(otherAt: 0, ordinal: 0)
-            while try cursor.next(into: &record) { session.observe(record, from: cursor) }
+            try session.observeRest(of: &cursor, batch: &batch)
         }
         let findings = session.finish()
         return (findings, session.state)

@@ -70,7 +70,18 @@ struct RecordObservePropertyTests {
             while try cursor.next(into: &record) { byRecords.observe(record, from: cursor) }
         }
         #expect(byRecords.state == byEvents.state)
-        return (byRecords.finish(), byEvents.finish(), auditor.audit(events))
+        let byBatches = auditor.makeSession()
+        var batch = RecordBatch()
+        var observed: UInt64 = 0
+        for frame in reader.frames {
+            var cursor = try reader.cursor(for: frame)
+            observed += try byBatches.observeRest(of: &cursor, batch: &batch)
+        }
+        #expect(observed == UInt64(events.count))
+        #expect(byBatches.state == byEvents.state)
+        let expected = byEvents.finish()
+        #expect(byBatches.finish() == expected)
+        return (byRecords.finish(), expected, auditor.audit(events))
     }
 
     @Test("random events of every kind", arguments: [UInt64(1), 2, 3, 4])

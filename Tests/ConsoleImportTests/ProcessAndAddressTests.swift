@@ -67,6 +67,22 @@ struct ProcessAndAddressTests {
         ]) == ["ListViewController#1 viewDidLoad", "recorder run started Notes[2290]", "ListViewController#2 viewDidLoad"])
     }
 
+    @Test("a process name with a space (an app called `DTSidePanels Demo`) is read after a time, with PID and thread")
+    func nameWithSpace() throws {
+        let result = try ConsoleLogParser().parse(lines: [
+            "2013-06-18 21:30:00.447 DTSidePanels Demo[81753:c07] -[PanelViewController viewDidLoad]",
+            "2013-06-18 21:31:00.000 DTSidePanels Demo[81790:c07] -[PanelViewController viewDidLoad]",
+            // Not a process: a lifecycle name among the words, or no thread after the PID.
+            "2013-06-18 21:31:01.000 Panel viewDidAppear items[3:4]",
+            "2013-06-18 21:31:02.000 Panel list items[3] viewWillDisappear",
+        ])
+        #expect(result.processes == ["DTSidePanels Demo[81753]", "DTSidePanels Demo[81790]"])
+        #expect(result.events.map(\.summary) == [
+            "PanelViewController#1 viewDidLoad", "recorder run started DTSidePanels Demo[81790]",
+            "PanelViewController#2 viewDidLoad", "Panel#3 viewDidAppear", "(anonymous)#4 viewWillDisappear",
+        ])
+    }
+
     @Test("two addresses of one class are two controllers; a reused address after deinit is a new one")
     func addresses() throws {
         #expect(try Self.summaries([

@@ -136,6 +136,42 @@ public final class AuditSession {
         }
     }
 
+    /// Feeds every event `cursor`'s frame has left, decoded a run at a time into `batch`
+    /// (`FrameCursor.decode(into:limit:)`, the replay's columnar fast path; reuse one batch from frame to frame):
+    /// the same as `observe(_:from:)` for each record, and `observe(_:ordinal:)` for an event that has no record.
+    ///
+    /// - Returns: The number of events observed.
+    /// - Throws: What decoding the frame throws (`TraceError`); the events before the bad one are observed.
+    @discardableResult
+    public func observeRest(of cursor: inout FrameCursor, batch: inout RecordBatch) throws -> UInt64 {
+        var observed: UInt64 = 0
+        while true {
+            cursor.decode(into: &batch, limit: 1024)
+            let first = batch.firstOrdinal
+            let count = batch.count
+            for index in 0..<count {
+                let entry = batch[index]
+                let ordinal = first &+ UInt64(index)
+                if !entry.isRecord {
+                    var record = EventRecord(
+                        timestamp: entry.timestamp, ordinal: ordinal, callback: entry.callback, phase: entry.phase,
+                        animated: entry.animated, controller: entry.serial, controllerSlot: entry.slot)
+                    record.parent = entry.parent
+                    record.parentSerial = entry.parentSerial
+                    record.parentSlot = entry.parentSlot
+                    observe(record, from: cursor)
+                } else if batch.records[Int(entry.record)].kind != .other {
+                    observe(batch.records[Int(entry.record)], from: cursor)
+                } else if let event = batch.events[Int(entry.record)] {
+                    observe(event, ordinal: ordinal)
+                }
+            }
+            observed &+= UInt64(count)
+            if let error = batch.error { throw error }
+            if batch.isFinished { return observed }
+        }
+    }
+
     /// A record of a kind other than `.callback`: a container, app, SwiftUI or mark record is folded from the
     /// record and becomes an `Event` only when a monitor looks at it; a record of kind `.other` is the cursor's
     /// `Event`.
