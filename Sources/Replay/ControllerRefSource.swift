@@ -16,7 +16,7 @@ extension FrameCursor: ControllerRefSource {
 struct CursorRefs: ControllerRefSource {
     let cursor: UnsafePointer<FrameCursor>
 
-    func controllerRef(slot: UInt32) -> ControllerRef { cursor.pointee.controller(atSlot: slot) }
+    func controllerRef(slot: UInt32) -> ControllerRef { cursor.controller(atSlot: slot) }
 }
 
 /// The controllers of one `CallbackEvent`: slot 0 is the controller, slot 1 the parent argument's controller.

@@ -14,9 +14,10 @@ protocol RecordTables: ControllerRefSource {
 extension FrameCursor: RecordTables {}
 
 extension CursorRefs: RecordTables {
-    func string(atSlot slot: UInt32) -> String { cursor.pointee.string(atSlot: slot) }
-    func serial(atSlot slot: UInt32) -> UInt32 { cursor.pointee.serial(atSlot: slot) }
-    func listSlot(_ index: UInt32) -> UInt32 { cursor.pointee.listSlot(index) }
-    func field(_ index: UInt32) -> MarkFieldRecord { cursor.pointee.field(index) }
-    func value(of field: MarkFieldRecord) -> FieldValue { cursor.pointee.value(of: field) }
+    // Through the pointer's own accessors: `cursor.pointee.method()` would copy the whole cursor per call.
+    func string(atSlot slot: UInt32) -> String { cursor.string(atSlot: slot) }
+    func serial(atSlot slot: UInt32) -> UInt32 { cursor.serial(atSlot: slot) }
+    func listSlot(_ index: UInt32) -> UInt32 { cursor.listSlot(index) }
+    func field(_ index: UInt32) -> MarkFieldRecord { cursor.field(index) }
+    func value(of field: MarkFieldRecord) -> FieldValue { cursor.value(of: field) }
 }

@@ -8,7 +8,7 @@ import TraceModel
 /// Get one with `TraceReader.cursor(for:)`; keep it in a `var` and call `next()` until it returns `nil`. The
 /// frame's controller table (`controller(atSlot:)`) grows as the frame names new controllers.
 public struct FrameCursor {
-    private var decoder: EventDecoder
+    fileprivate var decoder: EventDecoder
     /// The frame being decoded.
     public let frame: FrameInfo
     private let path: String
@@ -123,4 +123,22 @@ public struct FrameCursor {
     public var stringCount: Int { decoder.stringCount }
     /// How many controllers the frame's controller table holds so far (slots are `0 ..< controllerCount`).
     public var controllerCount: Int { decoder.controllerCount }
+}
+
+/// The frame tables read through a pointer to the cursor, without copying the cursor (calling a `FrameCursor`
+/// method through `pointer.pointee` copies the whole cursor, decoder included, on every call): for a fold that
+/// holds the cursor by pointer while it runs.
+extension UnsafePointer where Pointee == FrameCursor {
+    /// `FrameCursor.string(atSlot:)`.
+    public func string(atSlot slot: UInt32) -> String { pointee.decoder.string(atSlot: slot) }
+    /// `FrameCursor.serial(atSlot:)`.
+    public func serial(atSlot slot: UInt32) -> UInt32 { pointee.decoder.serial(atSlot: slot) }
+    /// `FrameCursor.listSlot(_:)`.
+    public func listSlot(_ index: UInt32) -> UInt32 { pointee.decoder.listSlots[Int(index)] }
+    /// `FrameCursor.field(_:)`.
+    public func field(_ index: UInt32) -> MarkFieldRecord { pointee.decoder.fields[Int(index)] }
+    /// `FrameCursor.value(of:)`.
+    public func value(of field: MarkFieldRecord) -> FieldValue { pointee.decoder.value(of: field) }
+    /// `FrameCursor.controller(atSlot:)`.
+    public func controller(atSlot slot: UInt32) -> ControllerRef { pointee.decoder.controller(atSlot: slot) }
 }
