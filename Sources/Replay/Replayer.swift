@@ -79,7 +79,11 @@ public struct Replayer: Sendable {
     /// `state(at:)` with the details of how it was answered.
     public func seek(to instant: UInt64) throws -> Seek {
         var skipped: [any Error] = []
-        var candidate = lastCheckpoint(atOrBefore: instant)
+        // Checkpoints are found, and the frames after one are found, by event ordinals. In a file whose frames
+        // are out of sequence (spliced from another trace, a header rewritten with a fresh CRC) the ordinals
+        // cannot be trusted: a seek from a checkpoint skipped a relabelled frame's events. Such a file is
+        // replayed from the start, in file order, like every other command reads it.
+        var candidate = framesAreInSequence ? lastCheckpoint(atOrBefore: instant) : nil
         while let index = candidate {
             let frame = reader.checkpoints[index]
             do {
@@ -114,6 +118,12 @@ public struct Replayer: Sendable {
             throw CheckpointError(.inconsistent, "checkpoint at offset \(frame.offset) ends at \(state.time ?? 0) ns, its frame says \(frame.firstTimestamp) ns")
         }
         return state
+    }
+
+    /// Whether the reader found the frames' sequence numbers, ordinals and times in order (no `.sequenceGap` or
+    /// `.timestampWentBackwards` problem), so that checkpoints can be used.
+    var framesAreInSequence: Bool {
+        !reader.problems.contains { $0.code == .sequenceGap || $0.code == .timestampWentBackwards }
     }
 
     /// The last checkpoint whose covered events all have timestamps ≤ `instant`.
