@@ -156,25 +156,26 @@ struct AuditCommand: Command {
         }
     }
 
-    /// Audits a `.lifetrace` file on the replay's fast path: each frame is decoded by a `FrameCursor` and its
-    /// records go to `AuditSession.observe(_:from:)`, which folds callbacks from the record and builds an `Event`
-    /// only for the monitors that watch it (the findings are the same as from `observe(_:ordinal:)`).
+    /// Audits a `.lifetrace` file on the replay's fast path: each frame is decoded by a `FrameCursor` in record
+    /// batches and fed to `AuditSession.observeRest(of:batch:)`, which folds events from their records and builds
+    /// an `Event` only for the monitors that look at one (the findings are the same as from `observe(_:ordinal:)`).
     ///
     /// - Returns: Where reading stopped early (an events frame that does not decode), or `nil`.
     static func auditRecords(_ reader: TraceReader, _ session: AuditSession, count: inout UInt64, start: inout UInt64?) -> TraceInput.Stop? {
+        var batch = RecordBatch()
+        // The session's replay counts what it observed, also the events before a bad one in a frame.
+        defer { count = session.state.eventCount }
         for frame in reader.frames {
             do {
                 var cursor = try reader.cursor(for: frame)
-                var record = EventRecord(otherAt: 0, ordinal: 0)
-                while try cursor.next(into: &record) {
-                    if start == nil { start = record.timestamp }
-                    session.observe(record, from: cursor)
-                    count += 1
-                }
+                if start == nil, frame.eventCount > 0 { start = frame.firstTimestamp }
+                try session.observeRest(of: &cursor, batch: &batch)
             } catch let error as TraceError {
                 return TraceInput.stop(reader, error)
             } catch {
-                return TraceInput.Stop(underlying: error, readableEvents: count, place: "offset \(frame.offset) (events frame \(frame.sequence))")
+                return TraceInput.Stop(
+                    underlying: error, readableEvents: session.state.eventCount,
+                    place: "offset \(frame.offset) (events frame \(frame.sequence))")
             }
         }
         return nil
