@@ -81,20 +81,27 @@ extension Catalog {
 
     // MARK: replay
 
-    /// Replays the whole trace from the file as `lifetrace state` does (`Replayer.replay()`: each frame's events
-    /// decoded one at a time by a `FrameCursor` and folded by `ReplayState.apply(_:from:)`).
+    /// Replays the whole trace from the file as `lifetrace state` does (`Replayer.replay()`: each frame decoded
+    /// by a `FrameCursor` into record batches and folded by the replay's fast path).
     static func replayAll(_ path: String) throws -> ReplayState {
         try Replayer(path: path).replay()
     }
 
-    /// Reads and decodes every event without folding, as the replay decodes them (`FrameCursor` records; an
-    /// `Event` only for the kinds that have no record form).
+    /// Reads and decodes every event without folding, as the replay decodes them (`FrameCursor.decode(into:limit:)`
+    /// record batches; an `Event` only for the kinds that have no record form).
     static func decodeAll(_ path: String) throws -> UInt64 {
         let reader = try TraceReader(path: path)
         var folded: UInt64 = 0
+        var batch = RecordBatch()
         for frame in reader.frames {
             var cursor = try reader.cursor(for: frame)
-            while let record = try cursor.next() { folded &+= record.timestamp &+ UInt64(record.controller) }
+            repeat {
+                cursor.decode(into: &batch, limit: 1024)
+                if let error = batch.error { throw error }
+                batch.withEntries { entries in
+                    for entry in entries { folded &+= entry.timestamp &+ UInt64(entry.serial) }
+                }
+            } while !batch.isFinished
         }
         return folded
     }
@@ -116,7 +123,7 @@ extension Catalog {
             ratio: Spread(zip(times[0], times[2]).map { Double($1) / Double(max($0, 1)) }), goal: .atLeast(0.5),
             verdict: .met, candidate: rate(Spread(times[0]).median), baseline: rate(Spread(times[2]).median))
         replay.judge()
-        replay.notes.append("Replayer.replay() from the file (FrameCursor records + ReplayState.apply(_:from:)); baseline: pread + raw inflate of every events frame\(baseline.storedFrames > 0 ? " (\(baseline.storedFrames) stored frames only read)" : "")")
+        replay.notes.append("Replayer.replay() from the file (FrameCursor record batches folded by the fast path); baseline: pread + raw inflate of every events frame\(baseline.storedFrames > 0 ? " (\(baseline.storedFrames) stored frames only read)" : "")")
         var decode = Figure(
             benchmark: "replay", name: "decode only (no fold) events/s ÷ raw inflate events/s", events: workload.eventCount,
             ratio: Spread(zip(times[1], times[2]).map { Double($1) / Double(max($0, 1)) }), goal: .stated("part of replay"),
