@@ -14,6 +14,8 @@ extension TraceInput {
         var skippedCheckpoints: [any Error]
         /// Where reading stopped early, when the state needed events that cannot be decoded.
         var stop: Stop?
+        /// The last event's timestamp (ns), when the input was read to its end or says where it ends.
+        var end: UInt64?
     }
 
     /// The state after every event at or before `start + offset` (or after the last event when `offset` is
@@ -26,12 +28,14 @@ extension TraceInput {
         switch source {
         case .trace(let reader):
             guard let span = reader.timeSpan else {
-                return StateAt(state: ReplayState(), start: 0, instant: 0, skippedCheckpoints: [], stop: nil)
+                return StateAt(state: ReplayState(), start: 0, instant: 0, skippedCheckpoints: [], stop: nil, end: nil)
             }
             let instant = offset.map { Self.adding(span.lowerBound, $0) } ?? span.upperBound
             do {
                 let seek = try Replayer(reader: reader).seek(to: instant)
-                return StateAt(state: seek.state, start: span.lowerBound, instant: instant, skippedCheckpoints: seek.skippedCheckpoints, stop: nil)
+                return StateAt(
+                    state: seek.state, start: span.lowerBound, instant: instant, skippedCheckpoints: seek.skippedCheckpoints,
+                    stop: nil, end: span.upperBound)
             } catch let error as TraceError {
                 var state = ReplayState()
                 let stop = try scan(fromOffset: nil) { ordinal, event, _ in
@@ -39,24 +43,32 @@ extension TraceInput {
                     state.apply(event, ordinal: ordinal)
                     return true
                 }
-                return StateAt(state: state, start: span.lowerBound, instant: instant, skippedCheckpoints: [], stop: stop ?? Self.stop(reader, error))
+                return StateAt(
+                    state: state, start: span.lowerBound, instant: instant, skippedCheckpoints: [],
+                    stop: stop ?? Self.stop(reader, error), end: span.upperBound)
             }
         case .jsonl:
             var state = ReplayState()
             var start: UInt64?
             var limit = UInt64.max
+            var readToEnd = true
             let stop = try scan(fromOffset: nil) { ordinal, event, first in
                 if start == nil {
                     start = first
                     limit = offset.map { Self.adding(first, $0) } ?? .max
                 }
-                guard event.timestamp <= limit else { return false }
+                guard event.timestamp <= limit else {
+                    readToEnd = false
+                    return false
+                }
                 state.apply(event, ordinal: ordinal)
                 return true
             }
             let origin = start ?? 0
             let instant = offset.map { Self.adding(origin, $0) } ?? state.time ?? origin
-            return StateAt(state: state, start: origin, instant: instant, skippedCheckpoints: [], stop: stop)
+            return StateAt(
+                state: state, start: origin, instant: instant, skippedCheckpoints: [], stop: stop,
+                end: readToEnd && stop == nil ? state.time : nil)
         }
     }
 

@@ -105,6 +105,28 @@ struct StateTimelineCommandTests {
         #expect((object["diagnostics"] as? [Any])?.isEmpty == true)
     }
 
+    @Test("state --at past the last event: the final state, with a note on standard error naming the end")
+    func atPastTheEnd() throws {
+        let scratch = Scratch()
+        let path = try Self.writeTrace(scratch)
+        let (endCode, atEnd) = run(["state", path])
+        let (code, captured) = run(["state", path, "--at", "99s"])
+        #expect(endCode == .success && code == .success)
+        #expect(captured.standardError == "lifetrace state: note: --at 99s is after the last event (at 0.701 s); this is the state after it\n")
+        #expect(captured.standardOutput.split(separator: "\n").dropFirst() == atEnd.standardOutput.split(separator: "\n").dropFirst())
+        #expect(captured.standardOutput.hasPrefix("state at 99.000 s (33 events"))
+        // At or before the last event: no note.
+        let (_, inside) = run(["state", path, "--at", "701ms"])
+        #expect(inside.standardError.isEmpty)
+        // A JSON Lines export says the same.
+        let jsonl = "\(scratch.directory)/session.jsonl"
+        #expect(run(["export", path, "-o", jsonl]).0 == .success)
+        let (_, fromJSONL) = run(["state", jsonl, "--at", "99s"])
+        #expect(fromJSONL.standardError == captured.standardError)
+        let (_, insideJSONL) = run(["state", jsonl, "--at", "350ms"])
+        #expect(insideJSONL.standardError.isEmpty)
+    }
+
     @Test("state text at the end: the tree with the presented sheet, live timer, background")
     func textAtEnd() throws {
         let scratch = Scratch()

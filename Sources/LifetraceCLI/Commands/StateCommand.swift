@@ -11,9 +11,9 @@ struct StateCommand: Command {
         usage: "TRACE [--at T] [--format text|json]",
         discussion: """
             T is a duration from the trace's first event: 12.48s, 1500ms, 250us, 1500000000ns, 2m, or a bare
-            number of seconds. Without --at, the state after the last event. The state covers every event whose
-            time is at or before T; it is rebuilt from the nearest checkpoint before T, so only one checkpoint
-            interval is decoded.
+            number of seconds. Without --at, the state after the last event (so is a T after it, with a note on
+            standard error naming where the trace ends). The state covers every event whose time is at or before
+            T; it is rebuilt from the nearest checkpoint before T, so only one checkpoint interval is decoded.
 
             text: a tree (window → containers → children, presented chains), then controllers whose place in the
             tree is unknown (imported console logs), dead controllers (deinitialized), controllers that ended with
@@ -55,6 +55,11 @@ struct StateCommand: Command {
             output.errorLine("lifetrace state: warning: skipped a bad checkpoint (\(skipped)); replayed from an earlier one")
         }
         let state = found.state
+        if let text = arguments.value("at"), found.stop == nil, let end = found.end, found.instant > end {
+            output.errorLine(
+                "lifetrace state: note: --at \(text) is after the last event (at \(TimeText.seconds(end - min(end, found.start)))); "
+                    + "this is the state after it")
+        }
         if format == "json" {
             output.line(state.json(at: found.instant, start: found.start))
         } else {
