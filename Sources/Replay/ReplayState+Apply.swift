@@ -100,13 +100,31 @@ extension ReplayState {
                 cursor.pointee.decode(into: &batch, limit: 1024)
                 let first = batch.firstOrdinal
                 let stopped = batch.withEntries { entries -> Bool in
-                    for index in 0..<entries.count {
+                    var index = 0
+                    while index < entries.count {
                         let entry = entries[index]
                         let eventOrdinal = first &+ UInt64(index)
+                        index += 1
                         if eventOrdinal < ordinal { continue }
                         if let instant, entry.timestamp > instant { return true }
                         if !entry.isRecord {
                             advance(to: entry.timestamp, eventOrdinal)
+                            // A begin whose very next event is its own end (not deinit's: the end's liveness check
+                            // looks for deinit on the stack) leaves both stacks as they were: fold the pair without
+                            // pushing and popping.
+                            if entry.phaseCode == Phase.begin.rawValue, index < entries.count {
+                                let next = entries[index]
+                                if !next.isRecord, next.phaseCode == Phase.end.rawValue, next.serial == entry.serial,
+                                   next.callbackCode == entry.callbackCode, next.callbackCode != Callback.deinitialize.rawValue,
+                                   instant.map({ next.timestamp <= $0 }) ?? true {
+                                    applyCallback(CallbackFacts(entry, ordinal: eventOrdinal), refs, endsAtOnce: true)
+                                    let endOrdinal = eventOrdinal &+ 1
+                                    advance(to: next.timestamp, endOrdinal)
+                                    applyImmediateEnd(CallbackFacts(next, ordinal: endOrdinal), refs)
+                                    index += 1
+                                    continue
+                                }
+                            }
                             applyCallback(CallbackFacts(entry, ordinal: eventOrdinal), refs)
                             continue
                         }
@@ -207,8 +225,11 @@ extension ReplayState {
 
     /// The one fold of a callback event, from a record (`EventRecord`): controllers as serials, `refs` consulted
     /// only for a first sight or a diagnostic.
+    ///
+    /// - Parameter endsAtOnce: The record is a begin whose end is the very next event (folded by
+    ///   `applyImmediateEnd`): the callback is not pushed on the stacks, since that end would pop it at once.
     @inline(__always)
-    private mutating func applyCallback<R: ControllerRefSource>(_ record: CallbackFacts, _ refs: R) {
+    private mutating func applyCallback<R: ControllerRefSource>(_ record: CallbackFacts, _ refs: R, endsAtOnce: Bool = false) {
         let time = record.timestamp
         let ordinal = record.ordinal
         let serial = record.controller
@@ -256,11 +277,25 @@ extension ReplayState {
             }
         case .begin, .instant:
             let isBegin = record.phase == .begin
-            if isBegin { controllers.states[position].callbacks.append(active) }
+            let pushes = isBegin && !endsAtOnce
+            if pushes { controllers.states[position].callbacks.append(active) }
             lastCallback = active
-            if isBegin { executing.append(active) }
+            if pushes { executing.append(active) }
             takeEffect(of: record, position, refs)
             if !isBegin, callback == .deinitialize { compactDead(serial) }
+        }
+    }
+
+    /// The end of a callback (not deinit) whose begin was the event just before it, folded with `endsAtOnce`:
+    /// what `applyCallback` does for that end (the begin it pops was never pushed, so the stacks stay as they are).
+    @inline(__always)
+    private mutating func applyImmediateEnd<R: ControllerRefSource>(_ record: CallbackFacts, _ refs: R) {
+        let time = record.timestamp
+        let ordinal = record.ordinal
+        let callback = record.callback
+        _ = touch(record.controller, slot: record.controllerSlot, refs, time, ordinal, what: "\(callback.name) \(record.phase)")
+        if record.parent == .controller {
+            _ = touch(record.parentSerial, slot: record.parentSlot, refs, time, ordinal, what: "named as parent in \(callback.name)")
         }
     }
 
