@@ -96,11 +96,18 @@ final class OrphanChildMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .containers, .recorder]
-    /// Parent changes and deinit at every phase, appearance callbacks at begin; every callback only while an
-    /// addChild waits for didMove(toParent:) (`callbackDemand`).
+    /// Parent changes and deinit at every phase, appearance callbacks at begin; while an addChild waits for
+    /// didMove(toParent:), viewDidAppear at every phase, and every callback only once a waiting child appeared
+    /// (`callbackDemand`, `updateDemand()`).
     let callbackFilter = CallbackSet([.willMoveToParent, .didMoveToParent, .deinitialize])
         .union(CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false))
     let callbackDemand: CallbackDemand? = CallbackDemand()
+    /// What a waiting child needs before it appeared: its viewDidAppear (end or instant) marks it appeared.
+    private static let waitingDemand = CallbackSet([.viewDidAppear])
+    /// Whether a waiting child appeared since `pendingDidMove` was last empty (then any callback of it is a
+    /// finding, so every callback is wanted); may stay set after that child stops waiting, which only widens
+    /// the demand.
+    private var anyAppeared = false
     private let settings: RuleSettings
     /// Child serial → parent, from addChild, push, setViewControllers, selectTab, willMove/didMove(toParent:).
     @exclusivity(unchecked) private var parents = SerialMap<ControllerRef>()
@@ -120,11 +127,11 @@ final class OrphanChildMonitor: RuleMonitor {
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         observeCallback(record, context, &findings)
-        callbackDemand!.extra = pendingDidMove.isEmpty ? [] : .all
+        updateDemand()
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        defer { callbackDemand!.extra = pendingDidMove.isEmpty ? [] : .all }
+        defer { updateDemand() }
         switch event.payload {
         case .container(let container):
             observe(container, event, context, &findings)
@@ -208,6 +215,7 @@ final class OrphanChildMonitor: RuleMonitor {
                 ))
             } else if callback == .viewDidAppear {
                 pending.appeared = context.related(record, "\(context.controller(of: record).displayName) viewDidAppear at \(context.time(record.timestamp))")
+                anyAppeared = true
                 pendingDidMove[serial] = pending
             }
         }
@@ -245,6 +253,18 @@ final class OrphanChildMonitor: RuleMonitor {
             reported.remove(serial)
         default:
             break
+        }
+    }
+
+    /// Narrows `callbackDemand` to what the waiting children need: nothing when none waits, their viewDidAppear
+    /// until one appeared, then every callback (a waiting child that appeared and gets any callback but
+    /// didMove(toParent:) is a finding).
+    private func updateDemand() {
+        if pendingDidMove.isEmpty {
+            anyAppeared = false
+            callbackDemand!.extra = []
+        } else {
+            callbackDemand!.extra = anyAppeared ? .all : Self.waitingDemand
         }
     }
 
