@@ -27,8 +27,12 @@ public struct CallbackAttribution {
 
     /// The callback a mark (or another non-callback event) of `controller` happened in, by the rule above.
     public func enclosing(of controller: ControllerRef?) -> EnclosingCallback? {
-        guard let active = replay.state.enclosingCallback(of: controller) else { return nil }
-        return Self.enclosing(active, replay.state.controllerRef(of: active), isInstantWindow: active.isInstant)
+        // Through a pointer: reading `replay.state` for the call copied the whole `ReplayState` (a retain and
+        // release of each of its buffers) on every call.
+        withUnsafeMutablePointer(to: &replay.state) { state in
+            guard let active = state.pointee.enclosingCallback(of: controller) else { return nil }
+            return Self.enclosing(active, state.pointee.controllerRef(of: active), isInstantWindow: active.isInstant)
+        }
     }
 
     /// The open interval of `callback` of `controller` (begin seen, end not yet), innermost first, or `nil`.
@@ -40,7 +44,7 @@ public struct CallbackAttribution {
     /// The open interval of `callback` of the controller with serial `serial` (its record's callback stack),
     /// innermost first, or `nil`.
     public func openFrame(_ callback: Callback, ofSerial serial: UInt32) -> ActiveCallback? {
-        replay.state.controllers[serial]?.callbacks.last { $0.callback == callback }
+        withUnsafeMutablePointer(to: &replay.state) { $0.pointee.controllers[serial]?.callbacks.last { $0.callback == callback } }
     }
 
     /// The innermost open appearance-callback interval of a controller other than `controller`, if any.
@@ -50,10 +54,12 @@ public struct CallbackAttribution {
 
     /// The innermost open appearance-callback interval of a controller whose serial is not `serial`, if any.
     public func innermostOpenAppearanceCallback(excludingSerial serial: UInt32) -> EnclosingCallback? {
-        guard let frame = replay.state.executing.last(where: {
-            $0.controllerSerial != nil && $0.controllerSerial != serial && ($0.callback?.isAppearanceCallback ?? false)
-        }) else { return nil }
-        return Self.enclosing(frame, replay.state.controllerRef(of: frame), isInstantWindow: false)
+        withUnsafeMutablePointer(to: &replay.state) { state in
+            guard let frame = state.pointee.executing.last(where: {
+                $0.controllerSerial != nil && $0.controllerSerial != serial && ($0.callback?.isAppearanceCallback ?? false)
+            }) else { return nil }
+            return Self.enclosing(frame, state.pointee.controllerRef(of: frame), isInstantWindow: false)
+        }
     }
 
     /// - Parameter controller: The controller `active` runs on (`ReplayState.controllerRef(of:)`).
