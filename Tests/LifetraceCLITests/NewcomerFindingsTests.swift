@@ -159,9 +159,15 @@ struct NewcomerFindingsTests {
         let result = run(["events", scratch.trace, "--controller", "NoSuchViewController"])
         #expect(result.out.isEmpty)
         #expect(result.err.contains("no event matched --controller 'NoSuchViewController'"), "\(result.err)")
+        #expect(result.err.contains("use a display name"))
         let known = run(["events", scratch.trace, "--controller", "NoteEditorViewController"])
         #expect(!known.out.isEmpty)
         #expect(!known.err.contains("no event matched"))
+        // A right name that the other options leave nothing of: the warning names those options, not spelling.
+        let narrowed = run(["events", scratch.trace, "--controller", "NoteEditorViewController", "--from", "3600s"])
+        #expect(narrowed.out.isEmpty)
+        #expect(narrowed.err.contains("no event matched --controller 'NoteEditorViewController' within --from"), "\(narrowed.err)")
+        #expect(!narrowed.err.contains("use a display name"))
     }
 
     @Test("simulate -o with a scenario that fails leaves an existing trace untouched and puts the partial one beside it")

@@ -90,7 +90,14 @@ struct EventsCommand: Command {
         if listing.listed == 0, !controllers.isEmpty {
             // A misspelt name would otherwise print nothing at all; say so (as --visible does).
             let names = controllers.map { "'\($0)'" }.joined(separator: ", ")
-            output.errorLine("lifetrace events: warning: no event matched --controller \(names) (use a display name such as Editor#2, or a type name)")
+            let limits = ["from", "to", "kind", "visible"].filter { !arguments.allValues($0).isEmpty }
+            if limits.isEmpty {
+                output.errorLine("lifetrace events: warning: no event matched --controller \(names) (use a display name such as Editor#2, or a type name)")
+            } else {
+                // The name may well be right: the other options can leave nothing of it.
+                let options = limits.map { "--\($0)" }.joined(separator: ", ")
+                output.errorLine("lifetrace events: warning: no event matched --controller \(names) within \(options)")
+            }
         }
         guard let stop else { return damage }
         return TraceDamage.worse(damage, stop.report(command: "events", output: output))
