@@ -436,14 +436,18 @@ struct EventDecoder {
             record.kind = .swiftUI
             record.code = try readEnum(SwiftUIEvent.Action.self, "SwiftUI action").rawValue
             record.stringSlot = try readRequiredStringSlot("SwiftUI view name")
-            if let slot = try readControllerSlot() {
-                record.hasController = true
-                record.controllerSlot = slot
-                record.controller = serials[Int(slot)]
-            }
+            try readOptionalController(into: &record)
         default:
             try readMarkRecord(into: &record)
         }
+    }
+
+    /// An optional controller slot of a record's body: when present, the record names that controller.
+    private mutating func readOptionalController(into record: inout EventRecord) throws {
+        guard let slot = try readControllerSlot() else { return }
+        record.hasController = true
+        record.controllerSlot = slot
+        record.controller = serials[Int(slot)]
     }
 
     /// A container operation's body as a record: the container and the controllers as table slots.
@@ -454,11 +458,7 @@ struct EventDecoder {
         guard bits & 0xC0 == 0 else { throw failure("reserved container flag bits set: \(bits)") }
         record.phase = try phase(bits & 3)
         record.animated = try optionalBool((bits >> 2) & 3)
-        if let slot = try readControllerSlot() {
-            record.hasController = true
-            record.controllerSlot = slot
-            record.controller = serials[Int(slot)]
-        }
+        try readOptionalController(into: &record)
         let count = try Self.need(values.readVarint(), "controller count", ordinal)
         guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
         record.listStart = UInt32(listSlots.count)
@@ -484,11 +484,7 @@ struct EventDecoder {
         record.stringSlot = name
         record.code = knownCode(ofSlot: name)
         record.phase = try readEnum(Phase.self, "phase")
-        if let slot = try readControllerSlot() {
-            record.hasController = true
-            record.controllerSlot = slot
-            record.controller = serials[Int(slot)]
-        }
+        try readOptionalController(into: &record)
         let count = try Self.need(values.readVarint(), "field count", ordinal)
         guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
         record.listStart = UInt32(fields.count)
