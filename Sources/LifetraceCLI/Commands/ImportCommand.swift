@@ -2,6 +2,7 @@ import ArgumentParsing
 import ConsoleImport
 import Foundation
 import Replay
+import Simulator
 import TraceLog
 import TraceModel
 
@@ -32,23 +33,27 @@ struct ImportCommand: Command {
             seconds); a log without times gets synthetic times 1 ms apart.
 
             --mark 'saveDraft=save,critical=true,key=draft' turns every line containing 'saveDraft' into a
-            'save' mark, attributed to the controller named on the line, else to the latest callback's.
+            'save' mark, attributed to the controller named on the line, else to the latest callback's. Give
+            --mark once per kind of line.
 
             The default format is jsonl for .jsonl/.ndjson files and for a file whose first line is a Lifetrace
-            JSONL header ({"lifetrace": …}) or event (with "t_ns" and "event"), whatever its name; text otherwise. See docs/IMPORT.md.
+            JSONL header ({"lifetrace": …}) or event (with "t_ns" and "event"), whatever its name; text
+            otherwise. See docs/IMPORT.md.
+
             Lines longer than 64 KiB are cut (a warning names them), invalid UTF-8 is read as U+FFFD (a warning
             names the line). On a terminal, a progress line shows on standard error during long imports.
             A line starting with an impossible date or time (2024-13-45 10:00:00) is read without a time and
             named in a warning. When the process ID of an NSLog/os_log prefix (MyApp[1234:56789]) changes, a new
             run starts (the app was launched again). Printed objects (<MyApp.DetailViewController: 0x7fa1…>)
             with different addresses are different controllers.
+
             Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, or (with --strict) an
             unreadable line or an invalid time.
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace)."),
             OptionSpec("format", value: "FORMAT", help: "text or jsonl (default: jsonl for .jsonl/.ndjson or a JSONL export's content)."),
-            OptionSpec("mark", value: "RULE", repeatable: true, help: "SUBSTRING=MARK[,field=value...]: lines to mark."),
+            OptionSpec("mark", value: "RULE", repeatable: true, help: "SUBSTRING=MARK[,field=value...]: lines containing SUBSTRING become MARK marks."),
             OptionSpec("strict", help: "Fail on the first line that is neither a callback nor a mark, or has an invalid time."),
         ],
         positionalCount: (1, 1)
@@ -67,6 +72,7 @@ struct ImportCommand: Command {
             } catch {
                 throw ValidationError(error.message)
             }
+            try checkStandardFields(spec, rules[rules.count - 1])
         }
         if format == "jsonl", !rules.isEmpty || arguments.flag("strict") {
             throw ValidationError("--mark and --strict apply to --format text only")
@@ -425,6 +431,24 @@ struct ImportCommand: Command {
         progress?.clear()
         report.summary.append("\(controllers.count) controller\(controllers.count == 1 ? "" : "s")")
         return report
+    }
+}
+
+extension ImportCommand {
+    /// Holds a `--mark` rule to what the scenario language asks of the same mark (`ScenarioParser.checkedFields`):
+    /// a standard mark takes exactly its fields, with values of their type (`save,critical=maybe` would otherwise
+    /// read as a non-critical save), and a near miss of a standard name carrying one of its fields
+    /// (`edti,key=draft`) is a typo, not a custom mark. Custom marks take any fields.
+    ///
+    /// - Throws: `ValidationError` quoting the rule and saying what is wrong, with a "did you mean" when close.
+    static func checkStandardFields(_ spec: String, _ rule: MarkRule) throws {
+        guard let equals = spec.firstIndex(of: "=") else { return }
+        let words = spec[spec.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        do {
+            _ = try ScenarioParser.checkedFields(ArraySlice(words), mark: rule.name, line: 0)
+        } catch let error as ScenarioError {
+            throw ValidationError("--mark '\(spec)': \(error.message)")
+        }
     }
 }
 
