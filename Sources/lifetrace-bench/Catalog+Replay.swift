@@ -257,6 +257,14 @@ extension Catalog {
                 controllersAlive: state.controllers.values.filter(\.isAlive).count, findings: findings.count)
         case "import":
             return try probeImport(trace)
+        case "decode":
+            // For callgrind: the replay benchmark's "decode only" side alone (docs/PERFORMANCE.md, Profiling).
+            let folded = try decodeAll(trace)
+            return MemoryProbe(peakBytes: PeakMemory.peakBytes(), eventCount: folded & 1, controllersSeen: 0, controllersAlive: 0, findings: 0)
+        case "inflate":
+            // For callgrind: the replay benchmark's baseline alone (pread + raw inflate of every events frame).
+            let produced = try FrameInflateBaseline(reader: try TraceReader(path: trace)).run()
+            return MemoryProbe(peakBytes: PeakMemory.peakBytes(), eventCount: produced & 1, controllersSeen: 0, controllersAlive: 0, findings: 0)
         case _ where job.hasPrefix("audit-only:") || job == "audit-none":
             // One rule alone (`audit-only:ID`) or none (`audit-none`: the session's replay and dispatch with no
             // monitor): callgrind of each minus `audit-none` is that rule's own cost (docs/PERFORMANCE.md).
@@ -271,7 +279,7 @@ extension Catalog {
                 peakBytes: PeakMemory.peakBytes(), eventCount: state.eventCount, controllersSeen: state.controllers.count,
                 controllersAlive: state.controllers.values.filter(\.isAlive).count, findings: findings.count)
         default:
-            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit, audit-none, audit-only:ID[,ID…], import)")
+            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit, audit-none, audit-only:ID[,ID…], import, decode, inflate)")
         }
     }
 
