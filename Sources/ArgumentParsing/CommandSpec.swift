@@ -92,7 +92,7 @@ public struct CommandSpec: Sendable {
                     parsed.positionals.append(word)
                     continue
                 }
-                throw ValidationError("unknown option '\(word)' for '\(self.name)'")
+                throw ValidationError("unknown option '\(word)' for '\(self.name)'\(optionSuggestion(for: word))")
             }
             if spec.isFlag {
                 if inlineValue != nil {
@@ -127,6 +127,20 @@ public struct CommandSpec: Sendable {
             throw ValidationError("unexpected argument '\(extra)' (\(name) takes \(max == 0 ? "no" : "at most \(max)") positional argument\(max == 1 ? "" : "s"))")
         }
         return parsed
+    }
+}
+
+extension CommandSpec {
+    /// `" (did you mean '--controller'?)"` for an unknown option `word` (`--controler`, `--controler=X`, or the long
+    /// name with one dash, `-controller`) near one of the command's long options (`Spelling`), else "".
+    func optionSuggestion(for word: String) -> String {
+        var name = Substring(word)
+        while name.hasPrefix("-") { name = name.dropFirst() }
+        if let equals = name.firstIndex(of: "=") { name = name[..<equals] }
+        guard name.count > 1 else { return "" }
+        let longNames = options.map(\.name) + ["help"]
+        if longNames.contains(String(name)) { return " (did you mean '--\(name)'?)" }  // `-controller`
+        return Spelling.nearest(to: String(name), among: longNames).map { " (did you mean '--\($0)'?)" } ?? ""
     }
 }
 

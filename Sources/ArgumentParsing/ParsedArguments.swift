@@ -29,7 +29,7 @@ public struct ParsedArguments: Sendable, Equatable {
     public func choice(_ name: String, among choices: [String], default defaultValue: String) throws -> String {
         guard let value = value(name) else { return defaultValue }
         guard choices.contains(value) else {
-            throw ValidationError("--\(name) must be one of \(choices.joined(separator: ", ")); got '\(value)'")
+            throw ValidationError("--\(name) must be one of \(choices.joined(separator: ", ")); got '\(value)'\(Spelling.suggestion(for: value, among: choices))")
         }
         return value
     }

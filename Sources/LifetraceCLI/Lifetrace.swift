@@ -1,5 +1,4 @@
 import ArgumentParsing
-import Simulator
 
 /// The `lifetrace` command line: dispatches to a subcommand and maps errors to exit codes.
 ///
@@ -82,12 +81,18 @@ public enum Lifetrace {
     }
 
     /// `" (did you mean 'audit'?)"` when `word` (without leading dashes) is at most two edits from a listed
-    /// command's name, else "" (the scenario language's spelling check).
+    /// command's name, else "" (`Spelling`, as for options).
+    /// For a word that starts with a dash, `--help` and `--version` come first (`--verison`), then the commands
+    /// (`--adit`).
     static func suggestion(for word: String) -> String {
         var name = Substring(word)
         while name.hasPrefix("-") { name = name.dropFirst() }
         guard !name.isEmpty else { return "" }
-        return ScenarioParser.suggestion(for: String(name), among: commands.map { $0.spec.name })
+        let options = ["help", "version"]
+        if word.hasPrefix("-"), let option = options.contains(String(name)) ? String(name) : Spelling.nearest(to: String(name), among: options) {
+            return " (did you mean '--\(option)'?)"  // `-version`, `--verison`
+        }
+        return Spelling.suggestion(for: String(name), among: commands.map { $0.spec.name })
     }
 
     static var overview: String {

@@ -323,6 +323,9 @@ extension ReplayState {
             let named = lastCallback?.controllerSerial
             let oldest = retainedDead.remove(at: retainedDead.count > 1 && retainedDead[0] == named ? 1 : 0)
             if let oldestPosition = controllers.position(of: oldest), !controllers.states[oldestPosition].isAlive {
+                // Callbacks begun after its deinit leave `executing` with the record, so that every callback there
+                // belongs to a controller the state still holds.
+                if !controllers.states[oldestPosition].callbacks.isEmpty { executing.removeAll { $0.isOf(oldest) } }
                 controllers.remove(oldest)
             }
         }

@@ -12,7 +12,7 @@ extension ReplayState {
     ///   and its serial joins `deadSerials` like a deallocated controller's (the record is kept among the
     ///   `retainedDeadLimit` most recent ends). Its other fields (appearance, resources, unsaved edits, links)
     ///   stay as the process left them: they say what was on screen and what was lost;
-    /// - callbacks still executing are dropped, with a `processEndedInCallback` diagnostic (the process ended
+    /// - callbacks still executing are dropped (on every controller's stack, a deallocated one's included), with a `processEndedInCallback` diagnostic (the process ended
     ///   inside a callback: a crash, or a kill mid-callback);
     /// - in-flight transitions are dropped; the app and every scene go back to `unknown`, the window root and
     ///   the app-level resources, unsaved edits and unhosted SwiftUI views of the old process are cleared.
@@ -31,6 +31,11 @@ extension ReplayState {
                 controllers.states[position].processEndOrdinal = ordinal
             }
             compactDead(serial)
+        }
+        // A controller already deallocated can still hold callbacks begun after its deinit (a reported anomaly,
+        // `eventAfterDeinit`); they executed in this process too, so they end with it like `executing`'s.
+        for position in controllers.states.indices where !controllers.states[position].callbacks.isEmpty {
+            controllers.states[position].callbacks.removeAll()
         }
         executing = []
         appCallbacks = []

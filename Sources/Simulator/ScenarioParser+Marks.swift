@@ -140,7 +140,7 @@ extension ScenarioParser {
     ]
 
     /// ` (did you mean 'X'?)` for the known word nearest to `word` (at most 2 edits, or equal ignoring case), else
-    /// empty. Also used by the `lifetrace` command line for a mistyped command.
+    /// empty. (The command line's `ArgumentParsing.Spelling` applies the same measure to commands and options.)
     package static func suggestion(for word: String, among known: [String]) -> String {
         let scored = known.map { ($0, $0.lowercased() == word.lowercased() ? 0 : distance(word, $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.0 != word else { return "" }

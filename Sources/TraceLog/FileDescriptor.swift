@@ -24,7 +24,9 @@ struct FileDescriptor {
         let flags: Int32
         switch mode {
         case .readOnly: flags = O_RDONLY | O_CLOEXEC
-        case .createTruncate: flags = O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC
+        // Not O_TRUNC: a writer locks the file first (`lockForWriting()`) and truncates it only then, so a
+        // trace another writer is filling is never emptied by the open itself.
+        case .createTruncate: flags = O_RDWR | O_CREAT | O_CLOEXEC
         case .readWrite: flags = O_RDWR | O_CLOEXEC
         }
         var fd: Int32
@@ -118,6 +120,30 @@ struct FileDescriptor {
         guard fd >= 0 else { return }
         _ = fsync(fd)
         _ = Glibc.close(fd)
+    }
+
+    /// Takes an exclusive advisory lock (`flock(2)`, `LOCK_EX | LOCK_NB`) on the open file, held until the
+    /// descriptor is closed: every `TraceWriter` takes it, so two writers (two processes recording into one
+    /// trace, a recorder and `lifetrace verify --repair`, two writers in one process) never write at the same
+    /// time, each at its own idea of the end of the file.
+    ///
+    /// A file system without `flock` (some network file systems answer `ENOLCK`, `EINVAL` or `EOPNOTSUPP`) is
+    /// written without the lock, as before.
+    ///
+    /// - Throws: `TraceError` `.io` when another descriptor holds the lock.
+    func lockForWriting() throws {
+        var result: Int32
+        repeat {
+            result = flock(rawValue, LOCK_EX | LOCK_NB)
+        } while result < 0 && errno == EINTR
+        guard result < 0 else { return }
+        let code = errno
+        guard code == EWOULDBLOCK || code == EAGAIN else { return }
+        throw TraceError(
+            .io,
+            "another writer has this trace open (a recorder in another process, or another TraceWriter); it is locked (flock) until that writer closes it, and writing alongside it would overwrite its frames",
+            file: path
+        )
     }
 
     func close() {

@@ -69,6 +69,9 @@ struct JSONLParser {
     /// first member name (its opening quote) or array element at each path, keyed by the path joined with U+001F.
     private var path: [String] = []
     private var memberOffsets: [String: Int]?
+    /// When recording: for a member name given again in the same object, the byte offset of its second
+    /// occurrence, keyed as `memberOffsets`.
+    private var repeatOffsets: [String: Int] = [:]
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -76,9 +79,9 @@ struct JSONLParser {
 
     /// As `parse(_:)`, and also the byte offset where each member name (its opening quote) and each array element
     /// starts, keyed by its path joined with U+001F (array elements as `[i]`): `rules␟leaked_controller␟grace`.
-    /// For a repeated name, the first one's offset.
-    static func parseRecordingMembers(_ bytes: [UInt8]) throws(JSONLSyntaxError) -> (value: JSONLValue, offsets: [String: Int]) {
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONLValue, [String: Int]), JSONLSyntaxError> in
+    /// For a repeated name, the first one's offset, and in `repeats` the second one's.
+    static func parseRecordingMembers(_ bytes: [UInt8]) throws(JSONLSyntaxError) -> (value: JSONLValue, offsets: [String: Int], repeats: [String: Int]) {
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONLValue, [String: Int], [String: Int]), JSONLSyntaxError> in
             var parser = JSONLParser(bytes: buffer)
             parser.memberOffsets = [:]
             return Result { () throws(JSONLSyntaxError) in
@@ -88,7 +91,7 @@ struct JSONLParser {
                 if parser.index < buffer.count {
                     throw parser.error("unexpected text after the JSON value")
                 }
-                return (value, parser.memberOffsets ?? [:])
+                return (value, parser.memberOffsets ?? [:], parser.repeatOffsets)
             }
         }
         return try result.get()
@@ -99,7 +102,11 @@ struct JSONLParser {
         guard memberOffsets != nil else { return }
         path.append(component())
         let key = path.joined(separator: "\u{1F}")
-        if memberOffsets![key] == nil { memberOffsets![key] = offset }
+        if memberOffsets![key] == nil {
+            memberOffsets![key] = offset
+        } else if repeatOffsets[key] == nil {
+            repeatOffsets[key] = offset
+        }
     }
 
     private mutating func leaveMember() {

@@ -23,12 +23,16 @@ package enum StrictJSON {
         package var path: [String]
         /// The repeated member name, for a repeated member name.
         package var key: String?
+        /// For a repeated member name, the 0-based byte offsets in the text (BOM included) of its first and second
+        /// occurrence (their opening quotes).
+        package var firstOccurrence: Int?
+        package var repeatOccurrence: Int?
     }
 
     /// Checks that `bytes` hold exactly one JSON value (RFC 8259) with no member name repeated in any object.
     ///
     /// - Throws: `Problem` for the first syntax error (with its byte offset) or repeated member name (with the
-    ///   path of its object).
+    ///   path of its object and the offsets of both occurrences).
     /// - Returns: Where each member name (its opening quote) and array element starts: the byte offset in `bytes`
     ///   for each path (`["rules", "leaked_controller", "grace"]`, array elements as `"[2]"`), so that a later
     ///   error about a key or a value can name its line and column (`offset(of:)`).
@@ -38,8 +42,9 @@ package enum StrictJSON {
         let skipped = bytes.starts(with: bom) ? bom.count : 0
         let value: JSONLValue
         let offsets: [String: Int]
+        let repeats: [String: Int]
         do {
-            (value, offsets) = try JSONLParser.parseRecordingMembers(Array(bytes[skipped...]))
+            (value, offsets, repeats) = try JSONLParser.parseRecordingMembers(Array(bytes[skipped...]))
         } catch {
             // The parser was written for one line of JSON Lines; here the text is a whole file.
             let offset = error.column - 1 + skipped
@@ -48,8 +53,18 @@ package enum StrictJSON {
                 : error.message.replacingOccurrences(of: "end of line", with: "end of the file")
             throw Problem(message: message, offset: offset, path: [], key: nil)
         }
-        try checkUniqueNames(value, path: [])
-        return Positions(offsets: offsets, shift: skipped)
+        let positions = Positions(offsets: offsets, shift: skipped)
+        do {
+            try checkUniqueNames(value, path: [])
+        } catch var problem {
+            if let key = problem.key {
+                let member = (problem.path + [key]).joined(separator: "\u{1F}")
+                problem.firstOccurrence = positions.offset(of: problem.path + [key])
+                problem.repeatOccurrence = repeats[member].map { $0 + skipped }
+            }
+            throw problem
+        }
+        return positions
     }
 
     /// Where the members of a valid JSON text start (see `validate(_:)`).

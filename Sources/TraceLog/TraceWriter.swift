@@ -53,8 +53,11 @@ public final class TraceWriter {
     /// The directory is fsynced so the new file's entry survives a crash; the header itself reaches the disk
     /// with the first `sync()` or `close()`.
     ///
-    /// - Throws: `TraceError` `.io` when the file cannot be created or written, `.invalidArgument` for a trace id
-    ///   that is not 16 bytes or bad options.
+    /// The writer holds an exclusive `flock(2)` on the file until `close()` (or its release): a second writer on
+    /// the same file is refused, and an existing file is truncated only once the lock is held.
+    ///
+    /// - Throws: `TraceError` `.io` when the file cannot be created or written, or another writer holds it (the
+    ///   file is left as it was); `.invalidArgument` for a trace id that is not 16 bytes or bad options.
     public init(creating path: String, header: TraceHeader, options: Options = .init()) throws {
         guard header.traceID.count == 16 else {
             throw TraceError(.invalidArgument, "trace id must be 16 bytes, got \(header.traceID.count)", file: path)
@@ -72,6 +75,8 @@ public final class TraceWriter {
         self.file = file
         let bytes = header.encoded()
         do {
+            try file.lockForWriting()
+            try file.truncate(to: 0)
             try file.writeAll(bytes)
         } catch {
             file.close()
@@ -135,31 +140,47 @@ public final class TraceWriter {
     /// on `close()`), cuts off a torn tail (reported in `recovery`), and continues the frame sequence numbers
     /// and event ordinals.
     ///
-    /// - Throws: `TraceError` as `TraceReader.init(path:)` does; `.corruptFrame` with the offset when the file
-    ///   is damaged in the middle (valid frames follow the damage: appending would hide them, so this refuses);
-    ///   `.unsupportedVersion` for a file of a newer minor version (this writer cannot keep its additions).
+    /// The writer holds an exclusive `flock(2)` on the file from before it reads it until `close()` (or its
+    /// release), so what it validates is what it appends to, and a second writer is refused.
+    ///
+    /// - Throws: `TraceError` as `TraceReader.init(path:)` does; `.io` when another writer holds the file;
+    ///   `.corruptFrame` with the offset when the file is damaged in the middle (valid frames follow the damage:
+    ///   appending would hide them, so this refuses); `.unsupportedVersion` for a file of a newer minor version
+    ///   (this writer cannot keep its additions).
     public static func openForAppend(path: String, options: Options = .init()) throws -> TraceWriter {
         try validate(options, path: path)
-        let reader = try TraceReader(path: path)
-        if reader.header.formatMinor > TraceHeader.currentMinor {
-            throw TraceError(
-                .unsupportedVersion,
-                "cannot append to a format \(reader.header.formatMajor).\(reader.header.formatMinor) file with a format \(TraceHeader.currentMajor).\(TraceHeader.currentMinor) writer",
-                file: path, offset: 8
-            )
-        }
+        let file = try lockedForWriting(path)
+        let reader: TraceReader
         var recovery: RecoveryReport?
-        if let damage = reader.problems.last(where: { $0.code == .tornTail || $0.code == .corruptFrame }) {
-            guard reader.damageIsTail else {
-                var refusal = damage
-                refusal.message = "refusing to append to a file damaged in the middle: \(damage.message)"
-                throw refusal
+        do {
+            reader = try TraceReader(path: path)
+            if reader.header.formatMinor > TraceHeader.currentMinor {
+                throw TraceError(
+                    .unsupportedVersion,
+                    "cannot append to a format \(reader.header.formatMajor).\(reader.header.formatMinor) file with a format \(TraceHeader.currentMajor).\(TraceHeader.currentMinor) writer",
+                    file: path, offset: 8
+                )
             }
-            let cut = reader.dataEnd
-            recovery = RecoveryReport(offset: cut, droppedBytes: reader.fileSize - cut, reason: damage.message)
+            if let damage = reader.problems.last(where: { $0.code == .tornTail || $0.code == .corruptFrame }) {
+                guard reader.damageIsTail else {
+                    var refusal = damage
+                    refusal.message = "refusing to append to a file damaged in the middle: \(damage.message)"
+                    throw refusal
+                }
+                let cut = reader.dataEnd
+                recovery = RecoveryReport(offset: cut, droppedBytes: reader.fileSize - cut, reason: damage.message)
+            }
+        } catch {
+            file.close()
+            throw error
         }
-        let deflater = try makeDeflater(options, path: path)
-        let file = try FileDescriptor.open(path, .readWrite)
+        let deflater: Deflater
+        do {
+            deflater = try makeDeflater(options, path: path)
+        } catch {
+            file.close()
+            throw error
+        }
         do {
             let size = try file.size()
             if size != reader.dataEnd {
@@ -186,6 +207,12 @@ public final class TraceWriter {
     /// - Returns: What was cut, or `nil` when the file had no torn tail.
     /// - Throws: As `openForAppend(path:options:)`.
     public static func truncateTornTail(path: String) throws -> RecoveryReport? {
+        // A sound file is left alone without opening it for writing (it may be read-only).
+        guard try TraceReader(path: path).problems.contains(where: { $0.code == .tornTail || $0.code == .corruptFrame })
+        else { return nil }
+        // Locked, then read again: bytes a writer is still writing look like a torn tail to a reader.
+        let file = try lockedForWriting(path)
+        defer { file.close() }
         let reader = try TraceReader(path: path)
         guard let damage = reader.problems.last(where: { $0.code == .tornTail || $0.code == .corruptFrame }) else { return nil }
         guard reader.damageIsTail else {
@@ -194,11 +221,21 @@ public final class TraceWriter {
             throw refusal
         }
         let cut = reader.validEnd
-        let file = try FileDescriptor.open(path, .readWrite)
-        defer { file.close() }
         try file.truncate(to: cut)
         try file.sync()
         return RecoveryReport(offset: cut, droppedBytes: reader.fileSize - cut, reason: damage.message)
+    }
+
+    /// `path` opened for reading and writing under the writers' exclusive lock (`FileDescriptor.lockForWriting`).
+    private static func lockedForWriting(_ path: String) throws -> FileDescriptor {
+        let file = try FileDescriptor.open(path, .readWrite)
+        do {
+            try file.lockForWriting()
+        } catch {
+            file.close()
+            throw error
+        }
+        return file
     }
 
     private func checkUsable() throws {

@@ -63,14 +63,40 @@ struct ConfigurationSyntaxErrorTests {
         #expect(afterBOM.hasPrefix(".lifetrace.json:1:23: "), "\(afterBOM)")
     }
 
-    @Test("a key given twice is refused, naming the object that holds it (Foundation keeps one silently)")
+    @Test("a key given twice is refused at FILE:LINE:COLUMN of its second occurrence, naming the first (Foundation keeps one silently)")
     func repeatedKey() throws {
         let text = "{\"rules\": {\"leaked_controller\": {\"grace\": \"5s\", \"grace\": \"30s\"}}}"
         #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil)
         let failure = try #require(message(text))
-        #expect(failure == ".lifetrace.json: rules.leaked_controller: key 'grace' appears twice; give each key once", "\(failure)")
+        #expect(
+            failure == ".lifetrace.json:1:49: rules.leaked_controller: key 'grace' appears twice (first at line 1, column 34); give each key once",
+            "\(failure)")
         let top = try #require(message("{\"disabled_rules\": [], \"disabled_rules\": []}"))
-        #expect(top == ".lifetrace.json: key 'disabled_rules' appears twice; give each key once", "\(top)")
+        #expect(top == ".lifetrace.json:1:24: key 'disabled_rules' appears twice (first at line 1, column 2); give each key once", "\(top)")
+    }
+
+    @Test("a repeated key's place counts lines, characters after a BOM, escapes and objects inside arrays")
+    func repeatedKeyPlaces() throws {
+        let multiline = """
+            {
+              "rules": {
+                "leaked_controller": {
+                  "grace": "5s",
+                  "severity": "warning",
+                  "gr\\u0061ce": "30s"
+                }
+              }
+            }
+            """
+        let failure = try #require(message(multiline))
+        #expect(failure.hasPrefix(".lifetrace.json:6:7: rules.leaked_controller: key 'grace' appears twice (first at line 4, column 7)"), "\(failure)")
+        #expect(message(multiline.replacingOccurrences(of: "\n", with: "\r\n"))?.hasPrefix(".lifetrace.json:6:7: ") == true)
+        // The BOM is not a column; "é" is one column (two bytes).
+        let bom = try #require(message("\u{FEFF}{\"é\": 1,\n \"é\": 2}"))
+        #expect(bom.hasPrefix(".lifetrace.json:2:2: key 'é' appears twice (first at line 1, column 2)"), "\(bom)")
+        // The same name in two different objects is no repeat; inside an array's object it is.
+        let nested = try #require(message("{\"disabled_rules\": [{\"a\": 1, \"b\": 2}, {\"a\": 1,\n\"a\": 2}]}"))
+        #expect(nested.hasPrefix(".lifetrace.json:2:1: disabled_rules[1]: key 'a' appears twice (first at line 1, column 40)"), "\(nested)")
     }
 
     @Test("strict JSON that is a valid configuration still loads")

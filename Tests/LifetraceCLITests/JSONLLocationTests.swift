@@ -68,6 +68,49 @@ struct JSONLLocationTests {
         }
     }
 
+    @Test("text, JUnit and JSON reports on a JSON Lines input name the line of each finding's event (a .lifetrace keeps 'event N')",
+          arguments: [("\n", 1, 10), ("\r\n", 2, 7), ("\n", 0, 1)])
+    func textReportLines(separator: String, blank: Int, every: Int) throws {
+        let scratch = try CLIScratch("jsonl-text-lines")
+        let (path, lines) = try input(scratch, separator: separator, blank: blank, every: every)
+        let json = runCLI(["audit", path, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        try #require(findings.count == 2)
+        var expectedLines: [Int] = []
+        for finding in findings {
+            let line = try #require(finding["line"] as? Int, "\(finding)")
+            try #require(line >= 1 && line <= lines.count)
+            #expect(lines[line - 1].contains("\"t_ns\":\(try #require(finding["t_ns"] as? Int)),"), "line \(line): \(lines[line - 1])")
+            for related in finding["related"] as? [[String: Any]] ?? [] {
+                let relatedLine = try #require(related["line"] as? Int)
+                #expect(lines[relatedLine - 1].contains("\"t_ns\":\(try #require(related["t_ns"] as? Int)),"))
+            }
+            expectedLines.append(line)
+        }
+
+        let text = runCLI(["audit", path])
+        #expect(text.code == .problemFound)
+        let headlines = text.out.split(separator: "\n").filter { $0.hasPrefix(path + ":") }
+        #expect(headlines.map { String($0.dropFirst(path.count + 1).prefix { $0.isNumber }) } == expectedLines.map(String.init), "\(text.out)")
+        #expect(!text.out.contains(":event "))
+        let related = text.out.split(separator: "\n").filter { $0.hasPrefix("    related: ") }
+        #expect(!related.isEmpty && related.allSatisfy { $0.hasPrefix("    related: line ") }, "\(related)")
+
+        let junit = runCLI(["audit", path, "--format", "junit"])
+        for line in expectedLines {
+            #expect(junit.out.contains("\(path):\(line): error: "), "\(junit.out)")
+        }
+
+        // The same trace as a .lifetrace keeps the event ordinal (the `#N` of `lifetrace events`), and JSON `line` null.
+        let trace = scratch.path("swipe.lifetrace")
+        let traceText = runCLI(["audit", trace])
+        #expect(traceText.out.contains("\(trace):event 77: error: "), "\(traceText.out)")
+        #expect(traceText.out.contains("    related: event 76 at "))
+        let traceJSON = try #require(try JSONSerialization.jsonObject(with: Data(runCLI(["audit", trace, "--format", "json"]).out.utf8)) as? [String: Any])
+        #expect((traceJSON["findings"] as? [[String: Any]])?.allSatisfy { $0["line"] is NSNull } == true)
+    }
+
     @Test("the line map stores one run per stretch of consecutive lines and answers any ordinal")
     func lineMap() {
         var map = JSONLLineMap()

@@ -66,9 +66,34 @@ struct TraceInputTests {
         let fromJSONL = run(inputs.jsonl)
         let fromText = run(inputs.renamed)
         #expect(fromTrace.0 == fromJSONL.0 && fromTrace.0 == fromText.0)
+        #expect(!fromTrace.1.isEmpty)
+        if command.first == "audit" {
+            // The same findings; a JSON Lines input adds where each event is in it ("line"; null for the trace) and
+            // names itself as the file findings point at ("jsonl").
+            let trace = try Self.auditDocument(fromTrace.1, keepingLines: false)
+            #expect(try Self.auditDocument(fromJSONL.1, keepingLines: false) == trace, "\(fromJSONL.2)")
+            #expect(try Self.auditDocument(fromText.1, keepingLines: false) == trace, "\(fromText.2)")
+            let lines = try Self.auditDocument(fromJSONL.1, keepingLines: true)["findings"] as? [[String: Any]] ?? []
+            #expect(!lines.isEmpty && lines.allSatisfy { $0["line"] is Int })
+            return
+        }
         #expect(fromTrace.1 == fromJSONL.1, "\(fromJSONL.2)")
         #expect(fromTrace.1 == fromText.1, "\(fromText.2)")
-        #expect(!fromTrace.1.isEmpty)
+    }
+
+    /// An `audit --format json` report, without the members that say where events are in a JSON Lines input
+    /// (`line` of findings and related events, `jsonl` of traces) unless `keepingLines`.
+    static func auditDocument(_ text: String, keepingLines: Bool) throws -> NSDictionary {
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        guard !keepingLines else { return document as NSDictionary }
+        document["findings"] = (document["findings"] as? [[String: Any]] ?? []).map { finding in
+            var finding = finding
+            finding["line"] = nil
+            finding["related"] = (finding["related"] as? [[String: Any]] ?? []).map { $0.filter { $0.key != "line" } }
+            return finding
+        }
+        document["traces"] = (document["traces"] as? [[String: Any]] ?? []).map { $0.filter { $0.key != "jsonl" } }
+        return document as NSDictionary
     }
 
     @Test("info and verify read a JSON Lines export: counts, header, ok")

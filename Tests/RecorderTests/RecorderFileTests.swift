@@ -113,6 +113,37 @@ struct RecorderFileTests {
         #expect(error?.path == path)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("hello, not a trace\n".utf8))
     }
+
+    @Test("a second recorder on a trace another recorder is writing is refused; the first one's events all stay")
+    func secondRecorderRefused() throws {
+        let path = Self.temporaryPath("shared")
+        defer { RecorderFileTests.removeTemporary(path) }
+        var options = RecorderOptions()
+        options.processDescription = "first[1]"
+        let first = try Recorder(path: path, options: options)
+        let editor = first.registry.register(typeName: "NoteEditorViewController")
+        first.viewDidLoad(editor) {}
+        try first.flush()
+        // Before, the second recorder appended at the same end of file as the first: their frames overwrote
+        // each other (or, on an empty file, TraceWriter(creating:) truncated the first's header).
+        let error = #expect(throws: RecorderError.self) { try Recorder(path: path) }
+        #expect(error?.code == .open)
+        #expect(error?.cause?.contains("another writer") == true)
+        first.viewWillAppear(editor, animated: false) {}
+        try first.close()
+        let events = try Self.readAll(path)
+        #expect(events.map(\.payload) == [
+            .recorder(.runStarted(process: "first[1]")),
+            .callback(CallbackEvent(.viewDidLoad, .begin, controller: editor)),
+            .callback(CallbackEvent(.viewDidLoad, .end, controller: editor)),
+            .callback(CallbackEvent(.viewWillAppear, .begin, controller: editor, animated: false)),
+            .callback(CallbackEvent(.viewWillAppear, .end, controller: editor, animated: false)),
+        ])
+        // Once the first closed, the next recorder appends its run.
+        let second = try Recorder(path: path)
+        try second.close()
+        #expect(try Self.readAll(path).count == 6)
+    }
 }
 
 @Suite("Recorder writes checkpoints")

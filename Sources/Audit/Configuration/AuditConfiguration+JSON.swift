@@ -47,7 +47,16 @@ extension AuditConfiguration {
                 let (line, column) = Self.lineAndColumn(of: offset, in: data)
                 throw ConfigurationError(file: origin, keyPath: "", message: "not valid JSON (RFC 8259): \(error.message)", line: line, column: column)
             }
-            throw ConfigurationError(file: origin, keyPath: Self.keyPath(error.path), message: "key '\(error.key ?? "")' appears twice; give each key once")
+            // Located at the second occurrence, which is where the file stops being what it seems to say.
+            var failure = ConfigurationError(file: origin, keyPath: Self.keyPath(error.path), message: "key '\(error.key ?? "")' appears twice; give each key once")
+            if let first = error.firstOccurrence {
+                let (line, column) = Self.lineAndColumn(of: first, in: data)
+                failure.message = "key '\(error.key ?? "")' appears twice (first at line \(line), column \(column)); give each key once"
+            }
+            if let second = error.repeatOccurrence {
+                (failure.line, failure.column) = Self.lineAndColumn(of: second, in: data)
+            }
+            throw failure
         }
         let root: JSONValue
         do {

@@ -2,7 +2,8 @@
 ///
 /// Each finding: `rule`, `severity`, `verdict`, `controller`, `t_ns` (trace clock), `time` (seconds since the
 /// trace's first event, as text), `event` (ordinal), `callback`, `message`, `related` (each with `event`,
-/// `t_ns`, `time`, `message`), and `trace` (the trace's path). Each input problem (`input_problems`): `path`,
+/// `t_ns`, `time`, `message`, `line`), `trace` (the trace's path) and `line` (for a JSON Lines input, the 1-based
+/// line that holds the event, blank lines and a header line counted; `null` for a `.lifetrace` file). Each input problem (`input_problems`): `path`,
 /// `severity` (`error` unreadable, `warning` damaged), `message`, and where the input stops being readable: `line`
 /// (a JSON Lines input) or `byte_offset` (a trace), `null` when not known.
 public enum JSONReporter {
@@ -38,9 +39,11 @@ public enum JSONReporter {
                             ("t_ns", .int(Int64(clamping: related.timestamp))),
                             ("time", .string(trace.time(related.timestamp))),
                             ("message", .string(related.message)),
+                            ("line", trace.inputLine(of: related.ordinal).map { .int(Int64(clamping: $0)) } ?? .null),
                         ])
                     })),
                     ("trace", .string(trace.path)),
+                    ("line", trace.inputLine(of: finding.ordinal).map { .int(Int64(clamping: $0)) } ?? .null),
                 ]))
             }
         }

@@ -19,7 +19,7 @@ public enum JUnitReporter {
                 }
                 cases += ">\n"
                 let lines = findings.map { finding in
-                    "\(trace.path):event \(finding.ordinal): \(finding.severity)\(finding.verdict == .inconclusive ? " (inconclusive)" : ""): \(finding.message) at \(trace.time(finding.timestamp))\(finding.controller.map { " in \($0)" } ?? "")"
+                    "\(trace.path)\(trace.placeSuffix(of: finding.ordinal)): \(finding.severity)\(finding.verdict == .inconclusive ? " (inconclusive)" : ""): \(finding.message) at \(trace.time(finding.timestamp))\(finding.controller.map { " in \($0)" } ?? "")"
                 }.joined(separator: "\n")
                 if !failing.isEmpty {
                     failures += 1

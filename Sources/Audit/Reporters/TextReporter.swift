@@ -1,5 +1,8 @@
 /// The human report: one compiler-style line per finding, details indented under it, then a summary.
 ///
+/// A finding in a `.lifetrace` file is placed by its event's ordinal (`FILE:event N`, the `#N` of `lifetrace
+/// events`); in a JSON Lines input, by the line that holds the event (`FILE:LINE`), as SARIF and GitHub do.
+///
 /// ```
 /// traces/notes.lifetrace:event 10: error: critical save of 'draft' at 5.904 s happens inside … (critical_save_placement)
 ///     at 5.904 s in NoteEditorViewController#2, callback viewWillDisappear
@@ -12,7 +15,7 @@ public enum TextReporter {
         for trace in report.traces {
             for finding in trace.findings {
                 let label = finding.verdict == .inconclusive ? "\(finding.severity) (inconclusive)" : finding.severity.rawValue
-                out += "\(trace.path):event \(finding.ordinal): \(label): \(finding.message) (\(finding.ruleID))\n"
+                out += "\(trace.path)\(trace.placeSuffix(of: finding.ordinal)): \(label): \(finding.message) (\(finding.ruleID))\n"
                 var context = "    at \(trace.time(finding.timestamp)) (t=\(finding.timestamp) ns)"
                 if let controller = finding.controller { context += " in \(controller)" }
                 if let callback = finding.callback { context += ", callback \(callback)" }
@@ -21,7 +24,7 @@ public enum TextReporter {
                     out += "    source: \(file):\(line)\n"
                 }
                 for related in finding.related {
-                    out += "    related: event \(related.ordinal) at \(trace.time(related.timestamp)): \(related.message)\n"
+                    out += "    related: \(trace.placeWords(of: related.ordinal)) at \(trace.time(related.timestamp)): \(related.message)\n"
                 }
                 if let descriptor = report.descriptor(finding.ruleID) {
                     out += "    fix: \(descriptor.fix)\n"

@@ -27,8 +27,10 @@ struct AuditCommand: Command {
             A damaged trace (torn tail, or a corrupt frame in the middle) is audited up to the damage: a warning
             names the file, the byte offset and the events readable before it.
 
-            A TRACE given by name may be a .lifetrace file or a JSON Lines export of one (recognised by its content);
-            sarif and github findings then point at its own lines. Directories are searched for *.lifetrace only.
+            A TRACE given by name may be a .lifetrace file or a JSON Lines export of one (recognised by its content).
+            Findings in a .lifetrace are placed by event ordinal (FILE:event 77, the #77 of 'lifetrace events'); in a
+            JSON Lines input by the line of the event (FILE:79), in every format. Directories are searched for
+            *.lifetrace only.
 
             EXIT CODES: 0 no error-level finding; 1 error-level findings (or warnings with --strict), or a damaged
             trace (torn tail, a frame failing its CRC); 2 usage error, bad configuration, or an unreadable trace: not
@@ -252,8 +254,9 @@ struct AuditCommand: Command {
             } catch {
                 output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error))")
             }
-        } else if writingJSONL, input.isJSONL {
-            // Findings point at the input's own lines, wherever blank lines (LF or CRLF) or a header put them.
+        } else if input.isJSONL {
+            // Findings point at the input's own lines (every format: text and JUnit `FILE:LINE`, JSON `line`, SARIF,
+            // GitHub), wherever blank lines (LF or CRLF) or a header put them.
             jsonlPath = path
             lineMap = lines
         }

@@ -1,6 +1,5 @@
 import ArgumentParsing
 import Audit
-import Simulator
 import TraceModel
 
 /// `lifetrace rules [ID] [--markdown]`
@@ -27,7 +26,7 @@ struct RulesCommand: Command {
         if let id = arguments.positionals.first {
             guard let rule = BuiltinRules.rule(id) else {
                 let ids = BuiltinRules.all.map(\.id)
-                throw ValidationError("unknown rule '\(id)'\(ScenarioParser.suggestion(for: id, among: ids)); rules: \(ids.joined(separator: ", "))")
+                throw ValidationError("unknown rule '\(id)'\(Spelling.suggestion(for: id, among: ids)); rules: \(ids.joined(separator: ", "))")
             }
             output.write(arguments.flag("markdown") ? RulesDocumentation.markdown(of: rule.descriptor) : RulesDocumentation.text(of: rule.descriptor))
             return .success
