@@ -113,9 +113,10 @@ public enum Lifetrace {
             "Run '\(program) <command> --help' (or '\(program) help <command>') for a command's options.",
             "Without a command, \(program) prints this on standard error and exits 2, as for any usage error.",
             "Every command that reads a TRACE reads a .lifetrace file or a JSON Lines export of one (told apart by content).",
-            "Exit codes: 0 success, 1 problem found (error-level findings, a damaged trace, failed verification),",
-            "2 usage error or unreadable input (not a trace, a frame or JSON line that does not decode), or standard",
-            "output that cannot be written (a full disk; a reader that went away, as in '| head', only stops the output).",
+            "Exit codes: 0 success; 1 problem found (error-level findings, a damaged trace, failed verification, or",
+            "'events' that lists nothing, as grep); 2 usage error or unreadable input (not a trace, a frame or JSON line",
+            "that does not decode), or standard output that cannot be written (a full disk; a reader that went away, as",
+            "in '| head', only stops the output).",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -52,7 +52,8 @@ extension TraceInput {
             var start: UInt64?
             var limit = UInt64.max
             var readToEnd = true
-            let stop = try scan(fromOffset: nil) { ordinal, event, first in
+            // Past T, the rest is read for damage only (a warning, exit 1), as a damaged .lifetrace warns when opened.
+            let stop = try scan(fromOffset: nil, checkingRest: { true }) { ordinal, event, first in
                 if start == nil {
                     start = first
                     limit = offset.map { Self.adding(first, $0) } ?? .max
@@ -69,6 +70,7 @@ extension TraceInput {
             return StateAt(
                 state: state, start: origin, instant: instant, skippedCheckpoints: [], stop: stop,
                 end: readToEnd && stop == nil ? state.time : nil)
+            // (`readToEnd` is false when T came before the last event: the note "after the last event" is not due.)
         }
     }
 

@@ -104,13 +104,27 @@ struct TraceInput {
         var readableEvents: UInt64
         /// `"offset 1234 (events frame 3)"` or `"line 14"`: where the input stops being readable.
         var place: String
+        /// Whether every event the command asked for was read before this (a JSON Lines input read past the
+        /// events a `state --at T` or `events --to T` needs, to find damage as opening a `.lifetrace` does): the
+        /// output is complete, the input damaged.
+        var isBeyondRequest = false
+
         var description: String {
-            "\(underlying); reading stopped there: event \(readableEvents) onwards cannot be read, using the \(readableEvents) readable events before it"
+            if isBeyondRequest {
+                return "\(underlying); the output is complete (it needs only earlier events), but event \(readableEvents) onwards cannot be read"
+            }
+            return "\(underlying); reading stopped there: event \(readableEvents) onwards cannot be read, using the \(readableEvents) readable events before it"
         }
 
-        /// Prints `lifetrace COMMAND: error: …` and returns `.usageOrInput` (exit 2: unreadable input).
+        /// Prints `lifetrace COMMAND: error: …` and returns `.usageOrInput` (exit 2: unreadable input); for damage
+        /// beyond the request, `lifetrace COMMAND: warning: …` and `.problemFound` (exit 1: a damaged input, as a
+        /// `.lifetrace` with a torn tail).
         @discardableResult
         func report(command: String, output: CommandOutput) -> ExitCode {
+            if isBeyondRequest {
+                output.errorLine("lifetrace \(command): warning: \(self)")
+                return .problemFound
+            }
             output.errorLine("lifetrace \(command): error: \(self)")
             return .usageOrInput
         }
@@ -125,6 +139,9 @@ struct TraceInput {
     ///   - offset: Nanoseconds after the first event, or `nil` for the beginning.
     ///   - lines: For a JSON Lines input, called before `body` with each event's ordinal and its 1-based line in
     ///     the file (blank lines and a header line counted); not called for a trace.
+    ///   - checkingRest: Asked when `body` returns `false`: `true` reads a JSON Lines input on to its end to find a
+    ///     line that cannot be read (which opening a `.lifetrace` finds by its CRCs), reported as a `Stop` with
+    ///     `isBeyondRequest`; `false` (the default, and for a reader that went away) stops at once.
     /// - Returns: Where reading stopped early because the input cannot be decoded there (after `body` saw every
     ///   event before it), or `nil` when every requested event was read.
     /// - Throws: Whatever `body` throws.
@@ -132,6 +149,7 @@ struct TraceInput {
     func scan(
         fromOffset offset: UInt64?,
         lines: (_ ordinal: UInt64, _ line: Int) -> Void = { _, _ in },
+        checkingRest: () -> Bool = { false },
         _ body: (_ ordinal: UInt64, _ event: Event, _ start: UInt64) throws -> Bool
     ) throws -> Stop? {
         switch source {
@@ -170,7 +188,23 @@ struct TraceInput {
                 }
                 if event.timestamp < from { continue }
                 lines(ordinal, reader.lineNumber)
-                if try !body(ordinal, event, start!) { return nil }
+                if try !body(ordinal, event, start!) {
+                    return checkingRest() ? Self.damage(after: ordinal + 1, in: &reader) : nil
+                }
+            }
+        }
+    }
+
+    /// Reads the rest of a JSON Lines input whose first `count` events were read, without keeping its events: the
+    /// first line that cannot be read, as a stop beyond the request, or `nil` when the rest is sound.
+    private static func damage(after count: UInt64, in reader: inout JSONLReader) -> Stop? {
+        var readable = count
+        while true {
+            do {
+                guard try reader.next() != nil else { return nil }
+                readable += 1
+            } catch {
+                return Stop(underlying: error, readableEvents: readable, place: "line \(error.line)", isBeyondRequest: true)
             }
         }
     }

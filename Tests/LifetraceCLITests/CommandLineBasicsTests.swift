@@ -18,7 +18,7 @@ struct CommandLineBasicsTests {
             }
         }
         let overview = runCLI(["--help"])
-        #expect(overview.out.contains("Exit codes: 0 success, 1 problem found"))
+        #expect(overview.out.contains("Exit codes: 0 success; 1 problem found"))
         #expect(overview.out.contains("JSON Lines export"))
     }
 

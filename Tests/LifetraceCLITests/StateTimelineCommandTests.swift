@@ -181,7 +181,7 @@ struct StateTimelineCommandTests {
 
             """)
         let (missing, failed) = run(["events", path, "--visible", "Nobody#9"])
-        #expect(missing == .usageOrInput)
+        #expect(missing == .problemFound)  // nothing selected, as grep (NothingSelectedTests)
         #expect(failed.standardError.contains("Nobody#9"))
     }
 

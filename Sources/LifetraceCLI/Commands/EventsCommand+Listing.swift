@@ -37,7 +37,8 @@ extension EventsCommand {
         mutating func listEvents(_ input: TraceInput, fromOffset from: UInt64?) throws -> TraceInput.Stop? {
             let output = output
             var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
-            let stop = try input.scan(fromOffset: from) { ordinal, event, start in
+            // Stopped by --to, a JSON Lines input is read on for damage (a warning, exit 1), not when nobody reads.
+            let stop = try input.scan(fromOffset: from, checkingRest: { !output.isStandardOutputClosed }) { ordinal, event, start in
                 if output.isStandardOutputClosed { return false }  // `lifetrace events T | head`: nobody reads on
                 let offset = event.timestamp >= start ? event.timestamp - start : 0
                 if let to, offset > to { return false }

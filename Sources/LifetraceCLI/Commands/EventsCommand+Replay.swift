@@ -71,10 +71,11 @@ extension EventsCommand {
     /// instance) was `appeared`, clipped to `--from`/`--to`. Text: one line per interval; jsonl: one object per
     /// interval `{"controller", "start_ns", "end_ns"}` (`end_ns` null while still appeared at the end).
     ///
-    /// - Returns: Where reading stopped early, if it did (the intervals cover the events before it).
+    /// - Returns: Where reading stopped early, if it did (the intervals cover the events before it), and whether a
+    ///   controller is named NAME (when none is, a warning says so, with the nearest name when one is close).
     static func printVisible(
         _ name: String, input: TraceInput, from: UInt64?, to: UInt64?, format: String, output: CommandOutput
-    ) throws -> TraceInput.Stop? {
+    ) throws -> (stop: TraceInput.Stop?, found: Bool) {
         var builder = Timeline.Builder()
         var state = ReplayState()
         var origin: UInt64 = 0
@@ -88,14 +89,20 @@ extension EventsCommand {
         let timeline = builder.timeline
         let lanes = timeline.lanes.filter { $0.controller.displayName == name || $0.controller.typeName == name }
         guard !lanes.isEmpty else {
-            throw ValidationError("no controller named '\(name)' in the trace (use a display name such as Editor#2, or a type name)")
+            // Nothing selected, as `--controller` with no match: exit 1 (grep-like), not a usage error.
+            let hint = nearestController(to: name, among: timeline.lanes.map(\.controller)).map { " (did you mean '\($0)'?)" } ?? ""
+            output.errorLine(
+                "lifetrace events: warning: no controller named '\(name)' in the trace\(hint); use a display name such as Editor#2, or a type name ('lifetrace state TRACE' lists them)")
+            return (stop, false)
         }
+        let traceEnd = state.time ?? origin
         let lower = from.map { TraceInput.adding(origin, $0) } ?? 0
         let upper = to.map { TraceInput.adding(origin, $0) } ?? UInt64.max
         for lane in lanes {
             let intervals = lane.visibleIntervals.compactMap { span -> (UInt64, UInt64?)? in
                 let end = span.end
-                guard span.start <= upper, (end ?? UInt64.max) >= lower else { return nil }
+                // Still appeared at the end: known up to the last event, not beyond (`--from` past the end selects nothing).
+                guard span.start <= upper, (end ?? max(traceEnd, span.start)) >= lower else { return nil }
                 return (max(span.start, lower), end.map { min($0, upper) } ?? (to == nil ? nil : upper))
             }
             if format == "jsonl" {
@@ -114,7 +121,7 @@ extension EventsCommand {
                 }
             }
         }
-        return stop
+        return (stop, true)
     }
 
     private static func jsonEscaped(_ text: String) -> String {

@@ -28,6 +28,10 @@ struct EventsCommand: Command {
               lifetrace events app.lifetrace --kind save --format jsonl
 
             \(TraceInput.exitHelp)
+            As grep does, events also exits 1 when it lists nothing: no event passes --from/--to/--controller/--kind,
+            or no controller is named by --visible NAME (standard error says which, with the nearest controller name
+            of the trace for a misspelt one). A JSON Lines input stopped by --to is read on to its end: a line there
+            that cannot be read is a warning naming FILE:LINE, exit 1 (the listing is complete).
             """,
         options: [
             OptionSpec("from", value: "T", help: "First time to list, after the first event (e.g. 1.5s)."),
@@ -72,8 +76,9 @@ struct EventsCommand: Command {
         let input = try TraceInput(path: arguments.positionals[0])
         let damage = input.reportOpenProblems(command: "events", output: output)
         if let name = arguments.value("visible") {
-            let stop = try printVisible(name, input: input, from: from, to: to, format: format, output: output)
-            return stop.map { TraceDamage.worse(damage, $0.report(command: "events", output: output)) } ?? damage
+            let (stop, found) = try printVisible(name, input: input, from: from, to: to, format: format, output: output)
+            let status = found ? damage : TraceDamage.worse(damage, .problemFound)
+            return stop.map { TraceDamage.worse(status, $0.report(command: "events", output: output)) } ?? status
         }
         let attribution = format == "text" ? MarkAttribution(input: input, fromOffset: from) : nil
         if let warning = attribution?.warning {
@@ -86,21 +91,16 @@ struct EventsCommand: Command {
         } else {
             stop = try listing.listEvents(input, fromOffset: from)
         }
-        let controllers = arguments.allValues("controller")
-        if listing.listed == 0, !controllers.isEmpty {
-            // A misspelt name would otherwise print nothing at all; say so (as --visible does).
-            let names = controllers.map { "'\($0)'" }.joined(separator: ", ")
-            let limits = ["from", "to", "kind", "visible"].filter { !arguments.allValues($0).isEmpty }
-            if limits.isEmpty {
-                output.errorLine("lifetrace events: warning: no event matched --controller \(names) (use a display name such as Editor#2, or a type name)")
-            } else {
-                // The name may well be right: the other options can leave nothing of it.
-                let options = limits.map { "--\($0)" }.joined(separator: ", ")
-                output.errorLine("lifetrace events: warning: no event matched --controller \(names) within \(options)")
-            }
+        var status = damage
+        if let stop {
+            status = TraceDamage.worse(status, stop.report(command: "events", output: output))
+            guard stop.isBeyondRequest else { return status }
         }
-        guard let stop else { return damage }
-        return TraceDamage.worse(damage, stop.report(command: "events", output: output))
+        guard listing.listed == 0, !output.isStandardOutputClosed else { return status }
+        // Nothing listed: exit 1, as grep does when no line matches (2 stays for errors), saying which options
+        // left nothing; a misspelt --controller name gets the nearest name of the trace.
+        output.errorLine("lifetrace events: warning: \(try nothingListed(arguments, input: input))")
+        return TraceDamage.worse(status, .problemFound)
     }
 
     /// `   12.480 s  #41  NoteEditorViewController#2 viewWillDisappear begin animated=true`
@@ -144,7 +144,7 @@ struct EventFilter {
             .union(MarkName.standard)
         for kind in kinds where !known.contains(kind) {
             throw ValidationError(
-                "unknown --kind '\(kind)': use one of \(JSONLSchema.Kind.allCases.map(\.rawValue).joined(separator: ", ")), an event name such as viewWillDisappear, or a mark name such as save"
+                "unknown --kind '\(kind)'\(Spelling.suggestion(for: kind, among: known.sorted())): use one of \(JSONLSchema.Kind.allCases.map(\.rawValue).joined(separator: ", ")), an event name such as viewWillDisappear, or a mark name such as save"
             )
         }
     }

@@ -22,8 +22,11 @@ struct StateCommand: Command {
             "diagnostics"); controller "name" is the same display name the events' "controller" field uses, and
             "status" is alive, deinitialized or process_ended.
 
-            A JSON Lines input is folded from its first line. A frame or line that does not decode is found only when
-            the state needs it (the seek decodes one checkpoint interval; 'lifetrace verify' checks every frame).
+            A JSON Lines input is folded from its first line and read on to its end: a line after T that cannot be
+            read is a warning naming FILE:LINE, exit 1 (the state is complete; a .lifetrace damaged after T warns
+            when opened, the same way). A frame of a .lifetrace whose CRC holds but that does not decode is found
+            only when the state needs it (the seek decodes one checkpoint interval; 'lifetrace verify' checks every
+            frame).
 
             \(TraceInput.help)
 
