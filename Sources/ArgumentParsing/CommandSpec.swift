@@ -37,7 +37,9 @@ public struct CommandSpec: Sendable {
         for option in all {
             let synopsis = option.synopsis
             let padding = String(repeating: " ", count: max(2, width - synopsis.count))
-            lines.append("  \(synopsis)\(padding)\(option.help)")
+            // Say which options may be given again (values accumulate), unless the help already does.
+            let repeats = option.isRepeatable && !option.help.lowercased().contains("repeat") ? " Repeatable." : ""
+            lines.append("  \(synopsis)\(padding)\(option.help)\(repeats)")
         }
         if !discussion.isEmpty {
             lines.append("")

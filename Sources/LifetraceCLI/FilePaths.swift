@@ -30,6 +30,19 @@ enum FilePaths {
         return nil
     }
 
+    /// Why the file at `path` cannot be read, as the other inputs say it: `is a directory`, or the system's reason
+    /// (`No such file or directory (errno 2)`).
+    static func unreadableReason(_ path: String) -> String {
+        if isDirectory(path) { return "is a directory" }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor < 0 else {
+            close(descriptor)
+            return "cannot be read"
+        }
+        let code = errno
+        return "\(String(cString: strerror(code))) (errno \(code))"
+    }
+
     /// Whether `path` exists and is a directory.
     static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false

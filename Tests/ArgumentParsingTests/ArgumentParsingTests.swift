@@ -78,3 +78,20 @@ struct ArgumentParsingTests {
         #expect(try parsed.choice("format", among: ["text", "jsonl"], default: "text") == "jsonl")
     }
 }
+
+@Suite("ArgumentParsing: help text")
+struct HelpTextTests {
+    @Test("a repeatable option says so in --help; the others do not")
+    func repeatable() {
+        let spec = CommandSpec(
+            name: "events", abstract: "List events.", usage: "TRACE",
+            options: [
+                OptionSpec("kind", value: "K", repeatable: true, help: "A kind."),
+                OptionSpec("format", value: "FORMAT", help: "text or jsonl."),
+            ])
+        let help = spec.helpText(program: "lifetrace")
+        #expect(help.contains("--kind K         A kind. Repeatable.\n"), "\(help)")
+        #expect(help.contains("--format FORMAT  text or jsonl.\n"), "\(help)")
+        #expect(help.hasPrefix("OVERVIEW: List events.\n\nUSAGE: lifetrace events TRACE\n"))
+    }
+}

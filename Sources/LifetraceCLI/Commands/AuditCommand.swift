@@ -16,10 +16,11 @@ struct AuditCommand: Command {
             Configuration: --config FILE, else the nearest .lifetrace.json from the current directory up
             (disabled_rules, opt_in_rules, inconclusive_severity, rules.<id>.{enabled,severity,<parameter>});
             see docs/RULES.md.
-            For --format sarif and github, a JSONL export of each trace is written beside it (TRACE.jsonl) and
-            findings point at its lines (line N+1 = event N), unless the event has a recorded source location.
+            For --format sarif and github, each .lifetrace TRACE gets a JSONL export beside it (TRACE.jsonl) that
+            findings point at (line N+1 holds event N), unless the event has a recorded source location (an
+            imported console log's line).
 
-            EXAMPLES:
+            Examples:
               lifetrace audit
               lifetrace audit app.lifetrace --format sarif -o lifetrace.sarif
               lifetrace audit traces/ui-tests.lifetrace --strict --format github
@@ -32,7 +33,7 @@ struct AuditCommand: Command {
             JSON Lines input by the line of the event (FILE:79), in every format. Directories are searched for
             *.lifetrace only.
 
-            EXIT CODES: 0 no error-level finding; 1 error-level findings (or warnings with --strict), or a damaged
+            Exit codes: 0 no error-level finding; 1 error-level findings (or warnings with --strict), or a damaged
             trace (torn tail, a frame failing its CRC); 2 usage error, bad configuration, or an unreadable trace: not
             a trace, or a frame or JSON line that does not decode (the events before it are audited and reported).
             """,

@@ -10,17 +10,20 @@ struct EventsCommand: Command {
         abstract: "List a trace's events, filtered by time, controller and kind.",
         usage: "TRACE [--from T] [--to T] [--controller NAME] [--kind K] [--visible NAME] [--format text|jsonl]",
         discussion: """
-            \(TraceInput.help) Times are relative to the first event and
-            accept 1.5s, 1500ms, 250us, 1500000000ns, 2m, or a bare number of seconds; both ends are inclusive.
-            With --from, frames that end earlier are not decoded.
+            \(TraceInput.help)
+            Times are relative to the first event and accept 1.5s, 1500ms, 250us, 1500000000ns, 2m, or a bare
+            number of seconds; both ends are inclusive. With --from, frames that end earlier are not decoded.
+            --controller and --kind may be given more than once: an event passes when it matches one of the
+            controllers and one of the kinds.
 
             Text output: time since the first event (seconds, ms precision), the event's ordinal (0-based position
             in the trace), and the event; a mark ends with the callback it happened in, "(in X.viewWillDisappear)",
             or "(after X.viewWillDisappear)" when the log has only instants and that callback was logged just before.
             JSONL output: the export schema (docs/JSONL.md), without a header line.
 
-            --visible NAME prints, instead of events, the intervals during which the controller was appeared
-            (replayed; clipped to --from/--to); jsonl: {"controller","start_ns","end_ns"} per interval.
+            --visible NAME prints, instead of events, the intervals during which the controller was in the
+            'appeared' state, i.e. on screen (replayed; clipped to --from/--to); jsonl: {"controller","start_ns",
+            "end_ns"} per interval.
 
             Examples:
               lifetrace events app.lifetrace --from 5.5s --to 6.5s
@@ -44,7 +47,7 @@ struct EventsCommand: Command {
                 "kind", value: "K", repeatable: true,
                 help: "callback|container|app|swiftui|mark|recorder|unknown, an event name, or a standard mark name."
             ),
-            OptionSpec("visible", value: "NAME", help: "Print the intervals when controller NAME was appeared."),
+            OptionSpec("visible", value: "NAME", help: "Instead of events, print when controller NAME was on screen (appeared)."),
             OptionSpec("format", value: "FORMAT", help: "text (default) or jsonl."),
         ],
         positionalCount: (1, 1)
@@ -116,13 +119,7 @@ struct EventsCommand: Command {
     }
 
     static func duration(_ text: String, option: String) throws -> UInt64 {
-        guard let value = TimeText.parseDuration(text) else {
-            if TimeText.isOutOfRange(text) {
-                throw ValidationError("--\(option) '\(text)' is too large: times are nanoseconds in 64 bits, at most 18446744073.7s (about 584 years)")
-            }
-            throw ValidationError("--\(option) '\(text)' is not a duration (examples: 1.5s, 1500ms, 1500000000ns)")
-        }
-        return value
+        try TimeOption.parse(text, option: option)
     }
 }
 

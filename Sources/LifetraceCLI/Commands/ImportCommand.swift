@@ -32,23 +32,27 @@ struct ImportCommand: Command {
             seconds); a log without times gets synthetic times 1 ms apart.
 
             --mark 'saveDraft=save,critical=true,key=draft' turns every line containing 'saveDraft' into a
-            'save' mark, attributed to the controller named on the line, else to the latest callback's.
+            'save' mark, attributed to the controller named on the line, else to the latest callback's. Give
+            --mark once per kind of line.
 
             The default format is jsonl for .jsonl/.ndjson files and for a file whose first line is a Lifetrace
-            JSONL header ({"lifetrace": …}) or event (with "t_ns" and "event"), whatever its name; text otherwise. See docs/IMPORT.md.
+            JSONL header ({"lifetrace": …}) or event (with "t_ns" and "event"), whatever its name; text
+            otherwise. See docs/IMPORT.md.
+
             Lines longer than 64 KiB are cut (a warning names them), invalid UTF-8 is read as U+FFFD (a warning
             names the line). On a terminal, a progress line shows on standard error during long imports.
             A line starting with an impossible date or time (2024-13-45 10:00:00) is read without a time and
             named in a warning. When the process ID of an NSLog/os_log prefix (MyApp[1234:56789]) changes, a new
             run starts (the app was launched again). Printed objects (<MyApp.DetailViewController: 0x7fa1…>)
             with different addresses are different controllers.
+
             Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, or (with --strict) an
             unreadable line or an invalid time.
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace)."),
             OptionSpec("format", value: "FORMAT", help: "text or jsonl (default: jsonl for .jsonl/.ndjson or a JSONL export's content)."),
-            OptionSpec("mark", value: "RULE", repeatable: true, help: "SUBSTRING=MARK[,field=value...]: lines to mark."),
+            OptionSpec("mark", value: "RULE", repeatable: true, help: "SUBSTRING=MARK[,field=value...]: lines containing SUBSTRING become MARK marks."),
             OptionSpec("strict", help: "Fail on the first line that is neither a callback nor a mark, or has an invalid time."),
         ],
         positionalCount: (1, 1)

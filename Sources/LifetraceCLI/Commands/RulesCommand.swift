@@ -9,12 +9,12 @@ struct RulesCommand: Command {
         abstract: "List the audit rules, or explain one with its examples.",
         usage: "[ID] [--markdown]",
         discussion: """
-            EXAMPLES:
+            Examples:
               lifetrace rules
               lifetrace rules critical_save_placement
               lifetrace rules --markdown > docs/RULES.md
 
-            EXIT CODES: 0 success; 2 unknown rule id.
+            Exit codes: 0 success; 2 unknown rule id.
             """,
         options: [
             OptionSpec("markdown", help: "Print the rules reference (docs/RULES.md) as Markdown."),

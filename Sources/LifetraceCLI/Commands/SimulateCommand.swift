@@ -14,7 +14,7 @@ struct SimulateCommand: Command {
             instrumentation entry points with a manual clock; the same scenario always gives the same bytes.
             Without -o, --print is implied.
 
-            EXAMPLES:
+            Examples:
               lifetrace simulate traces/scenarios/cancelled-swipe-back-save.scenario --print
               lifetrace simulate traces/scenarios/cancelled-swipe-back-save.scenario -o cancelled.lifetrace
               lifetrace simulate --generate 100000 --seed 7 -o session.lifetrace
@@ -23,9 +23,9 @@ struct SimulateCommand: Command {
             standard mark does not take, or a value of the wrong type (save critical=maybe) is a syntax error at
             FILE:LINE:COLUMN, with a "did you mean" when a known word is close. Custom marks take any fields.
 
-            EXIT CODES: 0 success; 2 bad arguments, unreadable scenario, syntax error (FILE:LINE:COLUMN; nothing is
-            written) or illegal step (FILE:LINE; with -o, the events of the steps before it are still written, to TRACE.partial.lifetrace
-            when TRACE already exists, which is left as it was).
+            Exit codes: 0 success; 2 bad arguments, unreadable scenario, syntax error (FILE:LINE:COLUMN; nothing
+            is written) or illegal step (FILE:LINE; with -o, the events of the steps before it are still written,
+            to TRACE.partial.lifetrace when TRACE already exists, which is left as it was).
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "Write the recorded trace to TRACE (*.lifetrace)."),
@@ -62,7 +62,7 @@ struct SimulateCommand: Command {
             }
             if arguments.value("seed") != nil { throw ValidationError("--seed only goes with --generate") }
             guard let data = FileManager.default.contents(atPath: path) else {
-                output.errorLine("lifetrace simulate: error: cannot read scenario '\(path)'")
+                output.errorLine("lifetrace simulate: error: cannot read scenario '\(path)': \(FilePaths.unreadableReason(path))")
                 return .usageOrInput
             }
             guard let text = String(data: data, encoding: .utf8) else {

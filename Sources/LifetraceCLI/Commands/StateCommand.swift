@@ -11,9 +11,10 @@ struct StateCommand: Command {
         usage: "TRACE [--at T] [--format text|json]",
         discussion: """
             T is a duration from the trace's first event: 12.48s, 1500ms, 250us, 1500000000ns, 2m, or a bare
-            number of seconds. Without --at, the state after the last event (so is a T after it, with a note on
-            standard error naming where the trace ends). The state covers every event whose time is at or before
-            T; it is rebuilt from the nearest checkpoint before T, so only one checkpoint interval is decoded.
+            number of seconds. Without --at: the state after the last event. A T after the last event gives that
+            same state, with a note on standard error saying where the trace ends. The state covers every event
+            whose time is at or before T; it is rebuilt from the nearest checkpoint before T, so only one
+            checkpoint interval is decoded.
 
             text: a tree (window → containers → children, presented chains), then controllers whose place in the
             tree is unknown (imported console logs), dead controllers (deinitialized), controllers that ended with
@@ -41,16 +42,7 @@ struct StateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let format = try arguments.choice("format", among: ["text", "json"], default: "text")
-        var offset: UInt64?
-        if let text = arguments.value("at") {
-            guard let parsed = TimeText.parseDuration(text) else {
-                if TimeText.isOutOfRange(text) {
-                    throw ValidationError("--at '\(text)' is too large: times are nanoseconds in 64 bits, at most 18446744073.7s (about 584 years)")
-                }
-                throw ValidationError("--at must be a duration such as 12.48s, 1500ms or 2m; got '\(text)'")
-            }
-            offset = parsed
-        }
+        let offset = try arguments.value("at").map { try TimeOption.parse($0, option: "at") }
         let input = try TraceInput(path: arguments.positionals[0])
         let damage = input.reportOpenProblems(command: "state", output: output)
         let found = try input.state(atOffset: offset)
