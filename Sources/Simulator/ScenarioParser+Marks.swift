@@ -59,7 +59,9 @@ extension ScenarioParser {
     ///   carries one of its fields (`svae key=draft`) is taken for a typo and refused.
     ///
     /// - Throws: `ScenarioError` `.syntax` about the offending word (its column is found by the parser).
-    static func checkedFields(_ words: ArraySlice<String>, mark: String, line: Int) throws -> [MarkField] {
+    ///
+    /// Also checks the importer's `--mark` rules (`lifetrace import`), so a mark means the same in both.
+    package static func checkedFields(_ words: ArraySlice<String>, mark: String, line: Int) throws -> [MarkField] {
         var raw: [(name: String, value: String, quoted: Bool, word: String)] = []
         for word in words {
             guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {

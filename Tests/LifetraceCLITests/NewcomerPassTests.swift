@@ -59,3 +59,39 @@ struct NewcomerPassTests {
         }
     }
 }
+
+/// `import --mark` rules are held to the scenario language's mark vocabulary: before, a typo in a standard mark's
+/// name, field or value imported silently and the audit then found nothing.
+@Suite("import --mark: standard marks checked as in scenarios")
+struct ImportMarkCheckTests {
+    static let log: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent("Tests/Fixtures/cases/09-background-draft-lost.log").path
+    }()
+
+    @Test("a misspelt standard name, field or value, or a missing required field: exit 2 naming the rule; nothing written",
+          arguments: [
+            ("composerTextChanged=edti,key=draft", "unknown mark 'edti' (did you mean 'edit'?)"),
+            ("composerTextChanged=save,critical=maybe,key=draft", "'critical' of mark 'save' must be true or false; found 'maybe'"),
+            ("composerTextChanged=save,kye=draft", "mark 'save' has no field 'kye' (did you mean 'key'?)"),
+            ("composerTextChanged=save", "mark 'save' needs key=VALUE"),
+            ("composerTextChanged=geometry.read,width=wide,height=2", "'width' of mark 'geometry.read' must be a number; found 'wide'"),
+          ])
+    func refused(rule: String, message: String) throws {
+        let scratch = try CLIScratch("import-mark-check")
+        let trace = scratch.path("chat.lifetrace")
+        let result = runCLI(["import", Self.log, "-o", trace, "--mark", rule])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.hasPrefix("lifetrace import: error: --mark '\(rule)': \(message)"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: trace))
+    }
+
+    @Test("valid standard rules and custom marks with any fields still import")
+    func accepted() throws {
+        let scratch = try CLIScratch("import-mark-check")
+        for rule in ["composerTextChanged=edit,key=draft", "composerTextChanged=save,critical=true,key=draft", "composerTextChanged=myMark,foo=1,bar=x", "composerTextChanged=myMark"] {
+            let result = runCLI(["import", Self.log, "-o", scratch.path("chat.lifetrace"), "--mark", rule])
+            #expect(result.code == .success, "\(rule): \(result.err)")
+        }
+    }
+}

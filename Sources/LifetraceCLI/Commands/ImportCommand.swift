@@ -2,6 +2,7 @@ import ArgumentParsing
 import ConsoleImport
 import Foundation
 import Replay
+import Simulator
 import TraceLog
 import TraceModel
 
@@ -71,6 +72,7 @@ struct ImportCommand: Command {
             } catch {
                 throw ValidationError(error.message)
             }
+            try checkStandardFields(spec, rules[rules.count - 1])
         }
         if format == "jsonl", !rules.isEmpty || arguments.flag("strict") {
             throw ValidationError("--mark and --strict apply to --format text only")
@@ -429,6 +431,24 @@ struct ImportCommand: Command {
         progress?.clear()
         report.summary.append("\(controllers.count) controller\(controllers.count == 1 ? "" : "s")")
         return report
+    }
+}
+
+extension ImportCommand {
+    /// Holds a `--mark` rule to what the scenario language asks of the same mark (`ScenarioParser.checkedFields`):
+    /// a standard mark takes exactly its fields, with values of their type (`save,critical=maybe` would otherwise
+    /// read as a non-critical save), and a near miss of a standard name carrying one of its fields
+    /// (`edti,key=draft`) is a typo, not a custom mark. Custom marks take any fields.
+    ///
+    /// - Throws: `ValidationError` quoting the rule and saying what is wrong, with a "did you mean" when close.
+    static func checkStandardFields(_ spec: String, _ rule: MarkRule) throws {
+        guard let equals = spec.firstIndex(of: "=") else { return }
+        let words = spec[spec.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        do {
+            _ = try ScenarioParser.checkedFields(ArraySlice(words), mark: rule.name, line: 0)
+        } catch let error as ScenarioError {
+            throw ValidationError("--mark '\(spec)': \(error.message)")
+        }
     }
 }
 
