@@ -166,7 +166,7 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
     }
 
     /// Adds a record for a serial that has none; returns its dense position.
-    mutating func insert(_ state: ControllerState, serial: UInt32) -> Int {
+    mutating func insert(_ state: consuming ControllerState, serial: UInt32) -> Int {
         if (serials.count + 1) * 2 > buckets.count { rebuild(minimumBuckets: Swift.max(16, (serials.count + 1) * 2)) }
         let position = serials.count
         serials.append(serial)
