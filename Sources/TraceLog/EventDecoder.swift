@@ -8,8 +8,13 @@ struct EventDecoder {
     /// The payload's bytes, which the stream readers point into.
     private let storage: StreamReader.Storage
     private var ops: StreamReader
-    /// The timestamp deltas, from the times stream (`TimeDeltaCodec`).
-    private var deltas: [UInt64] = []
+    /// The events' timestamps (in `storage`), from the times stream's deltas (`TimeDeltaCodec`) added up once
+    /// per frame: `timeCount` of them (the header's event count), of which the first `validTimes` fit in 64 bits
+    /// (an event whose sum overflows fails when it is decoded, as it did when each delta was added in turn).
+    private let times: UnsafeMutablePointer<UInt64>
+    private let timeCount: Int
+    private let validTimes: Int
+    /// The next event's index in `times`.
     private var deltaPosition = 0
     private var refs: StreamReader
     private var values: StreamReader
@@ -45,50 +50,75 @@ struct EventDecoder {
     ///
     /// - Throws: `.corruptFrame` when the stream table is malformed or the lengths do not add up to the payload.
     init(payload: [UInt8], firstTimestamp: UInt64, lastTimestamp: UInt64, firstOrdinal: UInt64, eventCount: Int) throws {
+        try self.init(
+            storage: StreamReader.Storage(payload), firstTimestamp: firstTimestamp, lastTimestamp: lastTimestamp, firstOrdinal: firstOrdinal,
+            eventCount: eventCount
+        )
+    }
+
+    /// `init(payload:…)` over a payload already in `storage` (`TraceReader.payloadStorage(of:)` inflates it there).
+    init(storage: StreamReader.Storage, firstTimestamp: UInt64, lastTimestamp: UInt64, firstOrdinal: UInt64, eventCount: Int) throws {
         self.previousTimestamp = firstTimestamp
         self.ordinal = firstOrdinal
         self.expectedCount = eventCount
         self.lastTimestamp = lastTimestamp
-        var table = ByteReader(payload)
+        self.storage = storage
+        let payloadCount = storage.count
+        var table = StreamReader(storage, from: 0, to: payloadCount)
         guard let count = table.readVarint(), count == 5 else {
             throw TraceError(.corruptFrame, "events payload does not start with its 5 stream lengths", eventOrdinal: firstOrdinal)
         }
-        var lengths: [Int] = []
-        for _ in 0..<count {
-            guard let length = table.readVarint(), length <= UInt64(payload.count) else {
+        var lengths = (0, 0, 0, 0, 0)
+        var total = 0
+        for index in 0..<5 {
+            guard let length = table.readVarint(), length <= UInt64(payloadCount) else {
                 throw TraceError(.corruptFrame, "events payload stream table is malformed", eventOrdinal: firstOrdinal)
             }
-            lengths.append(Int(length))
+            switch index {
+            case 0: lengths.0 = Int(length)
+            case 1: lengths.1 = Int(length)
+            case 2: lengths.2 = Int(length)
+            case 3: lengths.3 = Int(length)
+            default: lengths.4 = Int(length)
+            }
+            total += Int(length)
         }
-        guard lengths.reduce(0, +) == table.remaining else {
+        guard total == table.remaining else {
             throw TraceError(
-                .corruptFrame, "events payload streams add up to \(lengths.reduce(0, +)) bytes, the payload has \(table.remaining)",
-                eventOrdinal: firstOrdinal
+                .corruptFrame, "events payload streams add up to \(total) bytes, the payload has \(table.remaining)", eventOrdinal: firstOrdinal
             )
         }
-        var start = table.position
-        var readers: [ByteReader] = []
-        for length in lengths {
-            readers.append(ByteReader(payload, from: start, to: start + length))
-            start += length
+        let opsStart = table.position
+        let timesStart = opsStart + lengths.0
+        let refsStart = timesStart + lengths.1
+        let valuesStart = refsStart + lengths.2
+        let literalsStart = valuesStart + lengths.3
+        ops = StreamReader(storage, from: opsStart, to: timesStart)
+        refs = StreamReader(storage, from: refsStart, to: valuesStart)
+        values = StreamReader(storage, from: valuesStart, to: literalsStart)
+        literals = StreamReader(storage, from: literalsStart, to: literalsStart + lengths.4)
+        let times = storage.allocateTimes(eventCount)
+        try TimeDeltaCodec.decode(
+            UnsafePointer(storage.base), from: timesStart, to: refsStart, count: eventCount, firstOrdinal: firstOrdinal, into: times)
+        // Deltas → timestamps, in place; stops at the first sum that overflows.
+        var time = firstTimestamp
+        var valid = eventCount
+        for index in 0..<eventCount {
+            let (sum, overflow) = time.addingReportingOverflow(times[index])
+            if overflow {
+                valid = index
+                break
+            }
+            time = sum
+            times[index] = sum
         }
-        let storage = StreamReader.Storage(payload)
-        self.storage = storage
-        func stream(_ index: Int) -> StreamReader { StreamReader(storage, from: readers[index].position, to: readers[index].end) }
-        ops = stream(0)
-        deltas = try Self.readDeltas(readers[1], count: eventCount, firstOrdinal: firstOrdinal)
-        refs = stream(2)
-        values = stream(3)
-        literals = stream(4)
-    }
-
-    /// Reads the times stream (either layout, `TimeDeltaCodec`) back into deltas.
-    private static func readDeltas(_ stream: ByteReader, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
-        try TimeDeltaCodec.decode(stream, count: count, firstOrdinal: firstOrdinal)
+        self.times = times
+        self.timeCount = eventCount
+        self.validTimes = valid
     }
 
     private var isAtEnd: Bool {
-        ops.isAtEnd && deltaPosition == deltas.count && refs.isAtEnd && values.isAtEnd && literals.isAtEnd
+        ops.isAtEnd && deltaPosition == timeCount && refs.isAtEnd && values.isAtEnd && literals.isAtEnd
     }
 
     /// Decodes every event of the payload.
@@ -157,6 +187,15 @@ struct EventDecoder {
         while produced < limit {
             produced += fastRun(into: entries + produced, limit: limit - produced)
             if produced >= limit { break }
+            if fastRecord(into: &record) {
+                entries[produced] = RecordBatch.Entry(
+                    timestamp: record.timestamp, serial: 0, slot: 0, parentSerial: 0, parentSlot: 0, callbackCode: 0, phaseCode: 0,
+                    animatedCode: 0, parentCode: 0, isRecord: true, record: UInt32(batch.records.count)
+                )
+                batch.records.append(record)
+                produced += 1
+                continue
+            }
             guard try next(into: &record) else {
                 batch.isFinished = true
                 return
@@ -172,8 +211,8 @@ struct EventDecoder {
                     timestamp: record.timestamp, serial: 0, slot: 0, parentSerial: 0, parentSlot: 0, callbackCode: 0, phaseCode: 0,
                     animatedCode: 0, parentCode: 0, isRecord: true, record: UInt32(batch.records.count)
                 )
+                if record.kind == .other, let event = takeEvent() { batch.events.append(event, at: batch.records.count) }
                 batch.records.append(record)
-                batch.events.append(record.kind == .other ? takeEvent() : nil)
             }
             produced += 1
         }
@@ -183,75 +222,269 @@ struct EventDecoder {
     /// already named, with valid bytes and times, into `entries`; stops before the first other event (nothing of
     /// it consumed: the caller decodes it the general way, which reports any problem). Returns how many it read.
     private mutating func fastRun(into entries: UnsafeMutablePointer<RecordBatch.Entry>, limit: Int) -> Int {
+        let available = Swift.min(limit, expectedCount - decodedCount, validTimes - deltaPosition)
+        guard available > 0 else { return 0 }
         let opsBase = ops.base
-        let opsEnd = ops.end
+        // The last position where a whole callback (tag, code, flags) still fits in the ops stream.
+        let opsLast = ops.end - 3
         var opsAt = ops.position
         let refsBase = refs.base
         let refsEnd = refs.end
         var refsAt = refs.position
-        var time = previousTimestamp
-        let available = Swift.min(limit, expectedCount - decodedCount, deltas.count - deltaPosition)
-        guard available > 0 else { return 0 }
-        let known = UInt64(serials.count)
+        let known = serials.count
+        let timeBase = UnsafePointer(times) + deltaPosition
         var produced = 0
-        deltas.withUnsafeBufferPointer { deltaBuffer in
-            serials.withUnsafeBufferPointer { serialBuffer in
-                let deltaBase = deltaBuffer.baseAddress! + deltaPosition
-                let serialBase = serialBuffer.baseAddress
-                while produced < available {
-                    guard opsAt + 3 <= opsEnd, opsBase[opsAt] == EventTag.callback else { return }
-                    let code = opsBase[opsAt + 1]
-                    let bits = opsBase[opsAt + 2]
-                    // Known callback; no reserved bit, no size; valid phase, animated and parent presence.
-                    guard code <= 14, bits & 0xC0 == 0, bits & 3 != 3, bits & 0x0C != 0x0C, bits & 0x30 != 0x30 else { return }
-                    // The controller reference: a varint of 1 or 2 bytes naming an entry of the table (n + 2).
-                    guard refsAt < refsEnd else { return }
-                    var reference = UInt64(refsBase[refsAt])
-                    var next = refsAt + 1
-                    if reference >= 0x80 {
-                        guard next < refsEnd, refsBase[next] < 0x80 else { return }
-                        reference = (reference & 0x7F) | UInt64(refsBase[next]) << 7
-                        next += 1
-                    }
-                    guard reference >= 2, reference - 2 < known else { return }
-                    let slot = UInt32(truncatingIfNeeded: reference - 2)
-                    var parentSerial: UInt32 = 0
-                    var parentSlot: UInt32 = 0
-                    let parentCode = (bits >> 4) & 3
-                    if parentCode == 2 {
-                        guard next < refsEnd else { return }
-                        var parent = UInt64(refsBase[next])
-                        next += 1
-                        if parent >= 0x80 {
-                            guard next < refsEnd, refsBase[next] < 0x80 else { return }
-                            parent = (parent & 0x7F) | UInt64(refsBase[next]) << 7
-                            next += 1
-                        }
-                        guard parent >= 2, parent - 2 < known else { return }
-                        parentSlot = UInt32(truncatingIfNeeded: parent - 2)
-                        parentSerial = serialBase![Int(parentSlot)]
-                    }
-                    let (timestamp, overflow) = time.addingReportingOverflow(deltaBase[produced])
-                    guard !overflow else { return }
-                    time = timestamp
-                    opsAt += 3
-                    refsAt = next
-                    // Parent presence 1 (`nil`) and 2 (a controller) are `EventRecord.Parent.none`/`.controller`.
-                    (entries + produced).initialize(to: RecordBatch.Entry(
-                        timestamp: timestamp, serial: serialBase![Int(slot)], slot: slot, parentSerial: parentSerial, parentSlot: parentSlot,
-                        callbackCode: code, phaseCode: bits & 3, animatedCode: (bits >> 2) & 3, parentCode: parentCode, isRecord: false, record: 0
-                    ))
-                    produced += 1
+        serials.withUnsafeBufferPointer { serialBuffer in
+            guard let serialBase = serialBuffer.baseAddress else { return }
+            while produced < available, opsAt <= opsLast {
+                let code = opsBase[opsAt + 1]
+                let bits = opsBase[opsAt + 2]
+                // A callback; a known callback; no reserved bit, no size (bits 6, 7); no 2-bit field (phase, animated,
+                // parent presence) holding 3.
+                guard opsBase[opsAt] == EventTag.callback, code <= 14, bits < 0x40, bits & (bits >> 1) & 0x15 == 0 else { return }
+                // The controller reference: a varint of 1 or 2 bytes naming an entry of the table (n + 2).
+                guard refsAt < refsEnd else { return }
+                var reference = Int(refsBase[refsAt])
+                var next = refsAt + 1
+                if reference >= 0x80 {
+                    guard next < refsEnd, refsBase[next] < 0x80 else { return }
+                    reference = (reference & 0x7F) | Int(refsBase[next]) << 7
+                    next += 1
                 }
+                let slot = reference &- 2
+                guard slot >= 0, slot < known else { return }
+                let parentCode = bits >> 4
+                var parentSlot = 0
+                if parentCode == 2 {
+                    guard next < refsEnd else { return }
+                    var parent = Int(refsBase[next])
+                    next += 1
+                    if parent >= 0x80 {
+                        guard next < refsEnd, refsBase[next] < 0x80 else { return }
+                        parent = (parent & 0x7F) | Int(refsBase[next]) << 7
+                        next += 1
+                    }
+                    parentSlot = parent &- 2
+                    guard parentSlot >= 0, parentSlot < known else { return }
+                }
+                opsAt += 3
+                refsAt = next
+                // Parent presence 1 (`nil`) and 2 (a controller) are `EventRecord.Parent.none`/`.controller`.
+                (entries + produced).initialize(to: RecordBatch.Entry(
+                    timestamp: timeBase[produced], serial: serialBase[slot], slot: UInt32(truncatingIfNeeded: slot),
+                    parentSerial: parentCode == 2 ? serialBase[parentSlot] : 0, parentSlot: UInt32(truncatingIfNeeded: parentSlot),
+                    callbackCode: code, phaseCode: bits & 3, animatedCode: (bits >> 2) & 3, parentCode: parentCode, isRecord: false, record: 0
+                ))
+                produced += 1
             }
         }
+        guard produced > 0 else { return 0 }
         ops.position = opsAt
         refs.position = refsAt
         deltaPosition += produced
-        previousTimestamp = time
+        previousTimestamp = timeBase[produced - 1]
         ordinal += UInt64(produced)
         decodedCount += produced
         return produced
+    }
+
+    /// Reads the next event inline when it is a mark or a container operation without a source whose strings and
+    /// controllers the frame already named, with valid bytes and time (`fastMark`, `fastContainer`): the record
+    /// `next(into:)` would give, without its checks' error paths. Returns `false` with nothing consumed for any
+    /// other event (the caller decodes it the general way, which reports any problem).
+    @inline(__always)
+    private mutating func fastRecord(into record: inout EventRecord) -> Bool {
+        guard decodedCount < expectedCount, deltaPosition < validTimes, ops.position < ops.end else { return false }
+        let tag = ops.base[ops.position]
+        let timestamp = times[deltaPosition]
+        if tag == EventTag.mark {
+            guard fastMark(timestamp, into: &record) else { return false }
+        } else if tag == EventTag.container {
+            guard fastContainer(timestamp, into: &record) else { return false }
+        } else {
+            return false
+        }
+        deltaPosition += 1
+        previousTimestamp = timestamp
+        ordinal += 1
+        decodedCount += 1
+        return true
+    }
+
+    /// A varint of `stream`'s bytes at `position` (advanced past it), or `nil` when it does not fit.
+    @inline(__always)
+    private static func varint(_ stream: StreamReader, _ position: inout Int) -> UInt64? {
+        guard position < stream.end else { return nil }
+        let first = stream.base[position]
+        if first < 0x80 {
+            position += 1
+            return UInt64(first)
+        }
+        guard let (value, next) = Varint.read(stream.base, at: position, end: stream.end) else { return nil }
+        position = next
+        return value
+    }
+
+    /// A reference (string or controller, `n + 2`) at `position` of `stream` to an entry of a table of `known`:
+    /// the slot, `-1` for "absent" (0), or `nil` for anything else (a new entry, an unknown one, bad bytes).
+    @inline(__always)
+    private static func existingSlot(_ stream: StreamReader, _ position: inout Int, known: Int) -> Int? {
+        guard let reference = varint(stream, &position) else { return nil }
+        if reference == 0 { return -1 }
+        guard reference >= 2, reference - 2 < UInt64(known) else { return nil }
+        return Int(reference - 2)
+    }
+
+    /// The body of a mark (tag already checked, at `ops.position`) as `readMarkRecord` reads it, when every string
+    /// and the controller are entries the frame already named and every byte is valid; commits the streams and
+    /// `fields` only then.
+    private mutating func fastMark(_ timestamp: UInt64, into record: inout EventRecord) -> Bool {
+        var opsAt = ops.position + 1
+        var valuesAt = values.position
+        var refsAt = refs.position
+        var literalsAt = literals.position
+        let stringCount = strings.count
+        guard let name = Self.existingSlot(values, &valuesAt, known: stringCount), name >= 0 else { return false }
+        guard opsAt < ops.end else { return false }
+        let phaseCode = ops.base[opsAt]
+        opsAt += 1
+        guard let phase = Phase(rawValue: phaseCode) else { return false }
+        guard let controllerSlot = Self.existingSlot(refs, &refsAt, known: serials.count) else { return false }
+        guard let count = Self.varint(values, &valuesAt), count <= UInt64(ops.end - opsAt) else { return false }
+        let fieldStart = fields.count
+        for _ in 0..<Int(count) {
+            guard let fieldName = Self.existingSlot(values, &valuesAt, known: stringCount), fieldName >= 0, opsAt < ops.end else {
+                fields.removeSubrange(fieldStart...)
+                return false
+            }
+            let typeCode = ops.base[opsAt]
+            opsAt += 1
+            let type: MarkFieldRecord.ValueType
+            let bits: UInt64
+            switch typeCode {
+            case 0:
+                guard let value = Self.existingSlot(values, &valuesAt, known: stringCount), value >= 0 else {
+                    fields.removeSubrange(fieldStart...)
+                    return false
+                }
+                type = .string
+                bits = UInt64(value)
+            case 1:
+                guard let raw = Self.varint(values, &valuesAt) else {
+                    fields.removeSubrange(fieldStart...)
+                    return false
+                }
+                type = .int
+                bits = UInt64(bitPattern: Varint.zigZagDecoded(raw))
+            case 2:
+                type = .bool
+                bits = 0
+            case 3:
+                type = .bool
+                bits = 1
+            case 4:
+                guard literals.end - literalsAt >= 8 else {
+                    fields.removeSubrange(fieldStart...)
+                    return false
+                }
+                var value: UInt64 = 0
+                for index in 0..<8 { value |= UInt64(literals.base[literalsAt + index]) << UInt64(index * 8) }
+                literalsAt += 8
+                type = .double
+                bits = value
+            default:
+                fields.removeSubrange(fieldStart...)
+                return false
+            }
+            let nameSlot = UInt32(truncatingIfNeeded: fieldName)
+            fields.append(MarkFieldRecord(nameSlot: nameSlot, nameCode: knownCode(ofSlot: nameSlot), type: type, bits: bits))
+        }
+        record = EventRecord(otherAt: timestamp, ordinal: ordinal)
+        record.kind = .mark
+        let nameSlot = UInt32(truncatingIfNeeded: name)
+        record.stringSlot = nameSlot
+        record.code = knownCode(ofSlot: nameSlot)
+        record.phase = phase
+        if controllerSlot >= 0 {
+            record.hasController = true
+            record.controllerSlot = UInt32(truncatingIfNeeded: controllerSlot)
+            record.controller = serials[controllerSlot]
+        }
+        record.listStart = UInt32(truncatingIfNeeded: fieldStart)
+        record.listCount = UInt32(truncatingIfNeeded: count)
+        ops.position = opsAt
+        values.position = valuesAt
+        refs.position = refsAt
+        literals.position = literalsAt
+        return true
+    }
+
+    /// The body of a container operation (tag already checked, at `ops.position`) as `readContainerRecord` reads
+    /// it, when the container and every controller are entries the frame already named and every byte is valid;
+    /// commits the streams and `listSlots` only then.
+    private mutating func fastContainer(_ timestamp: UInt64, into record: inout EventRecord) -> Bool {
+        var opsAt = ops.position + 1
+        var valuesAt = values.position
+        var refsAt = refs.position
+        guard opsAt + 2 <= ops.end else { return false }
+        let operation = ops.base[opsAt]
+        let bits = ops.base[opsAt + 1]
+        opsAt += 2
+        // A known operation; no reserved bit; no 2-bit field (phase, animated) holding 3; phase not 3 either.
+        guard ContainerOperation(rawValue: operation) != nil, bits & 0xC0 == 0, bits & 3 != 3, (bits >> 2) & 3 != 3 else { return false }
+        let known = serials.count
+        guard let containerSlot = Self.existingSlot(refs, &refsAt, known: known) else { return false }
+        guard let count = Self.varint(values, &valuesAt), count <= UInt64(refs.end - refsAt) else { return false }
+        let listStart = listSlots.count
+        for _ in 0..<Int(count) {
+            guard let slot = Self.existingSlot(refs, &refsAt, known: known), slot >= 0 else {
+                listSlots.removeSubrange(listStart...)
+                return false
+            }
+            listSlots.append(UInt32(truncatingIfNeeded: slot))
+        }
+        var style = EventRecord.noStyle
+        if bits & (1 << 4) != 0 {
+            guard opsAt < ops.end, ModalPresentationStyle(rawValue: ops.base[opsAt]) != nil else {
+                listSlots.removeSubrange(listStart...)
+                return false
+            }
+            style = ops.base[opsAt]
+            opsAt += 1
+        }
+        var index: Int64?
+        if bits & (1 << 5) != 0 {
+            guard let raw = Self.varint(values, &valuesAt) else {
+                listSlots.removeSubrange(listStart...)
+                return false
+            }
+            index = Varint.zigZagDecoded(raw)
+        }
+        record = EventRecord(otherAt: timestamp, ordinal: ordinal)
+        record.kind = .container
+        record.code = operation
+        record.phase = Phase(rawValue: bits & 3) ?? .instant
+        switch (bits >> 2) & 3 {
+        case 1: record.animated = false
+        case 2: record.animated = true
+        default: record.animated = nil
+        }
+        if containerSlot >= 0 {
+            record.hasController = true
+            record.controllerSlot = UInt32(truncatingIfNeeded: containerSlot)
+            record.controller = serials[containerSlot]
+        }
+        record.listStart = UInt32(truncatingIfNeeded: listStart)
+        record.listCount = UInt32(truncatingIfNeeded: count)
+        record.style = style
+        if let index {
+            record.hasIndex = true
+            record.index = index
+        }
+        ops.position = opsAt
+        values.position = valuesAt
+        refs.position = refsAt
+        return true
     }
 
     private func checkEnd() throws {
@@ -344,11 +577,11 @@ struct EventDecoder {
 
     private mutating func decodeOne(into record: inout EventRecord) throws {
         guard let tagByte = ops.readUInt8() else { throw truncated("event tag") }
-        guard deltaPosition < deltas.count else { throw failure("payload ends inside the timestamp deltas") }
-        let delta = deltas[deltaPosition]
+        guard deltaPosition < timeCount else { throw failure("payload ends inside the timestamp deltas") }
+        let position = deltaPosition
         deltaPosition += 1
-        let (timestamp, overflow) = previousTimestamp.addingReportingOverflow(delta)
-        guard !overflow else { throw failure("timestamp overflows 64 bits") }
+        guard position < validTimes else { throw failure("timestamp overflows 64 bits") }
+        let timestamp = times[position]
         if tagByte == EventTag.callback {
             // The common case: a callback without a source, read as a record (no strings, no refcounting).
             var size: Size?

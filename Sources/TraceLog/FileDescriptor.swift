@@ -51,9 +51,10 @@ struct FileDescriptor {
     /// Reads exactly `count` bytes at `offset`, or fewer when the file ends first.
     func read(count: Int, at offset: UInt64) throws -> [UInt8] {
         guard count > 0 else { return [] }
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        try buffer.withUnsafeMutableBytes { raw in
+        // Uninitialised (no zero fill): only the bytes read are kept.
+        return try [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+            var done = 0
+            defer { initialized = done }
             while done < count {
                 let result = pread(rawValue, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
                 if result < 0 {
@@ -64,8 +65,6 @@ struct FileDescriptor {
                 done += result
             }
         }
-        if done < count { buffer.removeLast(count - done) }
-        return buffer
     }
 
     /// Writes all of `bytes` at the end of the file with one `write(2)` (looping only if the kernel accepts

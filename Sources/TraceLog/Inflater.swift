@@ -18,35 +18,42 @@ final class Inflater {
     ///
     /// - Throws: `ZlibError` when the data is not valid deflate, ends early, or has a different length.
     func decompress(_ input: ArraySlice<UInt8>, expectedLength: Int) throws -> [UInt8] {
+        // One spare byte so that data longer than announced is detected instead of silently cut.
+        try [UInt8](unsafeUninitializedCapacity: expectedLength + 1) { buffer, initialized in
+            try decompress(input, into: buffer.baseAddress!, expectedLength: expectedLength)
+            initialized = expectedLength
+        }
+    }
+
+    /// `decompress(_:expectedLength:)` writing into `output`, which must hold `expectedLength + 1` bytes (the
+    /// spare byte detects data longer than announced; its content is unspecified afterwards). No zero fill, no copy.
+    ///
+    /// - Throws: `ZlibError` as `decompress(_:expectedLength:)`.
+    func decompress(_ input: ArraySlice<UInt8>, into output: UnsafeMutablePointer<UInt8>, expectedLength: Int) throws {
         var status = inflateReset(&stream)
         guard status == Z_OK else { throw ZlibError(code: status, message: "inflateReset failed") }
-        // One spare byte so that data longer than announced is detected instead of silently cut.
-        var output = [UInt8](repeating: 0, count: expectedLength + 1)
+        let capacity = expectedLength + 1
         let produced: Int = try input.withUnsafeBufferPointer { source in
-            try output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                defer {
-                    stream.next_in = nil
-                    stream.next_out = nil
-                }
-                status = inflate(&stream, Z_FINISH)
-                guard status == Z_STREAM_END else {
-                    let reason = status == Z_BUF_ERROR ? "data ends early or expands past the announced length" : "invalid deflate data"
-                    throw ZlibError(code: status, message: reason)
-                }
-                guard stream.avail_in == 0 else {
-                    throw ZlibError(code: Z_DATA_ERROR, message: "\(stream.avail_in) bytes follow the end of the deflate stream")
-                }
-                return target.count - Int(stream.avail_out)
+            stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+            stream.avail_in = uInt(source.count)
+            stream.next_out = output
+            stream.avail_out = uInt(capacity)
+            defer {
+                stream.next_in = nil
+                stream.next_out = nil
             }
+            status = inflate(&stream, Z_FINISH)
+            guard status == Z_STREAM_END else {
+                let reason = status == Z_BUF_ERROR ? "data ends early or expands past the announced length" : "invalid deflate data"
+                throw ZlibError(code: status, message: reason)
+            }
+            guard stream.avail_in == 0 else {
+                throw ZlibError(code: Z_DATA_ERROR, message: "\(stream.avail_in) bytes follow the end of the deflate stream")
+            }
+            return capacity - Int(stream.avail_out)
         }
         guard produced == expectedLength else {
             throw ZlibError(code: Z_DATA_ERROR, message: "inflated to \(produced) bytes, expected \(expectedLength)")
         }
-        output.removeLast()
-        return output
     }
 }

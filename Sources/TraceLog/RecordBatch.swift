@@ -78,8 +78,41 @@ public struct RecordBatch {
 
     /// The events that are not callback entries, as records (`Entry.record`).
     public internal(set) var records: [EventRecord] = []
-    /// For each of `records`: the `Event` of a record of kind `.other`, `nil` for the others.
-    public internal(set) var events: [Event?] = []
+    /// For each of `records` (subscript by record index): the `Event` of a record of kind `.other`, `nil` for the
+    /// others.
+    public internal(set) var events = OtherEvents()
+
+    /// The `Event`s of a batch's records of kind `.other`, by record index (kept apart: most batches have none,
+    /// and an `Event?` per record cost more than the record).
+    public struct OtherEvents {
+        /// The record indices that have an event, ascending, and their events.
+        private var indices: [Int] = []
+        private var values: [Event] = []
+
+        /// The event of record `index`, or `nil` when it has none.
+        public subscript(index: Int) -> Event? {
+            if indices.isEmpty { return nil }
+            var low = 0
+            var high = indices.count
+            while low < high {
+                let middle = (low + high) / 2
+                if indices[middle] < index { low = middle + 1 } else { high = middle }
+            }
+            return low < indices.count && indices[low] == index ? values[low] : nil
+        }
+
+        /// Adds the event of record `index` (greater than every index added since the last `removeAll()`).
+        mutating func append(_ event: Event, at index: Int) {
+            indices.append(index)
+            values.append(event)
+        }
+
+        mutating func removeAll() {
+            guard !indices.isEmpty else { return }
+            indices.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
+        }
+    }
     /// Ordinal of the first entry.
     public internal(set) var firstOrdinal: UInt64 = 0
     /// The error that stopped decoding after the entries (`TraceError`, located like `FrameCursor.next()`'s);
@@ -106,8 +139,8 @@ public struct RecordBatch {
 
     mutating func reset(firstOrdinal: UInt64) {
         count = 0
-        records.removeAll(keepingCapacity: true)
-        events.removeAll(keepingCapacity: true)
+        if !records.isEmpty { records.removeAll(keepingCapacity: true) }
+        events.removeAll()
         self.firstOrdinal = firstOrdinal
         error = nil
         isFinished = false

@@ -4,10 +4,14 @@
 /// Same contract as `ByteReader`: every `read…` advances and returns `nil` when the stream runs out (or a varint
 /// is longer than 10 bytes), leaving the cursor where it was.
 struct StreamReader {
-    /// A copy of a payload's bytes at a stable address, freed with the last decoder that reads it.
+    /// A payload's bytes at a stable address (a copy, or inflated straight into it), and the frame's timestamps
+    /// once the decoder has read them (`times`), freed with the last decoder that reads them.
     final class Storage {
         let base: UnsafeMutablePointer<UInt8>
+        /// The payload's length in bytes (`base` may hold one spare byte more: see `init(capacity:)`).
         let count: Int
+        /// One absolute timestamp per event (`EventDecoder`), `nil` until allocated.
+        private(set) var times: UnsafeMutablePointer<UInt64>?
 
         init(_ bytes: [UInt8]) {
             count = bytes.count
@@ -17,8 +21,23 @@ struct StreamReader {
             }
         }
 
+        /// `count` bytes of uninitialised storage plus one spare byte (an inflater writes into it and uses the
+        /// spare byte to notice data longer than announced).
+        init(uninitializedCount count: Int) {
+            self.count = count
+            base = .allocate(capacity: count + 1)
+        }
+
+        /// Allocates `times` for `count` timestamps (uninitialised).
+        func allocateTimes(_ count: Int) -> UnsafeMutablePointer<UInt64> {
+            let times = UnsafeMutablePointer<UInt64>.allocate(capacity: Swift.max(1, count))
+            self.times = times
+            return times
+        }
+
         deinit {
             base.deallocate()
+            times?.deallocate()
         }
     }
 
@@ -29,6 +48,13 @@ struct StreamReader {
     /// The bytes `start..<end` of `storage` (the caller keeps `storage` alive as long as the reader is used).
     init(_ storage: Storage, from start: Int, to end: Int) {
         self.base = UnsafePointer(storage.base)
+        self.position = start
+        self.end = end
+    }
+
+    /// The bytes `start..<end` of `base` (the caller keeps them alive as long as the reader is used).
+    init(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) {
+        self.base = base
         self.position = start
         self.end = end
     }

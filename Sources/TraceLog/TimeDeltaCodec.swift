@@ -116,18 +116,37 @@ enum TimeDeltaCodec {
     /// - Throws: `TraceError` `.corruptFrame` (with `firstOrdinal`, or the ordinal of the event whose delta is
     ///   bad) when the stream is malformed, holds more or fewer deltas than `count`, or a delta overflows 64 bits.
     static func decode(_ stream: ByteReader, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
-        var stream = stream
-        guard let first = stream.readUInt8() else {
-            throw TraceError(.corruptFrame, "times stream is empty", eventOrdinal: firstOrdinal)
+        try stream.bytes.withUnsafeBufferPointer { buffer in
+            try [UInt64](unsafeUninitializedCapacity: count) { output, initialized in
+                // A non-nil base even for an empty array (the stream is then empty: `start == end`).
+                let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                try decode(base, from: stream.position, to: stream.end, count: count, firstOrdinal: firstOrdinal, into: output.baseAddress!)
+                initialized = count
+            }
         }
-        if first > splitMarker, first <= splitMarker + 64 {
-            return try decodeSplit(stream, significant: Int(first - splitMarker), count: count, firstOrdinal: firstOrdinal)
-        }
-        return try decodePlanes(stream, width: first, count: count, firstOrdinal: firstOrdinal)
     }
 
-    private static func decodeSplit(_ stream: ByteReader, significant: Int, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
-        var stream = stream
+    /// `decode(_:count:firstOrdinal:)` over the bytes `start..<end` of `base`, writing the `count` deltas to
+    /// `output` (which must hold `count` values; on a throw its content is unspecified).
+    static func decode(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, count: Int, firstOrdinal: UInt64, into output: UnsafeMutablePointer<UInt64>
+    ) throws {
+        guard start < end else {
+            throw TraceError(.corruptFrame, "times stream is empty", eventOrdinal: firstOrdinal)
+        }
+        let first = base[start]
+        if first > splitMarker, first <= splitMarker + 64 {
+            return try decodeSplit(
+                base, from: start + 1, to: end, significant: Int(first - splitMarker), count: count, firstOrdinal: firstOrdinal, into: output)
+        }
+        return try decodePlanes(base, from: start + 1, to: end, width: first, count: count, firstOrdinal: firstOrdinal, into: output)
+    }
+
+    private static func decodeSplit(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, significant: Int, count: Int, firstOrdinal: UInt64,
+        into output: UnsafeMutablePointer<UInt64>
+    ) throws {
+        var stream = StreamReader(base, from: start, to: end)
         guard let divisor = stream.readVarint(), divisor >= 1, let tokenLength = stream.readVarint(),
               tokenLength <= UInt64(stream.remaining)
         else {
@@ -135,78 +154,87 @@ enum TimeDeltaCodec {
         }
         let tokenStart = stream.position
         let tokenEnd = tokenStart + Int(tokenLength)
-        let end = stream.end
         let topBit: UInt64 = 1 << UInt64(significant - 1)
         // Tokens below this are whole quotients (2^S; every token when S = 64).
         let wholeLimit: UInt64 = significant < 64 ? topBit << 1 : .max
-        var deltas = [UInt64](repeating: 0, count: count)
-        try stream.bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else {
-                if count > 0 { throw TraceError(.corruptFrame, "times stream ends after 0 of \(count) tokens", eventOrdinal: firstOrdinal) }
-                return
+        // The fast path: a one-byte token that is a whole quotient (q < 2^S and q < 0x80), whose product with the
+        // divisor cannot overflow (q ≤ 0x7F).
+        let quickLimit: UInt8 = divisor <= UInt64.max >> 7 ? UInt8(Swift.min(wholeLimit, 0x80)) : 0
+        var token = tokenStart
+        var position = tokenEnd
+        var accumulator: UInt64 = 0
+        var available = 0
+        var index = 0
+        while index < count {
+            // Runs of one-byte whole tokens: the S = 3 writer's every token for a clock of coarse resolution.
+            let run = Swift.min(count - index, tokenEnd - token)
+            var step = 0
+            while step < run {
+                let byte = base[token + step]
+                guard byte < quickLimit else { break }
+                output[index + step] = UInt64(byte) &* divisor
+                step += 1
             }
-            try deltas.withUnsafeMutableBufferPointer { output in
-                var token = tokenStart
-                var position = tokenEnd
-                var accumulator: UInt64 = 0
-                var available = 0
-                for index in 0..<count {
-                    var q: UInt64
-                    if token < tokenEnd, base[token] < 0x80 {
-                        q = UInt64(base[token])
-                        token += 1
-                    } else if let (value, next) = Varint.read(base, at: token, end: tokenEnd) {
-                        q = value
-                        token = next
-                    } else {
-                        throw TraceError(
-                            .corruptFrame, "times stream ends after \(index) of \(count) tokens", eventOrdinal: firstOrdinal + UInt64(index))
-                    }
-                    if q >= wholeLimit {
-                        let tokenValue = q
-                        let magnitude = tokenValue >> UInt64(significant - 1)
-                        guard magnitude <= UInt64(65 - significant) else {
+            token += step
+            index += step
+            if index == count { break }
+            var q: UInt64
+            if token < tokenEnd, base[token] < 0x80 {
+                q = UInt64(base[token])
+                token += 1
+            } else if let (value, next) = Varint.read(base, at: token, end: tokenEnd) {
+                q = value
+                token = next
+            } else {
+                throw TraceError(
+                    .corruptFrame, "times stream ends after \(index) of \(count) tokens", eventOrdinal: firstOrdinal + UInt64(index))
+            }
+            if q >= wholeLimit {
+                let tokenValue = q
+                let magnitude = tokenValue >> UInt64(significant - 1)
+                guard magnitude <= UInt64(65 - significant) else {
+                    throw TraceError(
+                        .corruptFrame, "timestamp delta token \(tokenValue) exceeds 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+                }
+                let shift = Int(magnitude) - 1
+                var low: UInt64 = 0
+                var got = 0
+                while got < shift {
+                    let chunk = min(shift - got, 32)
+                    while available < chunk {
+                        guard position < end else {
                             throw TraceError(
-                                .corruptFrame, "timestamp delta token \(tokenValue) exceeds 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+                                .corruptFrame, "times stream's stored bits end inside event \(firstOrdinal + UInt64(index))'s delta",
+                                eventOrdinal: firstOrdinal + UInt64(index))
                         }
-                        let shift = Int(magnitude) - 1
-                        var low: UInt64 = 0
-                        var got = 0
-                        while got < shift {
-                            let chunk = min(shift - got, 32)
-                            while available < chunk {
-                                guard position < end else {
-                                    throw TraceError(
-                                        .corruptFrame, "times stream's stored bits end inside event \(firstOrdinal + UInt64(index))'s delta",
-                                        eventOrdinal: firstOrdinal + UInt64(index))
-                                }
-                                accumulator |= UInt64(base[position]) << UInt64(available)
-                                position += 1
-                                available += 8
-                            }
-                            low |= (accumulator & ((1 << UInt64(chunk)) - 1)) << UInt64(got)
-                            accumulator >>= UInt64(chunk)
-                            available -= chunk
-                            got += chunk
-                        }
-                        q = ((topBit | (tokenValue & (topBit - 1))) << UInt64(shift)) | low
+                        accumulator |= UInt64(base[position]) << UInt64(available)
+                        position += 1
+                        available += 8
                     }
-                    let (scaled, overflow) = q.multipliedReportingOverflow(by: divisor)
-                    guard !overflow else {
-                        throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
-                    }
-                    output[index] = scaled
+                    low |= (accumulator & ((1 << UInt64(chunk)) - 1)) << UInt64(got)
+                    accumulator >>= UInt64(chunk)
+                    available -= chunk
+                    got += chunk
                 }
-                guard token == tokenEnd, position == end, accumulator == 0 else {
-                    throw TraceError(.corruptFrame, "times stream holds bytes after the last event's delta", eventOrdinal: firstOrdinal)
-                }
+                q = ((topBit | (tokenValue & (topBit - 1))) << UInt64(shift)) | low
             }
+            let (scaled, overflow) = q.multipliedReportingOverflow(by: divisor)
+            guard !overflow else {
+                throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
+            }
+            output[index] = scaled
+            index += 1
         }
-        return deltas
+        guard token == tokenEnd, position == end, accumulator == 0 else {
+            throw TraceError(.corruptFrame, "times stream holds bytes after the last event's delta", eventOrdinal: firstOrdinal)
+        }
     }
 
-    private static func decodePlanes(_ stream: ByteReader, width: UInt8, count: Int, firstOrdinal: UInt64) throws -> [UInt64] {
-        var stream = stream
+    private static func decodePlanes(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, width: UInt8, count: Int, firstOrdinal: UInt64,
+        into output: UnsafeMutablePointer<UInt64>
+    ) throws {
+        var stream = StreamReader(base, from: start, to: end)
         guard width <= 8, let divisor = stream.readVarint(), divisor >= 1 else {
             throw TraceError(.corruptFrame, "times stream has no valid plane count and divisor", eventOrdinal: firstOrdinal)
         }
@@ -216,24 +244,23 @@ enum TimeDeltaCodec {
                 eventOrdinal: firstOrdinal
             )
         }
-        var deltas = [UInt64](repeating: 0, count: count)
-        let base = stream.position
+        output.initialize(repeating: 0, count: count)
+        let planes = stream.position
         for plane in 0..<Int(width) {
-            let start = base + plane * count
+            let start = planes + plane * count
             let shift = UInt64(plane * 8)
             for index in 0..<count {
-                deltas[index] |= UInt64(stream.bytes[start + index]) << shift
+                output[index] |= UInt64(base[start + index]) << shift
             }
         }
         if divisor > 1 {
             for index in 0..<count {
-                let (scaled, overflow) = deltas[index].multipliedReportingOverflow(by: divisor)
+                let (scaled, overflow) = output[index].multipliedReportingOverflow(by: divisor)
                 guard !overflow else {
                     throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
                 }
-                deltas[index] = scaled
+                output[index] = scaled
             }
         }
-        return deltas
     }
 }

@@ -210,6 +210,36 @@ public final class TraceReader: Sendable {
     ///
     /// - Throws: `TraceError` `.corruptFrame` (or `.tornTail`) at the frame's offset.
     func rawPayload(of frame: FrameInfo) throws -> [UInt8] {
+        let (payload, isStored) = try checkedPayload(of: frame)
+        if isStored { return Array(payload) }
+        do {
+            return try inflater.withLock { try $0.decompress(payload, expectedLength: Int(frame.rawLength)) }
+        } catch let error as ZlibError {
+            throw inflateFailure(error, frame)
+        }
+    }
+
+    /// `rawPayload(of:)` into a decoder's storage: inflated straight into it (no zero fill, no copy).
+    func payloadStorage(of frame: FrameInfo) throws -> StreamReader.Storage {
+        let (payload, isStored) = try checkedPayload(of: frame)
+        if isStored { return StreamReader.Storage(Array(payload)) }
+        let storage = StreamReader.Storage(uninitializedCount: Int(frame.rawLength))
+        // The inflater writes into the storage only during the call, under the lock (the address crosses into the
+        // lock's closure as a number: a pointer would tie the inflater to this task's region).
+        let address = UInt(bitPattern: storage.base)
+        do {
+            try inflater.withLock { inflater in
+                try inflater.decompress(payload, into: UnsafeMutablePointer(bitPattern: address)!, expectedLength: Int(frame.rawLength))
+            }
+        } catch let error as ZlibError {
+            throw inflateFailure(error, frame)
+        }
+        return storage
+    }
+
+    /// The checks of `rawPayload(of:)` before inflating: the frame's stored payload, and whether it is stored
+    /// uncompressed.
+    private func checkedPayload(of frame: FrameInfo) throws -> (payload: ArraySlice<UInt8>, isStored: Bool) {
         do {
             let bytes = try file.read(count: FrameHeader.length + Int(frame.compressedLength), at: frame.offset)
             let header = try FrameHeader.decode(bytes, at: 0, fileOffset: frame.offset)
@@ -228,15 +258,16 @@ public final class TraceReader: Sendable {
                     offset: frame.offset
                 )
             }
-            if header.compression == FrameHeader.compressionStored { return Array(stored) }
-            do {
-                return try inflater.withLock { try $0.decompress(stored, expectedLength: Int(frame.rawLength)) }
-            } catch let error as ZlibError {
-                throw TraceError(.corruptFrame, "\(frame.kind) frame \(frame.sequence): payload does not inflate: \(error.message)", offset: frame.offset)
-            }
+            return (stored, header.compression == FrameHeader.compressionStored)
         } catch let error as TraceError {
             throw error.in(file: path)
         }
+    }
+
+    /// The error of a payload that does not inflate.
+    private func inflateFailure(_ error: ZlibError, _ frame: FrameInfo) -> TraceError {
+        TraceError(.corruptFrame, "\(frame.kind) frame \(frame.sequence): payload does not inflate: \(error.message)", offset: frame.offset)
+            .in(file: path)
     }
 
     /// Decodes the events of an events frame.
@@ -263,10 +294,10 @@ public final class TraceReader: Sendable {
         guard frame.kind == .events else {
             throw TraceError(.invalidArgument, "\(frame.kind) frame \(frame.sequence) holds no events", file: path, offset: frame.offset)
         }
-        let payload = try rawPayload(of: frame)
+        let payload = try payloadStorage(of: frame)
         do {
             let decoder = try EventDecoder(
-                payload: payload, firstTimestamp: frame.firstTimestamp, lastTimestamp: frame.lastTimestamp,
+                storage: payload, firstTimestamp: frame.firstTimestamp, lastTimestamp: frame.lastTimestamp,
                 firstOrdinal: frame.firstOrdinal, eventCount: Int(frame.eventCount)
             )
             return FrameCursor(decoder: decoder, frame: frame, path: path)

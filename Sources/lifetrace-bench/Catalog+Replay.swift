@@ -257,8 +257,16 @@ extension Catalog {
                 controllersAlive: state.controllers.values.filter(\.isAlive).count, findings: findings.count)
         case "import":
             return try probeImport(trace)
+        case "decode":
+            // For callgrind: the replay benchmark's "decode only" side alone (docs/PERFORMANCE.md, Profiling).
+            let folded = try decodeAll(trace)
+            return MemoryProbe(peakBytes: PeakMemory.peakBytes(), eventCount: folded & 1, controllersSeen: 0, controllersAlive: 0, findings: 0)
+        case "inflate":
+            // For callgrind: the replay benchmark's baseline alone (pread + raw inflate of every events frame).
+            let produced = try FrameInflateBaseline(reader: try TraceReader(path: trace)).run()
+            return MemoryProbe(peakBytes: PeakMemory.peakBytes(), eventCount: produced & 1, controllersSeen: 0, controllersAlive: 0, findings: 0)
         default:
-            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit, import)")
+            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit, import, decode, inflate)")
         }
     }
 
