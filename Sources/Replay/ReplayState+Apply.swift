@@ -58,6 +58,26 @@ extension ReplayState {
         }
     }
 
+    /// `apply(_:from:)` with the cursor reached through a pointer (valid for the call): nothing is copied per
+    /// record, and the frame's tables are read as `applyRest`'s batch fold reads them.
+    public mutating func apply(_ record: EventRecord, from cursor: UnsafePointer<FrameCursor>) {
+        if record.kind == .callback {
+            advance(to: record.timestamp, record.ordinal)
+            applyCallback(CallbackFacts(record), CursorRefs(cursor: cursor))
+        } else if record.kind == .other {
+            apply(cursor.event(of: record), ordinal: record.ordinal)
+        } else {
+            applyRecord(record, CursorRefs(cursor: cursor))
+        }
+    }
+
+    /// Folds the callback entry of a `RecordBatch` (`isRecord` is `false`) with ordinal `ordinal`, decoded from
+    /// the frame `cursor` points to: the same fold as `apply(_:from:)` of its record, without building the record.
+    public mutating func apply(callback entry: RecordBatch.Entry, ordinal: UInt64, from cursor: UnsafePointer<FrameCursor>) {
+        advance(to: entry.timestamp, ordinal)
+        applyCallback(CallbackFacts(entry, ordinal: ordinal), CursorRefs(cursor: cursor))
+    }
+
     /// The fold of a container, app, SwiftUI or mark record, reading strings and controllers from the frame's
     /// tables (no `Event`).
     mutating func applyRecord<T: RecordTables>(_ record: EventRecord, _ tables: T) {

@@ -141,4 +141,6 @@ extension UnsafePointer where Pointee == FrameCursor {
     public func value(of field: MarkFieldRecord) -> FieldValue { pointee.decoder.value(of: field) }
     /// `FrameCursor.controller(atSlot:)`.
     public func controller(atSlot slot: UInt32) -> ControllerRef { pointee.decoder.controller(atSlot: slot) }
+    /// `FrameCursor.event(of:)`.
+    public func event(of record: EventRecord) -> Event { pointee.decoder.event(of: record) }
 }

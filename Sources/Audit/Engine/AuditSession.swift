@@ -4,30 +4,31 @@ import TraceModel
 
 /// One audit of one trace: feed it every event in order, then `finish()`.
 ///
-/// Callback events (most of a trace) are dispatched through a table: for each (callback, phase) the monitors whose
-/// `RuleMonitor.callbackFilter` holds it, plus the monitors whose `callbackDemand` asks for it now; a callback no
-/// monitor watches costs the replay's fold and a table lookup. Monitors get callbacks as `EventRecord`s
-/// (`RuleMonitor.observe(callback:_:_:)`), whether the session is fed records (`observe(_:from:)`) or `Event`s
-/// (`observe(_:ordinal:)`, which turns a callback event into the same record), so both paths find the same.
+/// Events are dispatched through tables: callbacks per (callback, phase) to the monitors whose
+/// `RuleMonitor.callbackFilter` holds it, plus the monitors whose `callbackDemand` asks for it now; container
+/// events per operation (`containerFilter`), app events per transition and phase (`appFilter`, widened by
+/// `CallbackDemand.app`), marks per interned name (`markFilter`). An event no monitor wants costs the replay's
+/// fold and a table lookup. Monitors get callbacks as `EventRecord`s (`RuleMonitor.observe(callback:_:_:)`) and
+/// container, app, SwiftUI and mark events as records too (`observe(record:_:_:)`), whether the session is fed
+/// records (`observeRest(of:batch:)`, `observe(_:from:)`) or `Event`s (`observe(_:ordinal:)`, which turns the
+/// event into the same record), so both paths find the same; an `Event` is built from a record only when a
+/// monitor asks for it (`EventContext.event(of:)`), once per event.
 ///
 /// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
 /// Not `Sendable`: use one session on one thread.
 public final class AuditSession {
-    /// The callback dispatch table: the monitors for key `k` (`callbackKey(_:_:)`) are
-    /// `callbackTargets[callbackStart[k]..<callbackStart[k + 1]]`, in registry order.
-    private let callbackStart: [Int]
-    private let callbackTargets: [MonitorRef]
-    /// The callback monitors with a `callbackDemand`: called for the callbacks its `extra` holds and the filter
-    /// does not.
+    private let callbackTable: DispatchTable
+    /// The callback monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds
+    /// and the fixed filter does not.
     private let demandTargets: [DemandRef]
-    private let containerMonitors: [any RuleMonitor]
-    private let appMonitors: [any RuleMonitor]
+    private let containerTable: DispatchTable
+    private let appTable: DispatchTable
     /// The mark monitors by the interned code of the mark's name (`KnownName` raw value; `markFilter`), and
     /// those that may want a name that has no code (`KnownName.other`), with their filters.
-    private let markTargets: [[any RuleMonitor]]
-    private let customMarkTargets: [(monitor: any RuleMonitor, filter: MarkFilter)]
-    private let swiftUIMonitors: [any RuleMonitor]
-    private let recorderMonitors: [any RuleMonitor]
+    private let markTable: DispatchTable
+    private let customMarkTargets: [(target: MonitorRef, filter: MarkFilter)]
+    private let swiftUITable: DispatchTable
+    private let recorderTable: DispatchTable
     private let monitors: [any RuleMonitor]
     /// The replayed state (the `Replay` fold) after the last event observed, and the event being observed.
     let replay = ReplayBox()
@@ -39,100 +40,122 @@ public final class AuditSession {
     init(monitors: [any RuleMonitor]) {
         self.monitors = monitors
         let callbackMonitors = monitors.filter { $0.interests.contains(.callbacks) }
-        var start: [Int] = []
-        var targets: [MonitorRef] = []
-        for key in 0..<Self.callbackKeys {
-            start.append(targets.count)
-            guard let callback = Callback(rawValue: UInt8(key & 0xF)), let phase = Phase(rawValue: UInt8(key >> 4)) else { continue }
-            targets += callbackMonitors.filter { $0.callbackFilter.contains(callback, phase) }.map(MonitorRef.init)
+        callbackTable = DispatchTable(keys: Self.callbackKeys, callbackMonitors) { monitor, key in
+            guard let callback = Callback(rawValue: UInt8(key & 0xF)), let phase = Phase(rawValue: UInt8(key >> 4)) else { return false }
+            return monitor.callbackFilter.contains(callback, phase)
         }
-        start.append(targets.count)
-        callbackStart = start
-        callbackTargets = targets
-        demandTargets = callbackMonitors.compactMap { monitor in monitor.callbackDemand.map { DemandRef(monitor: monitor, filter: monitor.callbackFilter, demand: $0) } }
-        containerMonitors = monitors.filter { $0.interests.contains(.containers) }
-        appMonitors = monitors.filter { $0.interests.contains(.app) }
+        demandTargets = monitors.compactMap { monitor in
+            monitor.callbackDemand.map {
+                DemandRef(
+                    monitor: monitor, filter: monitor.interests.contains(.callbacks) ? monitor.callbackFilter : .all,
+                    appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all, demand: $0)
+            }
+        }
+        containerTable = DispatchTable(keys: Self.containerKeys, monitors.filter { $0.interests.contains(.containers) }) { monitor, key in
+            monitor.containerFilter.contains(code: UInt8(key))
+        }
+        appTable = DispatchTable(keys: Self.appKeys, monitors.filter { $0.interests.contains(.app) }) { monitor, key in
+            monitor.appFilter.contains(code: UInt8(key & 0xF), key & 16 != 0 ? .end : .begin)
+        }
         let markMonitors = monitors.filter { $0.interests.contains(.marks) }
-        let filters = markMonitors.map(\.markFilter)
-        markTargets = (0...255).map { raw in
-            guard let code = KnownName(rawValue: UInt8(raw)), code != .other else { return [] }
-            return markMonitors.indices.filter { filters[$0].contains(known: code) }.map { markMonitors[$0] }
+        markTable = DispatchTable(keys: 256, markMonitors) { monitor, key in
+            guard let code = KnownName(rawValue: UInt8(key)), code != .other else { return false }
+            return monitor.markFilter.contains(known: code)
         }
-        customMarkTargets = markMonitors.indices.filter { filters[$0].holdsCustomNames }.map { (markMonitors[$0], filters[$0]) }
-        swiftUIMonitors = monitors.filter { $0.interests.contains(.swiftUI) }
-        recorderMonitors = monitors.filter { $0.interests.contains(.recorder) }
+        customMarkTargets = markMonitors.compactMap { monitor in
+            let filter = monitor.markFilter
+            return filter.holdsCustomNames ? (MonitorRef(monitor), filter) : nil
+        }
+        swiftUITable = DispatchTable(keys: 1, monitors.filter { $0.interests.contains(.swiftUI) }) { _, _ in true }
+        recorderTable = DispatchTable(keys: 1, monitors.filter { $0.interests.contains(.recorder) }) { _, _ in true }
     }
 
-    /// Keys of the dispatch table: 16 callback values × 3 phases.
+    /// Keys of the callback table: 16 callback values × 3 phases.
     private static let callbackKeys = 48
+    /// Keys of the container table: operation raw values.
+    private static let containerKeys = 32
+    /// Keys of the app table: transition raw value, plus 16 for an `end`.
+    private static let appKeys = 32
 
     @inline(__always)
-    private static func callbackKey(_ callback: Callback, _ phase: Phase) -> Int {
-        Int(phase.rawValue) &<< 4 | Int(callback.rawValue & 0xF)
+    private static func callbackKey(_ callbackCode: UInt8, _ phaseCode: UInt8) -> Int {
+        Int(phaseCode) &<< 4 | Int(callbackCode & 0xF)
+    }
+
+    /// The container table's key of a record's `code` (an unknown code stands for `setRoot`, as the `Event` built
+    /// from the record says).
+    @inline(__always)
+    private static func containerKey(_ code: UInt8) -> Int {
+        code < 32 && ContainerOperation(rawValue: code) != nil ? Int(code) : 0
+    }
+
+    /// The app table's key of a record's `code` and phase (an unknown code stands for `didFinishLaunching`).
+    @inline(__always)
+    private static func appKey(_ code: UInt8, _ phase: Phase) -> Int {
+        (AppTransition(rawValue: code) != nil ? Int(code & 0xF) : 0) | (phase == .end ? 16 : 0)
     }
 
     /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.
     public func observe(_ event: Event, ordinal: UInt64) {
         let previousTimestamp = advance(to: event.timestamp)
         replay.state.apply(event, ordinal: ordinal)
-        let interested: [any RuleMonitor]
         switch event.payload {
         case .callback(let callback):
             let record = Self.record(of: callback, at: event.timestamp, ordinal: ordinal)
-            guard isWatched(record) else { return }
-            replay.currentCallback = callback
-            replay.currentSource = event.source
+            let key = Self.callbackKey(record.callback.rawValue, record.phase.rawValue)
+            guard isWatched(record, key) else { return }
+            replay.event = EventBox(event)
             replay.isEvent = true
-            dispatch(record, previousTimestamp)
+            dispatch(record, key, previousTimestamp)
             replay.isEvent = false
-            replay.currentCallback = nil
-            replay.currentSource = nil
+            replay.event = nil
+        case .container, .app, .swiftUI, .mark:
+            guard let record = EventRecord(auditing: event, ordinal: ordinal) else { return }
+            replay.event = EventBox(event)
+            replay.isEvent = true
+            dispatchOther(record, previousTimestamp)
+            replay.isEvent = false
+            replay.event = nil
+        case .recorder:
+            if recorderTable.isEmpty(0) { return }
+            let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+            var found = takeFindings()
+            for position in recorderTable.positions(0) {
+                recorderTable[position].monitor.observe(event, context, &found)
+            }
+            swap(&found, &findings)
+        case .unknown:
             return
-        case .container: interested = containerMonitors
-        case .app: interested = appMonitors
-        case .mark(let mark): interested = markTargets(KnownName(mark.name), mark.name)
-        case .swiftUI: interested = swiftUIMonitors
-        case .recorder: interested = recorderMonitors
-        case .unknown: return
         }
-        if interested.isEmpty { return }
-        deliver(event, ordinal: ordinal, previousTimestamp, to: interested)
-    }
-
-    /// Calls `monitors` with a non-callback event.
-    private func deliver(_ event: Event, ordinal: UInt64, _ previousTimestamp: UInt64?, to monitors: [any RuleMonitor]) {
-        let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-        var found = takeFindings()
-        for monitor in monitors {
-            monitor.observe(event, context, &found)
-        }
-        swap(&found, &findings)
-    }
-
-    /// The mark monitors whose `markFilter` holds a mark named `name` (interned as `code`).
-    @inline(__always)
-    private func markTargets(_ code: KnownName, _ name: @autoclosure () -> String) -> [any RuleMonitor] {
-        if code != .other { return markTargets[Int(code.rawValue)] }
-        if customMarkTargets.isEmpty { return [] }
-        let name = name()
-        return customMarkTargets.filter { $0.filter.contains(name) }.map(\.monitor)
     }
 
     /// Feeds one event decoded by a `FrameCursor` (the record `cursor.next()` just returned): the same as
-    /// `observe(_:ordinal:)` with the record's ordinal, but a callback is folded from the record and handed to the
-    /// monitors as the record; no `Event` is built for it.
+    /// `observe(_:ordinal:)` with the record's ordinal, but the event is folded from the record and handed to the
+    /// monitors as the record; an `Event` is built only if a monitor asks for one.
     public func observe(_ record: EventRecord, from cursor: FrameCursor) {
-        guard record.kind == .callback else {
-            observeOther(record, from: cursor)
+        withUnsafePointer(to: cursor) { cursor in
+            observe(record, from: cursor)
+        }
+    }
+
+    /// `observe(_:from:)` with the cursor reached through a pointer (valid for the call).
+    private func observe(_ record: EventRecord, from cursor: UnsafePointer<FrameCursor>) {
+        if record.kind == .other {
+            observe(cursor.event(of: record), ordinal: record.ordinal)
             return
         }
         let previousTimestamp = advance(to: record.timestamp)
         replay.state.apply(record, from: cursor)
-        guard isWatched(record) else { return }
-        withUnsafePointer(to: cursor) { cursor in
-            replay.cursor = cursor
-            dispatch(record, previousTimestamp)
-            replay.cursor = nil
+        let saved = replay.cursor
+        replay.cursor = cursor
+        defer { replay.cursor = saved }
+        if record.kind == .callback {
+            let key = Self.callbackKey(record.callback.rawValue, record.phase.rawValue)
+            guard isWatched(record, key) else { return }
+            dispatch(record, key, previousTimestamp)
+        } else {
+            dispatchOther(record, previousTimestamp)
+            replay.event = nil
         }
     }
 
@@ -144,53 +167,51 @@ public final class AuditSession {
     /// - Throws: What decoding the frame throws (`TraceError`); the events before the bad one are observed.
     @discardableResult
     public func observeRest(of cursor: inout FrameCursor, batch: inout RecordBatch) throws -> UInt64 {
-        var observed: UInt64 = 0
-        while true {
-            cursor.decode(into: &batch, limit: 1024)
-            let first = batch.firstOrdinal
-            let count = batch.count
-            for index in 0..<count {
-                let entry = batch[index]
-                let ordinal = first &+ UInt64(index)
-                if !entry.isRecord {
-                    var record = EventRecord(
-                        timestamp: entry.timestamp, ordinal: ordinal, callback: entry.callback, phase: entry.phase,
-                        animated: entry.animated, controller: entry.serial, controllerSlot: entry.slot)
-                    record.parent = entry.parent
-                    record.parentSerial = entry.parentSerial
-                    record.parentSlot = entry.parentSlot
-                    observe(record, from: cursor)
-                } else if batch.records[Int(entry.record)].kind != .other {
-                    observe(batch.records[Int(entry.record)], from: cursor)
-                } else if let event = batch.events[Int(entry.record)] {
-                    observe(event, ordinal: ordinal)
+        try withUnsafeMutablePointer(to: &cursor) { cursor in
+            let pointer = UnsafePointer(cursor)
+            var observed: UInt64 = 0
+            while true {
+                cursor.pointee.decode(into: &batch, limit: 1024)
+                let first = batch.firstOrdinal
+                let count = batch.count
+                batch.withEntries { entries in
+                    for index in 0..<entries.count {
+                        let entry = entries[index]
+                        let ordinal = first &+ UInt64(index)
+                        if !entry.isRecord {
+                            observe(callback: entry, ordinal: ordinal, from: pointer)
+                        } else if batch.records[Int(entry.record)].kind != .other {
+                            observe(batch.records[Int(entry.record)], from: pointer)
+                        } else if let event = batch.events[Int(entry.record)] {
+                            observe(event, ordinal: ordinal)
+                        }
+                    }
                 }
+                observed &+= UInt64(count)
+                if let error = batch.error { throw error }
+                if batch.isFinished { return observed }
             }
-            observed &+= UInt64(count)
-            if let error = batch.error { throw error }
-            if batch.isFinished { return observed }
         }
     }
 
-    /// A record of a kind other than `.callback`: a container, app, SwiftUI or mark record is folded from the
-    /// record and becomes an `Event` only when a monitor looks at it; a record of kind `.other` is the cursor's
-    /// `Event`.
-    private func observeOther(_ record: EventRecord, from cursor: FrameCursor) {
-        let interested: [any RuleMonitor]
-        switch record.kind {
-        case .container: interested = containerMonitors
-        case .app: interested = appMonitors
-        case .swiftUI: interested = swiftUIMonitors
-        case .mark:
-            interested = markTargets(KnownName(rawValue: record.code) ?? .other, cursor.string(atSlot: record.stringSlot))
-        case .callback, .other:
-            observe(cursor.event(of: record), ordinal: record.ordinal)
-            return
-        }
-        let previousTimestamp = advance(to: record.timestamp)
-        replay.state.apply(record, from: cursor)
-        if interested.isEmpty { return }
-        deliver(cursor.event(of: record), ordinal: record.ordinal, previousTimestamp, to: interested)
+    /// A callback entry of a batch: folded from the entry; its record is built only when a monitor watches it.
+    @inline(__always)
+    private func observe(callback entry: RecordBatch.Entry, ordinal: UInt64, from cursor: UnsafePointer<FrameCursor>) {
+        let previousTimestamp = advance(to: entry.timestamp)
+        replay.state.apply(callback: entry, ordinal: ordinal, from: cursor)
+        let key = Self.callbackKey(entry.callbackCode, entry.phaseCode)
+        let callback = entry.callback
+        let phase = entry.phase
+        if callbackTable.isEmpty(key), !isDemanded(callback, phase) { return }
+        var record = EventRecord(
+            timestamp: entry.timestamp, ordinal: ordinal, callback: callback, phase: phase,
+            animated: entry.animated, controller: entry.serial, controllerSlot: entry.slot)
+        record.parent = entry.parent
+        record.parentSerial = entry.parentSerial
+        record.parentSlot = entry.parentSlot
+        replay.cursor = cursor
+        dispatch(record, key, previousTimestamp)
+        replay.cursor = nil
     }
 
     /// Counts the event and moves the clock; returns the previous event's timestamp (`nil` for the first).
@@ -205,24 +226,76 @@ public final class AuditSession {
 
     /// Whether some monitor looks at the callback record now (its filter or its demand).
     @inline(__always)
-    private func isWatched(_ record: EventRecord) -> Bool {
-        let key = Self.callbackKey(record.callback, record.phase)
-        if callbackStart[key] != callbackStart[key &+ 1] { return true }
-        for target in demandTargets where target.demand.extra.contains(record.callback, record.phase) { return true }
+    private func isWatched(_ record: EventRecord, _ key: Int) -> Bool {
+        !callbackTable.isEmpty(key) || isDemanded(record.callback, record.phase)
+    }
+
+    /// Whether some monitor's demand asks for the callback beyond its filter.
+    @inline(__always)
+    private func isDemanded(_ callback: Callback, _ phase: Phase) -> Bool {
+        for target in demandTargets where target.demand.extra.contains(callback, phase) { return true }
         return false
     }
 
     /// Calls the monitors that look at the callback record now.
-    private func dispatch(_ record: EventRecord, _ previousTimestamp: UInt64?) {
+    private func dispatch(_ record: EventRecord, _ key: Int, _ previousTimestamp: UInt64?) {
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-        let key = Self.callbackKey(record.callback, record.phase)
         var found = takeFindings()
-        for index in callbackStart[key]..<callbackStart[key &+ 1] {
-            callbackTargets[index].monitor.observe(callback: record, context, &found)
+        for position in callbackTable.positions(key) {
+            callbackTable[position].monitor.observe(callback: record, context, &found)
         }
         for target in demandTargets
         where !target.filter.contains(record.callback, record.phase) && target.demand.extra.contains(record.callback, record.phase) {
             target.monitor.observe(callback: record, context, &found)
+        }
+        swap(&found, &findings)
+    }
+
+    /// Calls the monitors that want a container, app, SwiftUI or mark record (the table of its kind, by operation,
+    /// transition or name; plus the demands for app events).
+    private func dispatchOther(_ record: EventRecord, _ previousTimestamp: UInt64?) {
+        let table: DispatchTable
+        let key: Int
+        var demanded = false
+        var custom = false
+        switch record.kind {
+        case .container:
+            table = containerTable
+            key = Self.containerKey(record.code)
+        case .app:
+            table = appTable
+            key = Self.appKey(record.code, record.phase)
+            for target in demandTargets where target.demand.app.contains(code: record.code, record.phase) {
+                demanded = true
+                break
+            }
+        case .swiftUI:
+            table = swiftUITable
+            key = 0
+        case .mark:
+            table = markTable
+            key = Int(record.code)
+            custom = record.code == KnownName.other.rawValue && !customMarkTargets.isEmpty
+        case .callback, .other:
+            return
+        }
+        if table.isEmpty(key), !demanded, !custom { return }
+        let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+        var found = takeFindings()
+        for position in table.positions(key) {
+            table[position].monitor.observe(record: record, context, &found)
+        }
+        if demanded {
+            let code = AppTransition(rawValue: record.code) != nil ? record.code : 0
+            for target in demandTargets
+            where !target.appFilter.contains(code: code, record.phase) && target.demand.app.contains(code: code, record.phase) {
+                target.monitor.observe(record: record, context, &found)
+            }
+        }
+        if custom, let name = context.string(of: record) {
+            for target in customMarkTargets where target.filter.contains(name) {
+                target.target.monitor.observe(record: record, context, &found)
+            }
         }
         swap(&found, &findings)
     }
@@ -287,35 +360,59 @@ struct MonitorRef {
 /// callback event when the session checks the demand).
 struct DemandRef {
     unowned(unsafe) let monitor: any RuleMonitor
+    /// The monitor's fixed filters (`.all` for a kind it has no interest in, so the demand adds nothing there).
     let filter: CallbackSet
+    let appFilter: AppTransitionSet
     unowned(unsafe) let demand: CallbackDemand
 }
 
 /// Holds the session's `ReplayState` so contexts can reach it without copying it per event, and the event being
-/// observed, from which `EventContext` resolves a callback record's controllers: the `Event` when the session was
-/// fed one, else the `FrameCursor` the record came from (valid only while the monitors run).
+/// observed, from which `EventContext` resolves a record's controllers, strings and fields: the `Event` when the
+/// session was fed one (`isEvent`), else the `FrameCursor` the record came from (valid only while the monitors
+/// run) and the `Event` built from it once a monitor asked for it.
 ///
 /// The session is used on one thread and never reenters itself, so its stored properties (and `state`) skip the
 /// runtime exclusivity check (`@exclusivity(unchecked)`): a check per access cost ≈ 80 instructions, several
 /// per event. The compile-time exclusivity diagnostics still apply.
 final class ReplayBox {
     @exclusivity(unchecked) var state = ReplayState()
-    /// Whether the callback being observed came as an `Event` (`currentCallback`, `currentSource`) rather than
-    /// as a record (`cursor`).
+    /// Whether the event being observed came as an `Event` (`event`) rather than as a record (`cursor`).
     @exclusivity(unchecked) var isEvent = false
-    /// The callback event being observed when it came as an `Event`, and its source.
-    @exclusivity(unchecked) var currentCallback: CallbackEvent?
-    @exclusivity(unchecked) var currentSource: EventSource?
-    /// The cursor of the callback record being observed when it came as a record.
+    /// The event being observed: the one fed when `isEvent`, else the one built from the record (or `nil`).
+    @exclusivity(unchecked) var event: EventBox?
+    /// The cursor of the record being observed when it came as a record.
     @exclusivity(unchecked) var cursor: UnsafePointer<FrameCursor>?
 
-    /// The `ControllerRef` at `slot` of the event being observed (for an `Event`: 0 the controller, 1 the
-    /// parent), else the replayed state's record of `serial`.
-    func controllerRef(slot: UInt32, serial: UInt32) -> ControllerRef {
-        if isEvent, let callback = currentCallback {
-            return slot == 1 ? callback.parent?.controller ?? callback.controller : callback.controller
+    /// The `ControllerRef` at `slot` of the record being observed, of kind `kind` (for an `Event`: a callback's
+    /// slot 0 is the controller and 1 the parent; other kinds name one controller), else the replayed state's
+    /// record of `serial`.
+    func controllerRef(slot: UInt32, serial: UInt32, kind: EventRecord.Kind) -> ControllerRef {
+        if isEvent, let event = event?.event {
+            switch event.payload {
+            case .callback(let callback):
+                return slot == 1 ? callback.parent?.controller ?? callback.controller : callback.controller
+            case .container(let container):
+                if let ref = container.container { return ref }
+            case .swiftUI(let swiftUI):
+                if let ref = swiftUI.host { return ref }
+            case .mark(let mark):
+                if let ref = mark.controller { return ref }
+            default:
+                break
+            }
+        } else if let cursor {
+            return cursor.controller(atSlot: slot)
         }
-        if let cursor { return cursor.pointee.controller(atSlot: slot) }
         return state.controllers[serial]?.ref ?? ControllerRef(serial: serial, typeName: "")
+    }
+}
+
+/// An `Event` in a box, so monitors can be lent it (a class's `let` property) instead of each copying it out of
+/// the session.
+final class EventBox {
+    let event: Event
+
+    init(_ event: Event) {
+        self.event = event
     }
 }

@@ -6,6 +6,8 @@
 public final class CallbackDemand {
     /// Callbacks wanted now in addition to `callbackFilter` (empty: none).
     @exclusivity(unchecked) public var extra: CallbackSet = []
+    /// App and scene delegate events wanted now in addition to `RuleMonitor.appFilter` (empty: none).
+    @exclusivity(unchecked) public var app: AppTransitionSet = []
 
     public init() {}
 }

@@ -59,16 +59,17 @@ public struct EventContext {
         RelatedEvent(ordinal: ordinal, timestamp: event.timestamp, message: message, source: event.source)
     }
 
-    // MARK: The callback record being observed
+    // MARK: The record being observed
 
-    /// The controller of `record`, the callback record being observed (`RuleMonitor.observe(callback:_:_:)`).
+    /// The controller of `record`, the record being observed: a callback's controller, a container event's
+    /// container, a SwiftUI event's host, a mark's controller (for the last three only when `record.hasController`).
     public func controller(of record: EventRecord) -> ControllerRef {
-        replay.controllerRef(slot: record.controllerSlot, serial: record.controller)
+        replay.controllerRef(slot: record.controllerSlot, serial: record.controller, kind: record.kind)
     }
 
     /// The controller named by `record`'s `parent` argument, or `nil` when it has none or it is UIKit's `nil`.
     public func parent(of record: EventRecord) -> ControllerRef? {
-        record.parent == .controller ? replay.controllerRef(slot: record.parentSlot, serial: record.parentSerial) : nil
+        record.parent == .controller ? replay.controllerRef(slot: record.parentSlot, serial: record.parentSerial, kind: .callback) : nil
     }
 
     /// The `parent` argument of `record` as `CallbackEvent.parent` holds it.
@@ -76,25 +77,95 @@ public struct EventContext {
         switch record.parent {
         case .absent: nil
         case .none: ParentArgument.none
-        case .controller: .controller(replay.controllerRef(slot: record.parentSlot, serial: record.parentSerial))
+        case .controller: .controller(replay.controllerRef(slot: record.parentSlot, serial: record.parentSerial, kind: .callback))
         }
     }
 
-    /// The recorded source of the callback event being observed (`nil` for most: a callback with a source
-    /// reaches the engine as an `Event`, whose source this is).
-    public var source: EventSource? { replay.isEvent ? replay.currentSource : nil }
+    /// The serial of the controller at `index` (0-based, below `record.listCount`) of the container event
+    /// `record` (`ContainerEvent.controllers`).
+    public func listSerial(_ index: Int, of record: EventRecord) -> UInt32 {
+        if replay.isEvent, case .container(let container)? = replay.event?.event.payload { return container.controllers[index].serial }
+        guard let cursor = replay.cursor else { return 0 }
+        return cursor.serial(atSlot: cursor.listSlot(record.listStart &+ UInt32(index)))
+    }
 
-    /// The callback event being observed, as an `Event` (built from the frame when it came as a record).
+    /// The controller at `index` (0-based, below `record.listCount`) of the container event `record`.
+    public func listController(_ index: Int, of record: EventRecord) -> ControllerRef {
+        if replay.isEvent, case .container(let container)? = replay.event?.event.payload { return container.controllers[index] }
+        guard let cursor = replay.cursor else { return ControllerRef(serial: 0, typeName: "") }
+        return cursor.controller(atSlot: cursor.listSlot(record.listStart &+ UInt32(index)))
+    }
+
+    /// The string of `record`: a mark's name, a SwiftUI event's view, an app event's scene (`nil` when it has
+    /// none, or for another kind).
+    public func string(of record: EventRecord) -> String? {
+        if replay.isEvent, let event = replay.event?.event {
+            switch event.payload {
+            case .mark(let mark): return mark.name
+            case .swiftUI(let swiftUI): return swiftUI.view
+            case .app(let app): return app.scene
+            default: return nil
+            }
+        }
+        guard let cursor = replay.cursor, record.stringSlot != EventRecord.noString, record.kind != .callback, record.kind != .container else { return nil }
+        return cursor.string(atSlot: record.stringSlot)
+    }
+
+    /// The value of the first field of the mark `record` whose name has the code `name` (`nil` when it has none).
+    public func field(_ name: KnownName, of record: EventRecord) -> FieldValue? {
+        if replay.isEvent, case .mark(let mark)? = replay.event?.event.payload {
+            guard let string = name.string else { return nil }
+            return mark[field: string]
+        }
+        guard let cursor = replay.cursor, record.kind == .mark else { return nil }
+        var index = record.listStart
+        let end = record.listStart &+ record.listCount
+        while index < end {
+            let field = cursor.field(index)
+            if field.nameCode == name.rawValue { return cursor.value(of: field) }
+            index &+= 1
+        }
+        return nil
+    }
+
+    /// The recorded source of the event being observed (`nil` for a record: an event with a source reaches the
+    /// engine as an `Event`, whose source this is).
+    public var source: EventSource? { replay.isEvent ? replay.event?.event.source : nil }
+
+    /// The event being observed, as an `Event`: the one the session was fed, else built from the record and its
+    /// frame (once per event, whichever monitor asks first).
     public func event(of record: EventRecord) -> Event {
-        if replay.isEvent, let callback = replay.currentCallback {
-            return Event(timestamp: record.timestamp, .callback(callback), source: replay.currentSource)
+        if record.kind == .callback, !replay.isEvent {
+            var callback = CallbackEvent(record.callback, record.phase, controller: controller(of: record), animated: record.animated)
+            callback.parent = parentArgument(of: record)
+            return Event(timestamp: record.timestamp, .callback(callback))
         }
-        var callback = CallbackEvent(record.callback, record.phase, controller: controller(of: record), animated: record.animated)
-        callback.parent = parentArgument(of: record)
-        return Event(timestamp: record.timestamp, .callback(callback))
+        return eventBox(of: record).event
     }
 
-    /// A related-event entry for the callback record being observed.
+    /// `body` with the event being observed (`event(of:)`), lent rather than copied.
+    public func withEvent<R>(of record: EventRecord, _ body: (Event) -> R) -> R {
+        if record.kind == .callback, !replay.isEvent { return body(event(of: record)) }
+        let box = eventBox(of: record)
+        return body(box.event)
+    }
+
+    /// The box of the event being observed: the fed one, or the one built from `record` on the first call.
+    private func eventBox(of record: EventRecord) -> EventBox {
+        if let box = replay.event { return box }
+        guard let cursor = replay.cursor else { return EventBox(Event(timestamp: record.timestamp, .unknown(UnknownEvent(tag: 0, body: [])))) }
+        let box = EventBox(cursor.event(of: record))
+        replay.event = box
+        return box
+    }
+
+    /// The mark `record` stands for (built from the frame; `nil` for another kind).
+    public func mark(of record: EventRecord) -> MarkEvent? {
+        guard case .mark(let mark) = event(of: record).payload else { return nil }
+        return mark
+    }
+
+    /// A related-event entry for the record being observed.
     public func related(_ record: EventRecord, _ message: String) -> RelatedEvent {
         RelatedEvent(ordinal: ordinal, timestamp: record.timestamp, message: message, source: source)
     }

@@ -9,7 +9,8 @@ import TraceModel
 /// Callback events reach a monitor as records (`observe(callback:_:_:)`): trivially copyable, controllers as
 /// serials, so a monitor that only keeps per-controller state pays no string copies; it asks the context for the
 /// controller's `ControllerRef` (`EventContext.controller(of:)`) only when it makes a finding or keeps the name.
-/// Every other event kind reaches `observe(_:_:_:)` as an `Event`.
+/// Container, app, SwiftUI and mark events reach `observe(record:_:_:)` as records too (strings, controllers and
+/// fields stay in the frame's tables until asked for); recorder events reach `observe(_:_:_:)` as `Event`s.
 public protocol RuleMonitor: AnyObject {
     /// The event kinds the monitor wants (`.callbacks` for `observe(callback:_:_:)`, the others for
     /// `observe(_:_:_:)`).
@@ -24,14 +25,31 @@ public protocol RuleMonitor: AnyObject {
     /// Of the marks (when `interests` holds `.marks`), the names `observe(_:_:_:)` wants (default: every mark).
     var markFilter: MarkFilter { get }
 
+    /// Of the container events (when `interests` holds `.containers`), the operations wanted (default: all).
+    var containerFilter: ContainerOperationSet { get }
+
+    /// Of the app and scene delegate events (when `interests` holds `.app`), the transitions (and phases)
+    /// wanted (default: all). `callbackDemand` may widen it for a while (`CallbackDemand.app`).
+    var appFilter: AppTransitionSet { get }
+
     /// Called for each callback event in `callbackFilter` (or the demand's `extra`), in trace order, after the
     /// engine's replay (`EventContext.state`) has applied it. `record` is of kind `.callback`; its controller and
     /// parent are serials, resolved to `ControllerRef`s by `EventContext.controller(of:)` and `parent(of:)`.
     /// Default: builds the `Event` (`EventContext.event(of:)`) and calls `observe(_:_:_:)`.
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding])
 
-    /// Called for each non-callback event of the kinds in `interests`, in trace order, after the engine's replay
-    /// has applied it.
+    /// Called for each container, app, SwiftUI and mark event of the kinds in `interests` (and in the filters
+    /// above), in trace order, after the engine's replay has applied it. `record` is of kind `.container`, `.app`,
+    /// `.swiftUI` or `.mark`: its numbers are read directly (`containerOperation`, `appTransition`,
+    /// `swiftUIAction`, `markName`, `phase`, the serials), its strings, controllers, lists and fields through
+    /// the context (`EventContext.string(of:)`, `controller(of:)`, `listSerial(_:of:)`, `field(_:of:)`, …),
+    /// and the whole `Event` with `EventContext.event(of:)` (built once per event, only when asked for).
+    /// Default: calls `observe(_:_:_:)` with that `Event`.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding])
+
+    /// Called for each recorder event (when `interests` holds `.recorder`), and by the default
+    /// `observe(record:_:_:)` and `observe(callback:_:_:)` with the event built from the record; in trace order,
+    /// after the engine's replay has applied it.
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding])
 
     /// Called once after the last event. Monitors still waiting (a deadline not reached) report
@@ -43,8 +61,14 @@ extension RuleMonitor {
     public var callbackFilter: CallbackSet { .all }
     public var callbackDemand: CallbackDemand? { nil }
     public var markFilter: MarkFilter { .all }
+    public var containerFilter: ContainerOperationSet { .all }
+    public var appFilter: AppTransitionSet { .all }
+
+    public func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        context.withEvent(of: record) { observe($0, context, &findings) }
+    }
 
     public func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        observe(context.event(of: record), context, &findings)
+        context.withEvent(of: record) { observe($0, context, &findings) }
     }
 }

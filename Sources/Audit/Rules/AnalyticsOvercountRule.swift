@@ -101,6 +101,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     /// viewWillDisappear ends every appearance cycle, completed or cancelled (DESIGN.md §2), so viewWillAppear
     /// and viewDidDisappear are not needed: fewer callbacks to look at.
     let callbackFilter = CallbackSet([.viewDidAppear, .viewWillDisappear, .deinitialize], ends: false)
+    /// Only willEnterForeground (not its end) closes confirmed cycles.
+    let appFilter = AppTransitionSet([.willEnterForeground], ends: false)
 
     /// One screen view: where it was sent.
     private struct View {

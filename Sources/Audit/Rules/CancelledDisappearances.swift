@@ -26,6 +26,9 @@ struct CancelledDisappearances<Item> {
     /// The callbacks `observe` needs to see.
     static var callbacks: [Callback] { [.viewWillAppear, .viewDidDisappear, .deinitialize] }
 
+    /// The container operations `observe` needs to see.
+    static var containerOperations: ContainerOperationSet { ContainerOperationSet([.interactiveTransitionCancel]) }
+
     /// Items by controller serial, for controllers whose viewWillDisappear is not yet resolved.
     private var awaiting = SerialMap<[Item]>()
 

@@ -119,6 +119,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .containers, .marks]
     let markFilter = MarkFilter([MarkName.save])
     let callbackFilter = CallbackSet(CancelledDisappearances<(key: TypeKey, save: Save)>.callbacks, ends: false)
+    let containerFilter = CancelledDisappearances<(key: TypeKey, save: Save)>.containerOperations
     @exclusivity(unchecked) private var candidates: [TypeKey: Candidate] = [:]
     @exclusivity(unchecked) private var safe: Set<TypeKey> = []
     @exclusivity(unchecked) private var safeKeysForAnyType: Set<String> = []

@@ -108,6 +108,7 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     let interests: EventInterests = [.callbacks, .containers, .swiftUI, .recorder]
     let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize], ends: false)
+    let containerFilter = ContainerOperationSet([.addChild, .removeFromParent])
     private let severity: Severity
     private let limit: Int
     private let hostingPrefixes: [String]

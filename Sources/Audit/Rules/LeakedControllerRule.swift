@@ -136,6 +136,10 @@ final class LeakedControllerMonitor: RuleMonitor {
 
     let interests: EventInterests = [.callbacks, .containers, .recorder]
     let callbackFilter = CallbackSet([.deinitialize, .willMoveToParent, .didMoveToParent])
+    let containerFilter = ContainerOperationSet([
+        .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent, .push, .present, .addChild, .setRoot, .setViewControllers,
+        .selectTab, .interactiveTransitionCancel,
+    ])
     private let settings: RuleSettings
     private let grace: UInt64
     @exclusivity(unchecked) private var removed = SerialMap<Removal>()

@@ -101,6 +101,7 @@ final class OrphanChildMonitor: RuleMonitor {
     /// (`callbackDemand`, `updateDemand()`).
     let callbackFilter = CallbackSet([.willMoveToParent, .didMoveToParent, .deinitialize])
         .union(CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false))
+    let containerFilter = ContainerOperationSet([.addChild, .push, .setViewControllers, .selectTab, .setRoot, .present, .pop, .dismiss, .removeFromParent, .attachView])
     let callbackDemand: CallbackDemand? = CallbackDemand()
     /// What a waiting child needs before it appeared: its viewDidAppear (end or instant) marks it appeared.
     private static let waitingDemand = CallbackSet([.viewDidAppear])

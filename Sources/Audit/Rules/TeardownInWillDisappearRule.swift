@@ -139,6 +139,7 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
 
     let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
     let callbackFilter = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear], ends: false)
+    let containerFilter = CancelledDisappearances<Teardown>.containerOperations
     private let severity: Severity
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]

@@ -127,6 +127,7 @@ enum TimerUnderSheetRule {
 final class TimerUnderSheetMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .containers, .callbacks, .recorder]
     let callbackFilter = CallbackSet([.deinitialize], ends: false)
+    let containerFilter = ContainerOperationSet([.present, .dismiss, .presentationControllerDidDismiss])
 
     private struct Timer {
         var owner: ControllerRef

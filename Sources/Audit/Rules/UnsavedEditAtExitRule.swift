@@ -137,6 +137,8 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     /// Exits only; every callback while an exit window is open (`callbackDemand`), since any callback may close it.
     let callbackFilter = CallbackSet([.viewDidDisappear, .deinitialize], ends: false)
     let callbackDemand: CallbackDemand? = CallbackDemand()
+    /// Exits (and their ends); every app event while an exit window is open (`CallbackDemand.app`).
+    let appFilter = AppTransitionSet([.didEnterBackground, .willTerminate])
     /// Unsaved edits by controller serial (0 for marks without a controller), then key.
     @exclusivity(unchecked) private var unsaved: [UInt32: [String: Edits]] = [:]
     @exclusivity(unchecked) private var pending: [PendingExit] = []
@@ -150,7 +152,13 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         observeCallback(record, context, &findings)
+        updateDemand()
+    }
+
+    /// Every callback and app event while an exit window is open, since any of them may close it.
+    private func updateDemand() {
         callbackDemand!.extra = pending.isEmpty ? [] : .all
+        callbackDemand!.app = pending.isEmpty ? [] : .all
     }
 
     private func observeCallback(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
@@ -180,7 +188,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
-        defer { callbackDemand!.extra = pending.isEmpty ? [] : .all }
+        defer { updateDemand() }
         switch event.payload {
         case .mark(let mark):
             guard let key = mark.key else { return }
