@@ -203,6 +203,12 @@ struct JSONLParser {
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
             let keyStart = index
             let key = try parseString()
+            // A member of a line's object given twice (`"t_ns"`) would leave which value counts to chance (RFC 8259
+            // §4): refused at the second one. Only at the top: a mark's `fields` object may repeat a name, as
+            // `MarkEvent.fields` may (docs/JSONL.md). (`StrictJSON`, recording, checks every object itself.)
+            if memberOffsets == nil, depth == 1, members.contains(where: { $0.key == key }) {
+                throw JSONLSyntaxError(message: "member \"\(key)\" appears twice in the same object", column: keyStart + 1)
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after member name") }
             index += 1

@@ -237,6 +237,8 @@ struct JSONLBadInputTests {
         ("header after the first line", #"{"lifetrace":{"version":1}}"#, .misplacedHeader, "first line"),
         ("deep nesting", String(repeating: "[", count: 10_000), .notJSON, "nesting"),
         ("unterminated string", #"{"t_ns":2,"event":"note"#, .notJSON, "unterminated"),
+        ("a member given twice", #"{"t_ns":2,"t_ns":99,"event":"viewDidLoad","phase":"instant","controller":"A#1"}"#, .notJSON, #"member "t_ns" appears twice in the same object at column 11"#),
+        ("a member given twice after a nested object", #"{"t_ns":2,"event":"mark","phase":"instant","name":"m","fields":{"a":1},"name":"n"}"#, .notJSON, #"member "name" appears twice"#),
         ("raw control character", "{\"t_ns\":2,\"event\":\"note\",\"phase\":\"instant\",\"text\":\"a\u{1}\"}", .notJSON, "control"),
     ]
 
