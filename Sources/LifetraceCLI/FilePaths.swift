@@ -30,6 +30,38 @@ enum FilePaths {
         return nil
     }
 
+    /// What `path` is when it leads (through symbolic links) to something other than a regular file or a
+    /// directory — `"a named pipe (FIFO)"`, `"a character device"`, `"a block device"`, `"a socket"` — or `nil`
+    /// (a regular file, a directory, or nothing there: the caller's own checks say why).
+    ///
+    /// Inputs are checked with it before they are opened: opening a FIFO blocks until a writer comes (`lifetrace
+    /// audit DIR` hung on a `*.lifetrace` FIFO), and a pipe (`<(…)`, `/dev/stdin` fed by `|`) can be read only once
+    /// from the start, while a trace is read with random access and every input is opened more than once (its
+    /// format is sniffed first).
+    static func specialInputKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return nil
+        }
+    }
+
+    /// The message for an input that `specialInputKind(_:)` names: `is a named pipe (FIFO), not a regular file; …`.
+    static func specialInputMessage(_ kind: String) -> String {
+        "is \(kind), not a regular file; lifetrace reads its inputs from files (save the output first, e.g. COMMAND > FILE, and pass FILE)"
+    }
+
+    /// An input refused by `specialInputKind(_:)`, printed as `PATH: is … not a regular file; …`.
+    struct SpecialInput: Error, CustomStringConvertible {
+        var path: String
+        var kind: String
+        var description: String { "\(path): \(FilePaths.specialInputMessage(kind))" }
+    }
+
     /// Why the file at `path` cannot be read, as the other inputs say it: `is a directory`, or the system's reason
     /// (`No such file or directory (errno 2)`).
     static func unreadableReason(_ path: String) -> String {

@@ -49,6 +49,9 @@ struct TraceInput {
         if FilePaths.isDirectory(path) {
             throw TraceError(.io, "is a directory, not a trace file (only 'lifetrace audit' searches directories)", file: path)
         }
+        if let kind = FilePaths.specialInputKind(path) {
+            throw TraceError(.io, FilePaths.specialInputMessage(kind), file: path)
+        }
         if Self.looksLikeJSONL(path) {
             _ = try JSONLReader(path: path)  // fail early on an unreadable file or a bad first line
             source = .jsonl(path)

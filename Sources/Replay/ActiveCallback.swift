@@ -88,6 +88,18 @@ public struct ActiveCallback: Sendable, Hashable {
         self.isInstant = isInstant
     }
 
+    /// The fold's constructor for a controller callback given as its raw value (a valid `Callback`).
+    @inline(__always)
+    init(_ code: UInt8, serial: UInt32, since: UInt64, ordinal: UInt64, isInstant: Bool) {
+        self.code = code
+        hasController = true
+        self.serial = serial
+        sceneIndex = 0
+        self.since = since
+        self.ordinal = ordinal
+        self.isInstant = isInstant
+    }
+
     /// The fold's constructor for an app or scene callback whose scene is already interned.
     init(_ transition: AppTransition, sceneIndex: UInt32, since: UInt64, ordinal: UInt64, isInstant: Bool) {
         code = 0x80 | transition.rawValue
@@ -107,6 +119,12 @@ public struct ActiveCallback: Sendable, Hashable {
     @inline(__always)
     func isCallback(_ callback: Callback, of serial: UInt32) -> Bool {
         code == callback.rawValue && hasController && self.serial == serial
+    }
+
+    /// Whether this is the controller callback of raw value `code` of `serial`.
+    @inline(__always)
+    func isCallback(_ code: UInt8, of serial: UInt32) -> Bool {
+        self.code == code && hasController && self.serial == serial
     }
 
     /// Whether this is the app transition `transition` of the scene interned as `sceneIndex`.

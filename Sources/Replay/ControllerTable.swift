@@ -126,8 +126,47 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
         }
     }
 
+    /// Runs `body` with the table reached through pointers (`FoldAccess`): lookups without bounds checks and
+    /// records updated in place without a copy-on-write check per write. The table must hold at least one
+    /// record. While `body` runs, `states` itself is empty (`withUnsafeMutableBufferPointer` moves the array
+    /// out): `body` must reach records only through the access, and must not insert or remove records.
+    @inline(__always)
+    mutating func withFoldAccess<R>(_ body: (FoldAccess) -> R) -> R {
+        let mask = buckets.count - 1
+        let shift = self.shift
+        return serials.withUnsafeBufferPointer { serials in
+            buckets.withUnsafeBufferPointer { buckets in
+                states.withUnsafeMutableBufferPointer { states in
+                    body(FoldAccess(serials: serials.baseAddress!, buckets: buckets.baseAddress!, mask: mask, shift: shift, states: states.baseAddress!))
+                }
+            }
+        }
+    }
+
+    /// The table as the fold's fast path reads it (`withFoldAccess`): valid only inside that call.
+    struct FoldAccess {
+        let serials: UnsafePointer<UInt32>
+        let buckets: UnsafePointer<Int32>
+        let mask: Int
+        let shift: UInt32
+        /// The records, by dense position.
+        let states: UnsafeMutablePointer<ControllerState>
+
+        /// The dense position of `serial`'s record, or `nil` (the same probe as `ControllerTable.position(of:)`).
+        @inline(__always)
+        func position(of serial: UInt32) -> Int? {
+            var bucket = Int(truncatingIfNeeded: (serial &* 2_654_435_769) >> shift)
+            while true {
+                let entry = buckets[bucket]
+                if entry < 0 { return nil }
+                if serials[Int(entry)] == serial { return Int(entry) }
+                bucket = (bucket + 1) & mask
+            }
+        }
+    }
+
     /// Adds a record for a serial that has none; returns its dense position.
-    mutating func insert(_ state: ControllerState, serial: UInt32) -> Int {
+    mutating func insert(_ state: consuming ControllerState, serial: UInt32) -> Int {
         if (serials.count + 1) * 2 > buckets.count { rebuild(minimumBuckets: Swift.max(16, (serials.count + 1) * 2)) }
         let position = serials.count
         serials.append(serial)

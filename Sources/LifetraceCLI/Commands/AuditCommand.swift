@@ -109,6 +109,9 @@ struct AuditCommand: Command {
             guard FileManager.default.fileExists(atPath: explicit) else {
                 throw ValidationError("configuration file '\(explicit)' does not exist")
             }
+            if let kind = FilePaths.specialInputKind(explicit) {
+                throw FilePaths.SpecialInput(path: explicit, kind: kind)
+            }
             return try AuditConfiguration.load(contentsOf: URL(fileURLWithPath: explicit), displayPath: explicit, rules: BuiltinRules.all)
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -61,6 +61,10 @@ struct ImportCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let input = arguments.positionals[0]
+        if let kind = FilePaths.specialInputKind(input) {
+            output.errorLine("lifetrace import: error: \(input): \(FilePaths.specialInputMessage(kind))")
+            return .usageOrInput
+        }
         let byExtension = ["jsonl", "ndjson"].contains((input as NSString).pathExtension.lowercased())
         let defaultFormat = byExtension || Self.startsLikeExport(input) ? "jsonl" : "text"
         let format = try arguments.choice("format", among: ["text", "jsonl"], default: defaultFormat)

@@ -61,6 +61,10 @@ struct SimulateCommand: Command {
                 throw ValidationError("missing SCENARIO (or --generate N)")
             }
             if arguments.value("seed") != nil { throw ValidationError("--seed only goes with --generate") }
+            if let kind = FilePaths.specialInputKind(path) {
+                output.errorLine("lifetrace simulate: error: \(path): \(FilePaths.specialInputMessage(kind))")
+                return .usageOrInput
+            }
             guard let data = FileManager.default.contents(atPath: path) else {
                 output.errorLine("lifetrace simulate: error: cannot read scenario '\(path)': \(FilePaths.unreadableReason(path))")
                 return .usageOrInput

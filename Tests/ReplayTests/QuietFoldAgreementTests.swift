@@ -1,0 +1,134 @@
+import Foundation
+import LifetraceTestSupport
+import Testing
+import TraceLog
+import TraceModel
+
+@testable import Replay
+
+/// The batch fold's quiet path (`ReplayState.foldQuietCallbacks`: callbacks folded through the controller table's
+/// pointers) gives the same state as the reference fold of whole events, on traces built to sit at its edges:
+/// mostly well-formed lifecycles (begin/end pairs, nested callbacks, legal appearance steps) with every condition
+/// that sends an event to the general fold mixed in (first sights, deinit and reuse after it, viewDidLoad twice,
+/// illegal appearance steps, ends without or out of order with their begin, parent arguments, equal
+/// timestamps, a sheet transition in flight at viewDidAppear, records between callbacks, runs cut by the batch and
+/// frame boundaries and by the `until` instant of a seek).
+@Suite("The quiet callback fold agrees with the reference fold")
+struct QuietFoldAgreementTests {
+    /// `count` events of `controllers` controllers, mostly well-formed, from `seed`.
+    static func lifecycles(count: Int, controllers: Int, seed: UInt64) -> [Event] {
+        var generator = SeededGenerator(seed: seed)
+        func roll(_ sides: UInt64) -> UInt64 { generator.next() % sides }
+        var time: UInt64 = 1_000_000
+        var events: [Event] = []
+        var refs: [ControllerRef] = (1...controllers).map { ControllerRef(serial: UInt32($0), typeName: "Screen\($0)ViewController") }
+        var open: [[Callback]] = Array(repeating: [], count: controllers)
+        let appearance: [Callback] = [.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear]
+        let others: [Callback] = [.viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .didReceiveMemoryWarning, .viewWillTransition]
+        var step = Array(repeating: 0, count: controllers)
+        while events.count < count {
+            // Time mostly moves on, sometimes stands still (a trace file's time never goes back: its writer refuses).
+            switch roll(40) {
+            case 0, 1, 2, 3: break
+            default: time += 1 + roll(2_000_000)
+            }
+            let index = Int(roll(UInt64(controllers)))
+            let ref = refs[index]
+            func callback(_ callback: Callback, _ phase: Phase, parent: ParentArgument? = nil) {
+                events.append(.callback(CallbackEvent(callback, phase, controller: ref, parent: parent), at: time))
+            }
+            switch roll(100) {
+            case 0..<40:
+                // A well-formed step of the appearance cycle, as a begin/end pair.
+                let next = appearance[step[index] % 4]
+                step[index] += 1
+                callback(next, .begin)
+                if roll(10) != 0 { time += roll(1_000) }
+                callback(next, .end)
+            case 40..<50:
+                // A random appearance callback (often illegal), as a pair or an instant.
+                let next = appearance[Int(roll(4))]
+                if roll(3) == 0 {
+                    callback(next, .instant)
+                } else {
+                    callback(next, .begin)
+                    callback(next, .end)
+                }
+            case 50..<60:
+                // Open a callback (nested ones pile up) …
+                let next = roll(4) == 0 ? appearance[Int(roll(4))] : others[Int(roll(UInt64(others.count)))]
+                open[index].append(next)
+                callback(next, .begin)
+            case 60..<70:
+                // … and close the innermost, or one further out, or one never begun.
+                if let last = open[index].last, roll(5) != 0 {
+                    open[index].removeLast()
+                    callback(last, .end)
+                } else if !open[index].isEmpty {
+                    callback(open[index].removeFirst(), .end)
+                } else {
+                    callback(others[Int(roll(UInt64(others.count)))], .end)
+                }
+            case 70..<74:
+                callback(.initialize, .begin)
+                callback(.initialize, .end)
+                callback(.loadView, roll(2) == 0 ? .instant : .begin)
+                callback(.viewDidLoad, .begin)
+                callback(.viewDidLoad, .end)
+            case 74..<76:
+                // Deinit, then sometimes a new controller under the same serial or a late event of the dead one.
+                callback(.deinitialize, .begin)
+                callback(.deinitialize, .end)
+                open[index] = []
+                if roll(2) == 0 { refs[index] = ControllerRef(serial: UInt32(controllers + events.count), typeName: "Fresh") }
+            case 76..<80:
+                let parent = refs[Int(roll(UInt64(controllers)))]
+                let argument: ParentArgument? = roll(3) == 0 ? ParentArgument.none : .controller(parent)
+                let which: Callback = roll(2) == 0 ? .willMoveToParent : .didMoveToParent
+                callback(which, .begin, parent: argument)
+                callback(which, .end, parent: roll(4) == 0 ? nil : argument)
+            case 80..<84:
+                // A sheet: its transitions stay in flight until the dismissal finishes or the sheet appears again.
+                let presenter = refs[Int(roll(UInt64(controllers)))]
+                let operations: [ContainerOperation] = [.present, .presentationControllerWillDismiss, .presentationControllerDidDismiss, .dismiss]
+                let operation = operations[Int(roll(4))]
+                events.append(.container(ContainerEvent(
+                    operation, roll(2) == 0 ? .instant : .begin, container: presenter, controllers: [ref],
+                    style: operation == .present ? .pageSheet : nil
+                ), at: time))
+            case 84..<90:
+                events.append(.mark(MarkEvent(roll(2) == 0 ? "edit" : "timer.start", .instant, controller: roll(2) == 0 ? ref : nil, fields: [MarkField("key", .string("k\(roll(3))"))]), at: time))
+            case 90..<93:
+                events.append(.app(AppEvent([.willEnterForeground, .didBecomeActive, .willResignActive, .didEnterBackground][Int(roll(4))], roll(2) == 0 ? .begin : .end, scene: roll(2) == 0 ? nil : "scene-\(roll(2))"), at: time))
+            case 93..<95:
+                callback(.viewDidLoad, .instant)
+            default:
+                // A controller seen for the first time in the middle of things.
+                let fresh = ControllerRef(serial: UInt32(100_000 + events.count), typeName: "Late")
+                events.append(.callback(CallbackEvent(appearance[Int(roll(4))], .begin, controller: fresh), at: time))
+                events.append(.callback(CallbackEvent(.viewWillLayoutSubviews, .instant, controller: fresh), at: time))
+            }
+        }
+        return events
+    }
+
+    @Test("replay and seeks", arguments: [(UInt64(1), 3, 97), (2, 12, 1_000), (3, 40, 4_096), (4, 2, 7)])
+    func agreement(seed: UInt64, controllers: Int, eventsPerFrame: Int) throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.file("quiet.lifetrace")
+        let events = Self.lifecycles(count: 6_000, controllers: controllers, seed: seed)
+        _ = try TestTraces.write(events, to: path, eventsPerFrame: eventsPerFrame, policy: .init(eventInterval: 1_500))
+        let expected = ReplayState.replaying(events)
+        // The traces reach the conditions the quiet path hands over.
+        let kinds = Set(expected.diagnostics.map(\.kind))
+        #expect(kinds.isSuperset(of: [.unbalancedEnd, .duplicateViewDidLoad, .eventAfterDeinit]))
+        let replayer = try Replayer(path: path)
+        #expect(try replayer.replay() == expected)
+        // Seeks: from checkpoints (a start ordinal inside a batch) to instants inside runs of callbacks.
+        var generator = SeededGenerator(seed: seed &* 31)
+        for _ in 0..<12 {
+            let instant = events[Int(generator.next() % UInt64(events.count))].timestamp
+            #expect(try replayer.state(at: instant) == TestTraces.reference(events, at: instant), "at \(instant)")
+        }
+    }
+}
