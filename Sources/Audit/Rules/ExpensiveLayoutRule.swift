@@ -179,27 +179,31 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         }
     }
 
+    /// `work` marks, as records: no `Event` is built for them.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.kind == .mark, record.markName == .work, !open.isEmpty else { return }
+        let label = context.field(.label, of: record)?.description ?? ""
+        let markController: UInt32? = record.hasController ? record.controller : nil
+        guard let index = open.lastIndex(where: { markController == nil || $0.controller == markController }) else { return }
+        let ordinal = open[index].ordinal
+        switch record.phase {
+        case .begin:
+            open[index].hasDetails = true
+            details[ordinal, default: Details()].openWork.append((label, record.timestamp, context.ordinal))
+        case .end:
+            guard open[index].hasDetails, let work = details[ordinal]?.openWork.lastIndex(where: { $0.label == label }) else { return }
+            let begun = details[ordinal]!.openWork.remove(at: work)
+            let duration = record.timestamp >= begun.begin ? record.timestamp - begun.begin : 0
+            if duration >= details[ordinal]!.longestWork?.duration ?? 0 {
+                details[ordinal]!.longestWork = (label, duration, begun.ordinal, begun.begin)
+            }
+        case .instant:
+            break
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .mark(let mark):
-            guard mark.name == MarkName.work, !open.isEmpty else { return }
-            let label = mark[field: "label"]?.description ?? ""
-            guard let index = open.lastIndex(where: { mark.controller == nil || $0.controller == mark.controller?.serial }) else { return }
-            let ordinal = open[index].ordinal
-            switch mark.phase {
-            case .begin:
-                open[index].hasDetails = true
-                details[ordinal, default: Details()].openWork.append((label, event.timestamp, context.ordinal))
-            case .end:
-                guard open[index].hasDetails, let work = details[ordinal]?.openWork.lastIndex(where: { $0.label == label }) else { return }
-                let begun = details[ordinal]!.openWork.remove(at: work)
-                let duration = event.timestamp >= begun.begin ? event.timestamp - begun.begin : 0
-                if duration >= details[ordinal]!.longestWork?.duration ?? 0 {
-                    details[ordinal]!.longestWork = (label, duration, begun.ordinal, begun.begin)
-                }
-            case .instant:
-                break
-            }
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended: its open callbacks never end.
             open.removeAll()

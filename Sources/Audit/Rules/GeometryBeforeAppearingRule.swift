@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// `geometry_before_appearing`: view geometry read before viewIsAppearing.
@@ -64,25 +65,29 @@ final class GeometryBeforeAppearingMonitor: RuleMonitor {
         severity = settings.severity
     }
 
-    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        guard case .mark(let mark) = event.payload, mark.name == MarkName.geometryRead else { return }
-        guard let enclosing = context.attribution.enclosing(of: mark.controller),
+    /// `geometry.read` marks, as records: no `Event` is built for them.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.kind == .mark, record.markName == .geometryRead else { return }
+        let markController = record.hasController ? context.controller(of: record) : nil
+        guard let enclosing = context.attribution.enclosing(of: markController),
               let callback = enclosing.callback, callback == .viewDidLoad || callback == .viewWillAppear,
               lastReportedCallback != enclosing.ordinal else { return }
         lastReportedCallback = enclosing.ordinal
-        let owner = enclosing.controller ?? mark.controller
+        let owner = enclosing.controller ?? markController
         var size = ""
-        if let width = mark[field: "width"]?.doubleValue, let height = mark[field: "height"]?.doubleValue {
+        if let width = context.field(.width, of: record)?.doubleValue, let height = context.field(.height, of: record)?.doubleValue {
             size = " (\(Self.points(width))×\(Self.points(height)) pt)"
         }
         findings.append(Finding(
             ruleID: GeometryBeforeAppearingRule.id, severity: severity, controller: owner?.displayName,
-            timestamp: event.timestamp, ordinal: context.ordinal, callback: callback.name,
-            message: "\(owner?.displayName ?? "the app") reads view geometry\(size) inside \(callback.name) at \(context.time(event.timestamp)); bounds are not final before viewIsAppearing.",
+            timestamp: record.timestamp, ordinal: context.ordinal, callback: callback.name,
+            message: "\(owner?.displayName ?? "the app") reads view geometry\(size) inside \(callback.name) at \(context.time(record.timestamp)); bounds are not final before viewIsAppearing.",
             related: [RelatedEvent(ordinal: enclosing.ordinal, timestamp: enclosing.timestamp, message: "\(callback.name) began at \(context.time(enclosing.timestamp))")],
-            source: event.source
+            source: context.source
         ))
     }
+
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {}
 
     private static func points(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)

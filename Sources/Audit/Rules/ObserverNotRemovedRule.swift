@@ -116,6 +116,9 @@ enum ObserverNotRemovedRule {
 final class ObserverNotRemovedMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .callbacks, .recorder]
     let callbackFilter = CallbackSet([.deinitialize])
+    /// Only the add and remove marks: an instant deinit whose window closed is settled at the next of these (or
+    /// the next deinit, run start or the end), before anything it settles against can change.
+    var markFilter: MarkFilter { MarkFilter(addMarks + removeMarks) }
 
     private struct Registration {
         var owner: ControllerRef
