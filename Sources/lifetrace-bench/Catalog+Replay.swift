@@ -265,8 +265,21 @@ extension Catalog {
             // For callgrind: the replay benchmark's baseline alone (pread + raw inflate of every events frame).
             let produced = try FrameInflateBaseline(reader: try TraceReader(path: trace)).run()
             return MemoryProbe(peakBytes: PeakMemory.peakBytes(), eventCount: produced & 1, controllersSeen: 0, controllersAlive: 0, findings: 0)
+        case _ where job.hasPrefix("audit-only:") || job == "audit-none":
+            // One rule alone (`audit-only:ID`) or none (`audit-none`: the session's replay and dispatch with no
+            // monitor): callgrind of each minus `audit-none` is that rule's own cost (docs/PERFORMANCE.md).
+            // The same registry and configuration work in every probe (only the enabled set differs), so the
+            // set-up cost cancels out in the subtraction.
+            let ids = Set(job == "audit-none" ? [] : job.dropFirst("audit-only:".count).split(separator: ",").map(String.init))
+            let all = Set(BuiltinRules.all.map(\.id))
+            if let unknown = ids.subtracting(all).first { throw BenchError("unknown rule '\(unknown)'") }
+            let auditor = try Auditor(configuration: AuditConfiguration(disabledRules: all.subtracting(ids), optInRules: ids))
+            let (findings, state) = try auditAll(trace, auditor)
+            return MemoryProbe(
+                peakBytes: PeakMemory.peakBytes(), eventCount: state.eventCount, controllersSeen: state.controllers.count,
+                controllersAlive: state.controllers.values.filter(\.isAlive).count, findings: findings.count)
         default:
-            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit, import, decode, inflate)")
+            throw BenchError("unknown memory probe job '\(job)' (idle, replay, audit, audit-none, audit-only:ID[,ID…], import, decode, inflate)")
         }
     }
 

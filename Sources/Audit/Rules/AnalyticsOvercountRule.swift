@@ -195,8 +195,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             var owner = MarkOwner.of(mark, context)
             if owner == nil, let onAppear = lastOnAppear, onAppear.ordinal + 1 == context.ordinal { owner = onAppear.host }
             guard let owner else { return }
-            let controllerState = context.state[owner]
-            let appearance = controllerState?.appearance ?? .unknown
+            // Two fields of the owner's record, read in place (`context.state[owner]` copied the whole record).
+            let (appearance, appearanceSince) = context.state.controllers.withRecord(of: owner.serial) { ($0.appearance, $0.appearanceSince) } ?? (.unknown, nil)
             if appearance == .unknown { return }
             let enclosing = context.attribution.enclosing(of: owner)
             var sentFrom = enclosing?.name
@@ -204,20 +204,22 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
                 sentFrom = "\(onAppear.view).onAppear"
             }
             let view = View(name: MarkOwner.identifier(mark), ordinal: context.ordinal, time: event.timestamp, source: event.source, sentFrom: sentFrom, enclosing: enclosing?.callback)
-            var entry = tracked[owner.serial] ?? start(owner, appearance: appearance, at: event.timestamp)
-            if byType[owner.typeName]!.byName[view.name] == nil {
-                byType[owner.typeName]!.byName[view.name] = NameTotals()
-                byType[owner.typeName]!.names.append(view.name)
+            // The entry is changed in place (copying it out and back copied its cycle's array on append).
+            let position: Int
+            if let found = tracked.position(of: owner.serial) {
+                position = found
+            } else {
+                tracked[owner.serial] = start(owner, appearance: appearance, at: event.timestamp)
+                position = tracked.count - 1  // a new entry is stored last (`SerialMap`)
             }
-            byType[owner.typeName]!.byName[view.name]!.views += 1
+            Self.countView(view.name, in: &byType[owner.typeName]!)
             switch appearance {
             case .appearing, .appeared:
-                if entry.cycle.isEmpty, appearance == .appearing { entry.cycleStart = controllerState?.appearanceSince ?? event.timestamp }
-                entry.cycle.append(view)
+                if tracked[at: position].cycle.isEmpty, appearance == .appearing { tracked[at: position].cycleStart = appearanceSince ?? event.timestamp }
+                tracked[at: position].cycle.append(view)
             case .disappearing, .disappeared, .unknown:
-                count(view, .notAppearing(appearance.name), in: &entry)
+                count(view, .notAppearing(appearance.name), in: &tracked[at: position])
             }
-            tracked[owner.serial] = entry
         case .swiftUI(let action):
             if action.action == .onAppear { lastOnAppear = (context.ordinal, action.host, action.view) }
         case .app(let app):
@@ -238,6 +240,16 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         for serial in tracked.keys.sorted() { close(&tracked[serial]!) }
         tracked.removeAll()
         for typeName in typeOrder { report(typeName, end.time, &findings) }
+    }
+
+    /// Counts a screen view named `name` in `type` (one lookup of the name when it was seen before).
+    private static func countView(_ name: String, in type: inout TypeTotals) {
+        if type.byName[name] == nil {
+            type.byName[name] = NameTotals(views: 1)
+            type.names.append(name)
+        } else {
+            type.byName[name]!.views += 1
+        }
     }
 
     /// Starts tracking `controller` at its first screen view, in the middle of its current cycle.

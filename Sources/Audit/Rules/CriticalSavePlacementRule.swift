@@ -106,7 +106,13 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
         var ordinal: UInt64
         var timestamp: UInt64
         var source: EventSource?
-        var willDisappear: RelatedEvent
+        /// The enclosing viewWillDisappear's begin (or instant); its related-event text is built only for a finding.
+        var willDisappearOrdinal: UInt64
+        var willDisappearTime: UInt64
+
+        func willDisappear(_ clock: (UInt64) -> String) -> RelatedEvent {
+            RelatedEvent(ordinal: willDisappearOrdinal, timestamp: willDisappearTime, message: "\(controller.displayName) viewWillDisappear at \(clock(willDisappearTime))")
+        }
     }
 
     struct Candidate {
@@ -156,11 +162,9 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
             switch enclosing?.subject {
             case .controller(let ref, .viewWillDisappear)? where owner == ref:
                 let typeKey = TypeKey(typeName: ref.typeName, key: key)
-                let willDisappear = RelatedEvent(
-                    ordinal: enclosing!.ordinal, timestamp: enclosing!.timestamp,
-                    message: "\(ref.displayName) viewWillDisappear at \(context.time(enclosing!.timestamp))"
-                )
-                let save = Save(controller: ref, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, willDisappear: willDisappear)
+                let save = Save(
+                    controller: ref, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
+                    willDisappearOrdinal: enclosing!.ordinal, willDisappearTime: enclosing!.timestamp)
                 if candidates[typeKey] == nil {
                     candidates[typeKey] = Candidate(first: save)
                 } else {
@@ -187,7 +191,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
         for (typeKey, candidate) in candidates.sorted(by: { $0.value.first.ordinal < $1.value.first.ordinal }) {
             guard !safe.contains(typeKey), !safeKeysForAnyType.contains(typeKey.key) else { continue }
             let save = candidate.cancelled?.save ?? candidate.first
-            var related = [save.willDisappear]
+            var related = [save.willDisappear(end.time)]
             var message = "critical save of '\(typeKey.key)' at \(end.time(save.timestamp)) happens inside viewWillDisappear"
             var severity = settings.severity
             if let cancelled = candidate.cancelled {

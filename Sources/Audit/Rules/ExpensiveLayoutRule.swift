@@ -117,7 +117,18 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         var first: Finding
         var count = 1
         var total: UInt64
-        var last: RelatedEvent?
+        /// The latest repeat; its related-event text is built only in `finish`.
+        var last: Repeat?
+    }
+
+    /// A pass over budget after the first of its key.
+    private struct Repeat {
+        var name: String
+        var callback: Callback
+        var ordinal: UInt64
+        var begin: UInt64
+        var own: UInt64
+        var source: EventSource?
     }
 
     private struct Key: Hashable {
@@ -148,8 +159,16 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
             }
             open.append(frame)
         case .end:
-            guard let index = open.lastIndex(where: { $0.controller == record.controller && $0.callback == record.callback }) else { return }
-            let frame = open.remove(at: index)
+            // Usually the innermost frame ends: checked first, and removed without shifting the others.
+            let last = open.count - 1
+            let index: Int
+            if last >= 0, open[last].controller == record.controller, open[last].callback == record.callback {
+                index = last
+            } else {
+                guard let found = open.lastIndex(where: { $0.controller == record.controller && $0.callback == record.callback }) else { return }
+                index = found
+            }
+            let frame = index == last ? open.removeLast() : open.remove(at: index)
             let frameDetails = frame.hasDetails ? details.removeValue(forKey: frame.ordinal) ?? Details() : Details()
             let duration = record.timestamp >= frame.begin ? record.timestamp - frame.begin : 0
             if index > 0 { open[index - 1].nested &+= duration }
@@ -193,11 +212,10 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     private func record(_ frame: Frame, _ details: Details, _ controller: ControllerRef, own: UInt64, end: UInt64, _ context: EventContext) {
         let key = Key(typeName: controller.typeName, callback: frame.callback)
         let name = controller.displayName
-        if var seen = overruns[key] {
-            seen.count += 1
-            seen.total &+= own
-            seen.last = RelatedEvent(ordinal: frame.ordinal, timestamp: frame.begin, message: "\(name) \(frame.callback.name) at \(context.time(frame.begin)) took \(TimeText.duration(own))", source: details.source)
-            overruns[key] = seen
+        if overruns[key] != nil {
+            overruns[key]!.count += 1
+            overruns[key]!.total &+= own
+            overruns[key]!.last = Repeat(name: name, callback: frame.callback, ordinal: frame.ordinal, begin: frame.begin, own: own, source: details.source)
             return
         }
         var message = "\(frame.callback.name) of \(name) took \(TimeText.duration(own)) at \(context.time(frame.begin)) (budget \(TimeText.duration(budget)))"
@@ -223,7 +241,9 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
             guard var overrun = overruns[key]?.first, let seen = overruns[key] else { continue }
             if seen.count > 1 {
                 overrun.message += " \(key.typeName).\(key.callback.name) went over budget \(seen.count) times in this trace (\(TimeText.duration(seen.total)) in all)."
-                if let last = seen.last { overrun.related.append(last) }
+                if let last = seen.last {
+                    overrun.related.append(RelatedEvent(ordinal: last.ordinal, timestamp: last.begin, message: "\(last.name) \(last.callback.name) at \(end.time(last.begin)) took \(TimeText.duration(last.own))", source: last.source))
+                }
             }
             findings.append(overrun)
         }

@@ -165,7 +165,7 @@ final class LeakedControllerMonitor: RuleMonitor {
         case .didMoveToParent where record.parent == .none:
             remove(context.controller(of: record), at: record.timestamp, source: context.source, context, what: "didMove(toParent: nil)")
         case .didMoveToParent, .willMoveToParent:
-            if record.parent == .controller { removed[record.controller] = nil }
+            if record.parent == .controller, !removed.isEmpty { removed.removeValue(forKey: record.controller) }
         default:
             break
         }
@@ -193,7 +193,9 @@ final class LeakedControllerMonitor: RuleMonitor {
                     remove(controller, at: event.timestamp, source: event.source, context, what: container.operation.name)
                 }
             case .push, .present, .addChild, .setRoot, .setViewControllers, .selectTab:
-                for controller in container.controllers { removed[controller.serial] = nil }
+                if !removed.isEmpty {
+                    for controller in container.controllers { removed.removeValue(forKey: controller.serial) }
+                }
                 if container.operation == .setViewControllers || container.operation == .setRoot {
                     // The members that left the list: the fold's removal record (`replaced`) at this event.
                     for member in context.state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
@@ -213,10 +215,10 @@ final class LeakedControllerMonitor: RuleMonitor {
 
     private func remove(_ controller: ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, what: String) {
         let here = Removed(ordinal: context.ordinal, timestamp: timestamp, source: source, what: what)
-        if var removal = removed[controller.serial] {
-            removal.last = here
-            removal.deadline = timestamp &+ grace
-            removed[controller.serial] = removal
+        if let position = removed.position(of: controller.serial) {
+            // In place: copying the removal out and back retained and released its strings.
+            removed[at: position].last = here
+            removed[at: position].deadline = timestamp &+ grace
         } else {
             removed[controller.serial] = Removal(controller: controller, first: here, last: here, deadline: timestamp &+ grace)
         }

@@ -208,9 +208,11 @@ final class TimerUnderSheetMonitor: RuleMonitor {
             } else if stopMarks.contains(mark.name) {
                 guard let owner = MarkOwner.of(mark, context) else { return }
                 let id = MarkOwner.identifier(mark)
-                guard let index = timers[owner.serial]?.firstIndex(where: { $0.id == id }) else { return }
-                let timer = timers[owner.serial]!.remove(at: index)
-                if timers[owner.serial]?.isEmpty == true { timers[owner.serial] = nil }
+                // In place: removing through `timers[owner.serial]!` copied the owner's whole list.
+                guard let position = timers.position(of: owner.serial),
+                      let index = timers[at: position].firstIndex(where: { $0.id == id }) else { return }
+                let timer = timers[at: position].remove(at: index)
+                if timers[at: position].isEmpty { timers.removeValue(forKey: owner.serial) }
                 for cover in covers.indices {
                     guard let covered = covers[cover].timers.firstIndex(where: { $0.timer.ordinal == timer.ordinal }) else { continue }
                     let entry = covers[cover].timers.remove(at: covered)

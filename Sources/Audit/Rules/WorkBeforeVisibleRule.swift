@@ -205,16 +205,22 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
               early.contains(callback),
               (mark.controller ?? ref) == ref else { return }
         lastContext = context
-        if var batches = pending[ref.serial], let index = batches.lastIndex(where: { $0.callbackOrdinal == enclosing.ordinal }) {
-            batches[index].marks.append(mark)
-            pending[ref.serial] = batches
+        let position = pending.position(of: ref.serial)
+        // In place: copying the batches out and back copied every batch and its marks.
+        if let position, let index = pending[at: position].lastIndex(where: { $0.callbackOrdinal == enclosing.ordinal }) {
+            pending[at: position][index].marks.append(mark)
             return
         }
         let appearing = callback == .viewWillAppear || callback == .viewIsAppearing
-        pending[ref.serial, default: []].append(Batch(
+        let batch = Batch(
             controller: ref, callback: callback, callbackOrdinal: enclosing.ordinal, callbackTime: enclosing.timestamp,
             marks: [mark], ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, appearing: appearing
-        ))
+        )
+        if let position {
+            pending[at: position].append(batch)
+        } else {
+            pending[ref.serial] = [batch]
+        }
     }
 
     /// The trace or the process ended with work pending: a load-time batch older than the grace is a violation

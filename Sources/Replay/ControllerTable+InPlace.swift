@@ -1,0 +1,10 @@
+/// Reading a record without copying it (added for the audit rules).
+extension ControllerTable {
+    /// Calls `body` with the record of `serial` where it is stored and returns its result, or `nil` when the table
+    /// has no record of `serial`. `subscript(serial)` returns a copy of the record: a retain and a release of
+    /// each of its buffers, which a caller reading one field pays for nothing.
+    public func withRecord<Result>(of serial: UInt32, _ body: (borrowing ControllerState) -> Result) -> Result? {
+        guard let position = position(of: serial) else { return nil }
+        return states.withUnsafeBufferPointer { body($0[position]) }
+    }
+}
