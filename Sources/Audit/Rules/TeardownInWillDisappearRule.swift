@@ -167,7 +167,8 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         switch record.kind {
         case .mark:
-            guard teardownNames.contains(record, context) || (!cancelled.isEmpty && Self.resourceStarts.contains(record, context)) else { return }
+            guard (teardownNames.contains(record, context) && Self.inWillDisappear(record, context))
+                || (!cancelled.isEmpty && Self.resourceStarts.contains(record, context)) else { return }
         case .container:
             guard !held.isEmpty else { return }
         default:
@@ -204,6 +205,14 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
         reportAll(&findings)
+    }
+
+    /// Whether the mark `record` happens in a viewWillDisappear of its controller (of any controller when it has
+    /// none): what `hold` needs, checked on the record (the attribution needs only the controller serial).
+    private static func inWillDisappear(_ record: EventRecord, _ context: EventContext) -> Bool {
+        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
+        guard let enclosing = context.attribution.enclosing(of: probe), case .controller(let ref, .viewWillDisappear) = enclosing.subject else { return false }
+        return !record.hasController || ref.serial == record.controller
     }
 
     private func hold(_ mark: MarkEvent, _ event: Event, _ context: EventContext) {
