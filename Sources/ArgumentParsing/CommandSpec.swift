@@ -94,7 +94,10 @@ public struct CommandSpec: Sendable {
                     parsed.positionals.append(word)
                     continue
                 }
-                throw ValidationError("unknown option '\(word)' for '\(self.name)'\(optionSuggestion(for: word))")
+                let suggestion = optionSuggestion(for: word)
+                var error = ValidationError("unknown option '\(word)' for '\(self.name)'\(suggestion)")
+                if suggestion.isEmpty, word.hasPrefix("--") { error.unknownOption = name }
+                throw error
             }
             if spec.isFlag {
                 if inlineValue != nil {

@@ -64,7 +64,7 @@ public enum Lifetrace {
             output.write(spec.helpText(program: program))
             return .success
         } catch let error as ValidationError {
-            output.errorLine("\(program) \(spec.name): error: \(error.message)")
+            output.errorLine("\(program) \(spec.name): error: \(error.message)\(otherCommands(taking: error.unknownOption))")
             output.errorLine("usage: \(program) \(spec.name) \(spec.usage)")
             return .usageOrInput
         } catch {
@@ -93,6 +93,15 @@ public enum Lifetrace {
             return " (did you mean '--\(option)'?)"  // `-version`, `--verison`
         }
         return Spelling.suggestion(for: String(name), among: commands.map { $0.spec.name })
+    }
+
+    /// `" (an option of 'audit' and 'import')"` when commands other than the one run take option `--name`, else "".
+    static func otherCommands(taking name: String?) -> String {
+        guard let name else { return "" }
+        let owners = commands.filter { command in command.spec.options.contains { $0.name == name } }.map { "'\($0.spec.name)'" }
+        guard let last = owners.last else { return "" }
+        let list = owners.count == 1 ? last : owners.dropLast().joined(separator: ", ") + " and " + last
+        return " (an option of \(list))"
     }
 
     static var overview: String {

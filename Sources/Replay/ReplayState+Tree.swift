@@ -25,8 +25,8 @@ extension ReplayState {
             if c.containerKind != .unknown { parts.append("[\(c.containerKind.name)]") }
             if !c.isViewLoaded { parts.append("view not loaded") }
             if !c.callbacks.isEmpty { parts.append("in: " + c.callbacks.map(\.name).joined(separator: " > ")) }
-            if !c.resources.isEmpty { parts.append("live: " + c.resources.map(\.label).joined(separator: ", ")) }
-            if !c.unsaved.isEmpty { parts.append("unsaved: " + c.unsaved.map(\.key).joined(separator: ", ")) }
+            if !c.resources.isEmpty { parts.append("live: " + c.resources.map { $0.label.controlCharactersEscaped }.joined(separator: ", ")) }
+            if !c.unsaved.isEmpty { parts.append("unsaved: " + c.unsaved.map { $0.key.controlCharactersEscaped }.joined(separator: ", ")) }
             let views = c.swiftUIViews.filter(\.isInRenderTree).map(\.view)
             if !views.isEmpty { parts.append("SwiftUI: " + views.joined(separator: ", ")) }
             if let removal = c.removal { parts.append("\(removal.kind.name) at \(rel(removal.time))") }
@@ -95,7 +95,7 @@ extension ReplayState {
         if !appResources.isEmpty || !appUnsaved.isEmpty {
             var parts: [String] = []
             if !appResources.isEmpty { parts.append("live: " + appResources.map(\.label).joined(separator: ", ")) }
-            if !appUnsaved.isEmpty { parts.append("unsaved: " + appUnsaved.map(\.key).joined(separator: ", ")) }
+            if !appUnsaved.isEmpty { parts.append("unsaved: " + appUnsaved.map { $0.key.controlCharactersEscaped }.joined(separator: ", ")) }
             lines.append("app  " + parts.joined(separator: "  "))
         }
         if !transitions.isEmpty {

@@ -223,73 +223,80 @@ struct EventDecoder {
     /// it consumed: the caller decodes it the general way, which reports any problem). Returns how many it read.
     private mutating func fastRun(into entries: UnsafeMutablePointer<RecordBatch.Entry>, limit: Int) -> Int {
         let available = Swift.min(limit, expectedCount - decodedCount, validTimes - deltaPosition)
-        guard available > 0 else { return 0 }
-        let opsBase = ops.base
+        guard available > 0, ops.position <= ops.end - 3 else { return 0 }
+        // Moving pointers (few live values, so the loop keeps them in registers).
+        let opsStart = ops.base + ops.position
         // The last position where a whole callback (tag, code, flags) still fits in the ops stream.
-        let opsLast = ops.end - 3
-        var opsAt = ops.position
-        let refsBase = refs.base
-        let refsEnd = refs.end
-        var refsAt = refs.position
+        let opsLast = ops.base + (ops.end - 3)
+        let refsStart = refs.base + refs.position
+        let refsEnd = refs.base + refs.end
         let known = serials.count
         let timeBase = UnsafePointer(times) + deltaPosition
-        var produced = 0
+        let entriesEnd = entries + available
+        var op = opsStart
+        var ref = refsStart
+        var entry = entries
+        var time = timeBase
         serials.withUnsafeBufferPointer { serialBuffer in
             guard let serialBase = serialBuffer.baseAddress else { return }
-            while produced < available, opsAt <= opsLast {
-                let code = opsBase[opsAt + 1]
-                let bits = opsBase[opsAt + 2]
+            while entry < entriesEnd, op <= opsLast {
+                let code = op[1]
+                let bits = op[2]
                 // A callback; a known callback; no reserved bit, no size (bits 6, 7); no 2-bit field (phase, animated,
                 // parent presence) holding 3.
-                guard opsBase[opsAt] == EventTag.callback, code <= 14, bits < 0x40, bits & (bits >> 1) & 0x15 == 0 else { return }
+                guard op[0] == EventTag.callback, code <= 14, bits < 0x40, bits & (bits >> 1) & 0x15 == 0, ref < refsEnd else { return }
                 // The controller reference: a varint of 1 or 2 bytes naming an entry of the table (n + 2).
-                guard refsAt < refsEnd else { return }
-                var reference = Int(refsBase[refsAt])
-                var next = refsAt + 1
+                var reference = Int(ref[0])
+                var next = ref + 1
                 if reference >= 0x80 {
-                    guard next < refsEnd, refsBase[next] < 0x80 else { return }
-                    reference = (reference & 0x7F) | Int(refsBase[next]) << 7
+                    guard next < refsEnd, next[0] < 0x80 else { return }
+                    reference = (reference & 0x7F) | Int(next[0]) << 7
                     next += 1
                 }
                 let slot = reference &- 2
                 guard slot >= 0, slot < known else { return }
                 let parentCode = bits >> 4
                 var parentSlot = 0
+                var parentSerial: UInt32 = 0
                 if parentCode == 2 {
                     guard next < refsEnd else { return }
-                    var parent = Int(refsBase[next])
+                    var parent = Int(next[0])
                     next += 1
                     if parent >= 0x80 {
-                        guard next < refsEnd, refsBase[next] < 0x80 else { return }
-                        parent = (parent & 0x7F) | Int(refsBase[next]) << 7
+                        guard next < refsEnd, next[0] < 0x80 else { return }
+                        parent = (parent & 0x7F) | Int(next[0]) << 7
                         next += 1
                     }
                     parentSlot = parent &- 2
                     guard parentSlot >= 0, parentSlot < known else { return }
+                    parentSerial = serialBase[parentSlot]
                 }
-                opsAt += 3
-                refsAt = next
+                op += 3
+                ref = next
                 // Parent presence 1 (`nil`) and 2 (a controller) are `EventRecord.Parent.none`/`.controller`.
-                (entries + produced).initialize(to: RecordBatch.Entry(
-                    timestamp: timeBase[produced], serial: serialBase[slot], slot: UInt32(truncatingIfNeeded: slot),
-                    parentSerial: parentCode == 2 ? serialBase[parentSlot] : 0, parentSlot: UInt32(truncatingIfNeeded: parentSlot),
-                    callbackCode: code, phaseCode: bits & 3, animatedCode: (bits >> 2) & 3, parentCode: parentCode, isRecord: false, record: 0
+                entry.initialize(to: RecordBatch.Entry(
+                    timestamp: time.pointee, serial: serialBase[slot], slot: UInt32(truncatingIfNeeded: slot), parentSerial: parentSerial,
+                    parentSlot: UInt32(truncatingIfNeeded: parentSlot), callbackCode: code, phaseCode: bits & 3,
+                    animatedCode: (bits >> 2) & 3, parentCode: parentCode, isRecord: false, record: 0
                 ))
-                produced += 1
+                entry += 1
+                time += 1
             }
         }
+        let produced = entry - entries
         guard produced > 0 else { return 0 }
-        ops.position = opsAt
-        refs.position = refsAt
+        ops.position += op - opsStart
+        refs.position += ref - refsStart
         deltaPosition += produced
-        previousTimestamp = timeBase[produced - 1]
+        previousTimestamp = time[-1]
         ordinal += UInt64(produced)
         decodedCount += produced
         return produced
     }
 
-    /// Reads the next event inline when it is a mark or a container operation without a source whose strings and
-    /// controllers the frame already named, with valid bytes and time (`fastMark`, `fastContainer`): the record
+    /// Reads the next event inline when it is a mark, a container operation, an app or a SwiftUI event without a
+    /// source whose strings and controllers the frame already named, with valid bytes and time (`fastMark`,
+    /// `fastContainer`, `fastAppOrSwiftUI`): the record
     /// `next(into:)` would give, without its checks' error paths. Returns `false` with nothing consumed for any
     /// other event (the caller decodes it the general way, which reports any problem).
     @inline(__always)
@@ -301,6 +308,8 @@ struct EventDecoder {
             guard fastMark(timestamp, into: &record) else { return false }
         } else if tag == EventTag.container {
             guard fastContainer(timestamp, into: &record) else { return false }
+        } else if tag == EventTag.app || tag == EventTag.swiftUI {
+            guard fastAppOrSwiftUI(tag, timestamp, into: &record) else { return false }
         } else {
             return false
         }
@@ -416,6 +425,46 @@ struct EventDecoder {
         values.position = valuesAt
         refs.position = refsAt
         literals.position = literalsAt
+        return true
+    }
+
+    /// The body of an app or SwiftUI event (`tag`, at `ops.position`) as `readRecordBody` reads it, when its string
+    /// (scene, view name) and host are entries the frame already named (or absent where allowed) and every byte is
+    /// valid; commits the streams only then.
+    private mutating func fastAppOrSwiftUI(_ tag: UInt8, _ timestamp: UInt64, into record: inout EventRecord) -> Bool {
+        let opsAt = ops.position + 1
+        var valuesAt = values.position
+        var refsAt = refs.position
+        guard opsAt < ops.end else { return false }
+        let code = ops.base[opsAt]
+        if tag == EventTag.app {
+            guard opsAt + 1 < ops.end, AppTransition(rawValue: code) != nil, let phase = Phase(rawValue: ops.base[opsAt + 1]),
+                  let scene = Self.existingSlot(values, &valuesAt, known: strings.count)
+            else { return false }
+            record = EventRecord(otherAt: timestamp, ordinal: ordinal)
+            record.kind = .app
+            record.code = code
+            record.phase = phase
+            record.stringSlot = scene >= 0 ? UInt32(truncatingIfNeeded: scene) : EventRecord.noString
+            ops.position = opsAt + 2
+            values.position = valuesAt
+            return true
+        }
+        guard SwiftUIEvent.Action(rawValue: code) != nil, let view = Self.existingSlot(values, &valuesAt, known: strings.count), view >= 0,
+              let host = Self.existingSlot(refs, &refsAt, known: serials.count)
+        else { return false }
+        record = EventRecord(otherAt: timestamp, ordinal: ordinal)
+        record.kind = .swiftUI
+        record.code = code
+        record.stringSlot = UInt32(truncatingIfNeeded: view)
+        if host >= 0 {
+            record.hasController = true
+            record.controllerSlot = UInt32(truncatingIfNeeded: host)
+            record.controller = serials[host]
+        }
+        ops.position = opsAt + 1
+        values.position = valuesAt
+        refs.position = refsAt
         return true
     }
 

@@ -166,13 +166,44 @@ enum TimeDeltaCodec {
         var available = 0
         var index = 0
         while index < count {
-            // Runs of one-byte whole tokens: the S = 3 writer's every token for a clock of coarse resolution.
+            // Runs of one-byte tokens: whole quotients (the S = 3 writer's every token for a clock of coarse
+            // resolution), and split ones with at most 32 stored bits; anything else (or a problem) goes the
+            // general way below, from the same token (bits already moved into the accumulator stay there).
             let run = Swift.min(count - index, tokenEnd - token)
             var step = 0
             while step < run {
-                let byte = base[token + step]
-                guard byte < quickLimit else { break }
-                output[index + step] = UInt64(byte) &* divisor
+                // Whole one-byte tokens, through moving pointers (no index arithmetic per token).
+                var source = base + (token &+ step)
+                var target = output + (index &+ step)
+                let sourceEnd = base + (token &+ run)
+                while source < sourceEnd, source.pointee < quickLimit {
+                    target.pointee = UInt64(source.pointee) &* divisor
+                    source += 1
+                    target += 1
+                }
+                step = source - (base + token)
+                guard step < run else { break }
+                let byte = source.pointee
+                let tokenValue = UInt64(byte)
+                guard byte < 0x80, tokenValue >= wholeLimit else { break }
+                let magnitude = tokenValue >> UInt64(significant - 1)
+                guard magnitude <= UInt64(Swift.min(65 - significant, 33)) else { break }
+                let shift = Int(magnitude) - 1
+                while available < shift, position < end {
+                    accumulator |= UInt64(base[position]) << UInt64(available)
+                    position += 1
+                    available += 8
+                }
+                guard available >= shift else { break }
+                let low = accumulator & ((1 << UInt64(shift)) - 1)
+                accumulator >>= UInt64(shift)
+                available -= shift
+                let q = ((topBit | (tokenValue & (topBit - 1))) << UInt64(shift)) | low
+                let (scaled, overflow) = q.multipliedReportingOverflow(by: divisor)
+                guard !overflow else {
+                    throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index + step))
+                }
+                output[index + step] = scaled
                 step += 1
             }
             token += step

@@ -23,12 +23,16 @@ public struct ControllerRef: Sendable, Hashable, Comparable {
 
     /// The name used everywhere a person or a script reads a controller: `NoteEditorViewController#3`, or
     /// `PhotoPageViewController<0>` when the controller has a label. The JSONL export's `controller` field and
-    /// the state's `name` use exactly this string.
+    /// the state's `name` use exactly this string. Control characters in the type name or label (data from
+    /// outside: a JSON Lines file, a log) are written out (`String.controlCharactersEscaped`), so the name stays
+    /// on one line wherever it is printed; `typeName` and `label` keep them.
     public var displayName: String {
+        let type = typeName.controlCharactersEscaped
         if let label {
-            return typeName.isEmpty ? label : "\(typeName)<\(label)>"
+            let label = label.controlCharactersEscaped
+            return type.isEmpty ? label : "\(type)<\(label)>"
         }
-        return "\(typeName)#\(serial)"
+        return "\(type)#\(serial)"
     }
 
     public static func < (lhs: ControllerRef, rhs: ControllerRef) -> Bool {

@@ -28,6 +28,17 @@ struct NearMissOptionTests {
         }
     }
 
+    @Test("an option of other commands says which ones take it")
+    func otherCommandsOption() {
+        let strict = runCLI(["events", "x.lifetrace", "--strict"])
+        #expect(strict.code == .usageOrInput)
+        #expect(strict.err.hasPrefix("lifetrace events: error: unknown option '--strict' for 'events' (an option of 'import' and 'audit')\n"), "\(strict.err)")
+        let at = runCLI(["timeline", "x.lifetrace", "--at=5s"])
+        #expect(at.err.hasPrefix("lifetrace timeline: error: unknown option '--at=5s' for 'timeline' (an option of 'state')\n"), "\(at.err)")
+        let nowhere = runCLI(["state", "x.lifetrace", "--verbose"])
+        #expect(nowhere.err.hasPrefix("lifetrace state: error: unknown option '--verbose' for 'state'\n"), "\(nowhere.err)")
+    }
+
     @Test("the brief's example, and top-level options")
     func examples() {
         let result = runCLI(["events", "x.lifetrace", "--controler", "X"])

@@ -43,6 +43,95 @@ struct TimeDeltaCodecTests {
         }
     }
 
+    /// docs/FORMAT.md §5's split layout read the plain way (one bit at a time): the deltas, or the ordinal a
+    /// failure is reported at (`firstOrdinal` 0: the event's index for a bad token or stored bits, 0 otherwise).
+    static func reference(_ bytes: [UInt8], count: Int) -> (deltas: [UInt64]?, failedAt: UInt64?) {
+        var position = 0
+        func varint(_ end: Int) -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while position < end, shift < 64 {
+                let byte = bytes[position]
+                position += 1
+                if shift == 63, byte > 1 { return nil }
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        guard let first = bytes.first, first > 0x80, first <= 0x80 + 64 else { return (nil, nil) }
+        let significant = Int(first - 0x80)
+        position = 1
+        guard let divisor = varint(bytes.count), divisor >= 1, let tokenLength = varint(bytes.count),
+              tokenLength <= UInt64(bytes.count - position)
+        else { return (nil, 0) }
+        let tokenEnd = position + Int(tokenLength)
+        var bit = tokenEnd * 8
+        var deltas: [UInt64] = []
+        for index in 0..<count {
+            guard let token = varint(tokenEnd) else { return (nil, UInt64(index)) }
+            var q = token
+            if significant < 64, token >= 1 << UInt64(significant) {
+                let stored = Int(token >> UInt64(significant - 1)) - 1
+                guard stored + significant <= 64 else { return (nil, UInt64(index)) }
+                q = (1 << UInt64(significant - 1) + token % (1 << UInt64(significant - 1))) << UInt64(stored)
+                for offset in 0..<stored {
+                    guard bit < bytes.count * 8 else { return (nil, UInt64(index)) }
+                    q |= UInt64((bytes[bit / 8] >> UInt8(bit % 8)) & 1) << UInt64(offset)
+                    bit += 1
+                }
+            }
+            let (scaled, overflow) = q.multipliedReportingOverflow(by: divisor)
+            guard !overflow else { return (nil, UInt64(index)) }
+            deltas.append(scaled)
+        }
+        // Every token used, the stored bits end in the last byte, whose padding bits are zero.
+        guard position == tokenEnd, (bit + 7) / 8 == bytes.count,
+              bit % 8 == 0 || bytes[bit / 8] >> UInt8(bit % 8) == 0
+        else { return (nil, 0) }
+        return (deltas, nil)
+    }
+
+    @Test("damaged split streams: the same deltas or the same failing event as a plain reading of the format")
+    func damagedAgainstReference() {
+        var generator = SeededGenerator(seed: 77)
+        var failures = 0
+        for round in 0..<3_000 {
+            let significant = [1, 2, 3, 3, 3, 4, 7, 8][round % 8]
+            let count = 1 + Int(generator.next() % 40)
+            let deltas = (0..<count).map { _ -> UInt64 in
+                switch generator.next() % 4 {
+                case 0: (generator.next() % 8) * 100_000
+                case 1: 100_000 + generator.next() % 50_000
+                case 2: generator.next() >> (generator.next() % 64)
+                default: generator.next() % 300
+                }
+            }
+            var bytes = TimeDeltaCodec.encode(deltas, layout: .split, significant: significant).bytes.bytes
+            if round % 5 != 0 {
+                let position = Int(generator.next() % UInt64(bytes.count))
+                switch generator.next() % 3 {
+                case 0: bytes[position] ^= UInt8(1) << UInt8(generator.next() % 8)
+                case 1: bytes[position] = UInt8(truncatingIfNeeded: generator.next())
+                default: bytes.removeLast(1 + Int(generator.next() % UInt64(bytes.count)))
+                }
+            }
+            let expected = Self.reference(bytes, count: count)
+            do {
+                let actual = try Self.decode(bytes, count: count)
+                #expect(expected.deltas == actual, "round \(round)")
+            } catch {
+                failures += 1
+                #expect(expected.deltas == nil, "round \(round): \(error)")
+                if let failedAt = expected.failedAt {
+                    #expect((error as? TraceError)?.eventOrdinal == failedAt, "round \(round): \(error)")
+                }
+            }
+        }
+        #expect(failures > 500)
+    }
+
     @Test("a split stream's layout: marker, divisor, token length, tokens, stored bits packed from bit 0")
     func splitLayout() {
         // Divisor 1 000; quotients 1, 5 (< 8: tokens 1 and 5, no stored bits) and 45 = 0b101101 (6 bits:

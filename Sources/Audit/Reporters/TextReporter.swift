@@ -1,3 +1,5 @@
+import TraceModel
+
 /// The human report: one compiler-style line per finding, details indented under it, then a summary.
 ///
 /// A finding in a `.lifetrace` file is placed by its event's ordinal (`FILE:event N`, the `#N` of `lifetrace
@@ -15,16 +17,16 @@ public enum TextReporter {
         for trace in report.traces {
             for finding in trace.findings {
                 let label = finding.verdict == .inconclusive ? "\(finding.severity) (inconclusive)" : finding.severity.rawValue
-                out += "\(trace.path)\(trace.placeSuffix(of: finding.ordinal)): \(label): \(finding.message) (\(finding.ruleID))\n"
+                out += "\(trace.path)\(trace.placeSuffix(of: finding.ordinal)): \(label): \(finding.message.controlCharactersEscaped) (\(finding.ruleID))\n"
                 var context = "    at \(trace.time(finding.timestamp)) (t=\(finding.timestamp) ns)"
-                if let controller = finding.controller { context += " in \(controller)" }
+                if let controller = finding.controller { context += " in \(controller.controlCharactersEscaped)" }
                 if let callback = finding.callback { context += ", callback \(callback)" }
                 out += context + "\n"
                 if let file = finding.source?.file, let line = finding.source?.line {
-                    out += "    source: \(file):\(line)\n"
+                    out += "    source: \(file.controlCharactersEscaped):\(line)\n"
                 }
                 for related in finding.related {
-                    out += "    related: \(trace.placeWords(of: related.ordinal)) at \(trace.time(related.timestamp)): \(related.message)\n"
+                    out += "    related: \(trace.placeWords(of: related.ordinal)) at \(trace.time(related.timestamp)): \(related.message.controlCharactersEscaped)\n"
                 }
                 if let descriptor = report.descriptor(finding.ruleID) {
                     out += "    fix: \(descriptor.fix)\n"

@@ -162,10 +162,10 @@ struct TraceSummary {
 
     var formatText: String {
         guard let reader else {
-            let written = header.map { " written by \"\($0.producer)\"" } ?? " (no header line)"
+            let written = header.map { " written by \"\($0.producer.controlCharactersEscaped)\"" } ?? " (no header line)"
             return "JSON Lines export (docs/JSONL.md),\(written)"
         }
-        return "\(reader.header.formatMajor).\(reader.header.formatMinor), written by \"\(reader.header.producer)\""
+        return "\(reader.header.formatMajor).\(reader.header.formatMinor), written by \"\(reader.header.producer.controlCharactersEscaped)\""
     }
 
     var text: String {

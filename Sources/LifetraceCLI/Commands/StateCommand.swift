@@ -70,6 +70,6 @@ struct StateCommand: Command {
 
     static func scenesText(_ state: ReplayState) -> String {
         guard !state.scenes.isEmpty else { return "" }
-        return "; scenes " + state.scenes.keys.sorted().map { "\($0)=\(state.scenes[$0]!.name)" }.joined(separator: ", ")
+        return "; scenes " + state.scenes.keys.sorted().map { "\($0.controlCharactersEscaped)=\(state.scenes[$0]!.name)" }.joined(separator: ", ")
     }
 }

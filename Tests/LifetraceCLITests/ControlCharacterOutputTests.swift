@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import LifetraceCLI
+
+/// Names in a trace are data from outside (a JSON Lines file, a console log, an app's own strings): a type
+/// name, label, mark name or field value, scene or SwiftUI view name may hold a newline, a carriage return or an
+/// escape sequence. Before, they were printed raw: a controller named `"Note\r\nEditor::error file=x::…"` split
+/// one `events` line in two, forged a finding line in the text audit report (`FILE:LINE: error: …`) and sent
+/// terminal escape sequences to the user's terminal. Text outputs now show such characters escaped (`\n`,
+/// `\u{1B}`), so every event, finding and tree node stays on its own line.
+@Suite("control characters in a trace's names never reach text output raw")
+struct ControlCharacterOutputTests {
+    static let hostile = #"Note\r\nEditor\u001b[31m\u0007\u0085\u2028X"#
+
+    /// The sample scenario's export with the editor's type name, a mark field and the scene name made hostile.
+    final class Input {
+        let scratch: CLIScratch
+        let jsonl: String
+
+        init() throws {
+            scratch = try CLIScratch("control-characters")
+            let trace = scratch.path("swipe.lifetrace")
+            let clean = scratch.path("clean.jsonl")
+            jsonl = scratch.path("hostile.jsonl")
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let scenario = root.appendingPathComponent("traces/scenarios/cancelled-swipe-back-save.scenario").path
+            try #require(runCLI(["simulate", scenario, "-o", trace]).code == .success)
+            try #require(runCLI(["export", trace, "-o", clean]).code == .success)
+            var text = try String(contentsOfFile: clean, encoding: .utf8)
+            text = text.replacingOccurrences(of: "NoteEditorViewController", with: ControlCharacterOutputTests.hostile)
+            text = text.replacingOccurrences(of: #""key":"draft""#, with: #""key":"dr\naft\u001b]0;x\u0007""#)
+            text = text.replacingOccurrences(of: #""scene":"main""#, with: #""scene":"ma\r\nin""#)
+            text = text.replacingOccurrences(of: #""producer":"lifetrace simulate""#, with: #""producer":"evil\u001b[2J""#)
+            try text.write(toFile: jsonl, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// Every character of `text` that is a control character other than the line feed ending each line.
+    static func rawControls(_ text: String) -> [Unicode.Scalar] {
+        text.unicodeScalars.filter { $0 != "\n" && ($0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}") }
+    }
+
+    static let commands: [[String]] = [
+        ["events"], ["state", "--at", "6s"], ["state"], ["timeline"], ["timeline", "--spans"], ["audit"], ["info"], ["verify"],
+    ]
+
+    @Test("text outputs hold no raw control character", arguments: commands)
+    func noRawControls(command: [String]) throws {
+        let input = try Input()
+        let result = runCLI([command[0], input.jsonl] + command.dropFirst())
+        #expect(result.code != .usageOrInput, "\(result.err)")
+        #expect(Self.rawControls(result.out).isEmpty, "\(command): \(Self.rawControls(result.out))")
+        #expect(Self.rawControls(result.err).isEmpty, "\(command): \(Self.rawControls(result.err))")
+    }
+
+    @Test("events prints one line per event, the names escaped")
+    func oneLinePerEvent() throws {
+        let input = try Input()
+        let result = runCLI(["events", input.jsonl])
+        #expect(result.code == .success)
+        let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 107)
+        #expect(result.out.contains(#"Note\r\nEditor\u{1B}[31m\u{07}\u{85}\u{2028}X#3 viewWillDisappear begin"#))
+        #expect(result.out.contains(#"key=dr\naft\u{1B}]0;x\u{07}"#))
+    }
+
+    @Test("the text audit report has one headline per finding; the export keeps the names as they are")
+    func auditLines() throws {
+        let input = try Input()
+        let text = runCLI(["audit", input.jsonl])
+        let headlines = text.out.split(separator: "\n").filter { $0.hasPrefix(input.jsonl) }
+        #expect(headlines.count == 2)
+        let exported = runCLI(["export", input.jsonl])
+        #expect(exported.out.contains(#""type":"Note\r\nEditor\u001b[31m\u0007"#))
+    }
+}
