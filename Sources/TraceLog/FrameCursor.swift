@@ -142,5 +142,15 @@ extension UnsafePointer where Pointee == FrameCursor {
     /// `FrameCursor.controller(atSlot:)`.
     public func controller(atSlot slot: UInt32) -> ControllerRef { pointee.decoder.controller(atSlot: slot) }
     /// `FrameCursor.event(of:)`.
-    public func event(of record: EventRecord) -> Event { pointee.decoder.event(of: record) }
+    public func event(of record: EventRecord) -> Event {
+        // In place: `pointee.decoder.event(of:)` copied the whole decoder per call.
+        UnsafeMutablePointer(mutating: self).pointee.decoder.borrowedEvent(of: record)
+    }
+}
+
+extension EventDecoder {
+    /// `event(of:)`, mutating only so that a call through a pointer borrows the decoder instead of copying it.
+    fileprivate mutating func borrowedEvent(of record: EventRecord) -> Event {
+        event(of: record)
+    }
 }

@@ -62,6 +62,9 @@ final class StandardStreams: @unchecked Sendable {
 }
 
 signal(SIGPIPE, SIG_IGN)
+// A write past the file size limit (`ulimit -f`) fails with EFBIG instead of killing the process: the command
+// then says which file, exits 2 and removes its temporary output, as for a full disk.
+signal(SIGXFSZ, SIG_IGN)
 let streams = StandardStreams()
 let output = CommandOutput(
     standardOutput: streams.writeOut, standardError: streams.writeError, isStandardOutputClosed: { streams.isOutputClosed }

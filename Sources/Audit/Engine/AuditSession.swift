@@ -18,9 +18,9 @@ import TraceModel
 /// Not `Sendable`: use one session on one thread.
 public final class AuditSession {
     private let callbackTable: DispatchTable
-    /// The callback monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds
-    /// and the fixed filter does not.
-    private let demandTargets: [DemandRef]
+    /// The monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds and the
+    /// fixed filter does not. Manually allocated, as `DispatchTable`'s storage (no reference counting per read).
+    private let demandTargets: UnsafeMutableBufferPointer<DemandRef>
     private let containerTable: DispatchTable
     private let appTable: DispatchTable
     /// The mark monitors by the interned code of the mark's name (`KnownName` raw value; `markFilter`), and
@@ -44,13 +44,15 @@ public final class AuditSession {
             guard let callback = Callback(rawValue: UInt8(key & 0xF)), let phase = Phase(rawValue: UInt8(key >> 4)) else { return false }
             return monitor.callbackFilter.contains(callback, phase)
         }
-        demandTargets = monitors.compactMap { monitor in
+        let demands = monitors.compactMap { monitor in
             monitor.callbackDemand.map {
                 DemandRef(
                     monitor: monitor, filter: monitor.interests.contains(.callbacks) ? monitor.callbackFilter : .all,
                     appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all, demand: $0)
             }
         }
+        demandTargets = .allocate(capacity: demands.count)
+        _ = demandTargets.initialize(from: demands)
         containerTable = DispatchTable(keys: Self.containerKeys, monitors.filter { $0.interests.contains(.containers) }) { monitor, key in
             monitor.containerFilter.contains(code: UInt8(key))
         }
@@ -68,6 +70,16 @@ public final class AuditSession {
         }
         swiftUITable = DispatchTable(keys: 1, monitors.filter { $0.interests.contains(.swiftUI) }) { _, _ in true }
         recorderTable = DispatchTable(keys: 1, monitors.filter { $0.interests.contains(.recorder) }) { _, _ in true }
+    }
+
+    deinit {
+        callbackTable.deallocate()
+        containerTable.deallocate()
+        appTable.deallocate()
+        markTable.deallocate()
+        swiftUITable.deallocate()
+        recorderTable.deallocate()
+        demandTargets.deallocate()
     }
 
     /// Keys of the callback table: 16 callback values × 3 phases.

@@ -30,8 +30,8 @@ public struct CallbackAttribution {
         // Through a pointer: reading `replay.state` for the call copied the whole `ReplayState` (a retain and
         // release of each of its buffers) on every call.
         withUnsafeMutablePointer(to: &replay.state) { state in
-            guard let active = state.pointee.enclosingCallback(of: controller) else { return nil }
-            return Self.enclosing(active, state.pointee.controllerRef(of: active), isInstantWindow: active.isInstant)
+            guard let active = state.pointee.borrowedEnclosingCallback(of: controller) else { return nil }
+            return Self.enclosing(active, state.pointee.borrowedControllerRef(of: active), isInstantWindow: active.isInstant)
         }
     }
 
@@ -44,7 +44,11 @@ public struct CallbackAttribution {
     /// The open interval of `callback` of the controller with serial `serial` (its record's callback stack),
     /// innermost first, or `nil`.
     public func openFrame(_ callback: Callback, ofSerial serial: UInt32) -> ActiveCallback? {
-        withUnsafeMutablePointer(to: &replay.state) { $0.pointee.controllers[serial]?.callbacks.last { $0.callback == callback } }
+        // `executing` agrees with the controllers' own callback stacks after every event (Replay), and reading it
+        // copies no `ControllerState`.
+        withUnsafeMutablePointer(to: &replay.state) { state in
+            state.pointee.executing.last { $0.controllerSerial == serial && $0.callback == callback }
+        }
     }
 
     /// The innermost open appearance-callback interval of a controller other than `controller`, if any.
@@ -58,7 +62,7 @@ public struct CallbackAttribution {
             guard let frame = state.pointee.executing.last(where: {
                 $0.controllerSerial != nil && $0.controllerSerial != serial && ($0.callback?.isAppearanceCallback ?? false)
             }) else { return nil }
-            return Self.enclosing(frame, state.pointee.controllerRef(of: frame), isInstantWindow: false)
+            return Self.enclosing(frame, state.pointee.borrowedControllerRef(of: frame), isInstantWindow: false)
         }
     }
 
@@ -71,5 +75,18 @@ public struct CallbackAttribution {
         case .app(let transition):
             return EnclosingCallback(subject: .app(AppEvent(transition, active.isInstant ? .instant : .begin, scene: active.scene)), ordinal: active.ordinal, timestamp: active.since, isInstantWindow: isInstantWindow)
         }
+    }
+}
+
+extension ReplayState {
+    // Mutating only so that the call borrows the state in place: a non-mutating call through
+    // `UnsafeMutablePointer.pointee` copied the whole `ReplayState` (a retain and release of each of its buffers).
+
+    fileprivate mutating func borrowedEnclosingCallback(of controller: ControllerRef?) -> ActiveCallback? {
+        enclosingCallback(of: controller)
+    }
+
+    fileprivate mutating func borrowedControllerRef(of callback: ActiveCallback) -> ControllerRef? {
+        controllerRef(of: callback)
     }
 }

@@ -1,22 +1,34 @@
 /// The monitors to call per key (a callback and phase, a container operation, an app transition and phase, a
 /// mark name's code), flattened: the monitors for key `k` are `targets[start[k]..<start[k + 1]]`, in registry
 /// order. Built once per session; a key no monitor wants costs one comparison.
+///
+/// The storage is manually allocated (`deallocate()` when the owning session goes away) and the monitors are held
+/// `unowned(unsafe)` (`MonitorRef`), so reading the table costs no reference counting: an array of references
+/// read per event retained and released its buffer each time.
 struct DispatchTable {
-    private let start: [Int]
-    private let targets: [MonitorRef]
+    private let start: UnsafeMutablePointer<Int32>
+    private let targets: UnsafeMutablePointer<MonitorRef>
 
     /// A table of `keys` keys holding, for key `k`, the `monitors` for which `wants(monitor, k)` holds.
     init(keys: Int, _ monitors: [any RuleMonitor], wants: (any RuleMonitor, Int) -> Bool) {
-        var start: [Int] = []
-        var targets: [MonitorRef] = []
-        start.reserveCapacity(keys + 1)
+        var starts: [Int32] = []
+        var refs: [MonitorRef] = []
+        starts.reserveCapacity(keys + 1)
         for key in 0..<keys {
-            start.append(targets.count)
-            targets += monitors.filter { wants($0, key) }.map(MonitorRef.init)
+            starts.append(Int32(refs.count))
+            refs += monitors.filter { wants($0, key) }.map(MonitorRef.init)
         }
-        start.append(targets.count)
-        self.start = start
-        self.targets = targets
+        starts.append(Int32(refs.count))
+        start = .allocate(capacity: starts.count)
+        start.initialize(from: starts, count: starts.count)
+        targets = .allocate(capacity: max(1, refs.count))
+        targets.initialize(from: refs, count: refs.count)
+    }
+
+    /// Frees the storage; the table must not be used after.
+    func deallocate() {
+        start.deallocate()
+        targets.deallocate()
     }
 
     /// Whether no monitor wants `key`.
@@ -28,7 +40,7 @@ struct DispatchTable {
     /// The positions of `key`'s monitors (`self[position]`).
     @inline(__always)
     func positions(_ key: Int) -> Range<Int> {
-        start[key]..<start[key &+ 1]
+        Int(start[key])..<Int(start[key &+ 1])
     }
 
     @inline(__always)
