@@ -120,6 +120,10 @@ extension ReplayState {
             while true {
                 cursor.pointee.decode(into: &batch, limit: 1024)
                 let first = batch.firstOrdinal
+                // The batch's arrays held once per batch (read through `batch` per record, each read retained and
+                // released its buffer).
+                let records = batch.records
+                let events = batch.events
                 let stopped = batch.withEntries { entries -> Bool in
                     var index = 0
                     if first < ordinal { index = Int(min(ordinal &- first, UInt64(entries.count))) }
@@ -153,12 +157,12 @@ extension ReplayState {
                             applyCallback(CallbackFacts(entry, ordinal: eventOrdinal), refs)
                             continue
                         }
-                        let record = batch.records[Int(entry.record)]
+                        let record = records[Int(entry.record)]
                         if record.kind == .app {
                             applyAppRecord(record, refs, sceneIndexes: &sceneIndexes)
                         } else if record.kind != .other {
                             applyRecord(record, refs)
-                        } else if let event = batch.events[Int(entry.record)] {
+                        } else if let event = events[Int(entry.record)] {
                             apply(event, ordinal: eventOrdinal)
                         }
                     }

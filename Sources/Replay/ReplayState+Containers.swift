@@ -205,9 +205,10 @@ extension ReplayState {
     /// Dismisses `first` and every controller it presents in turn (UIKit dismisses the whole chain above).
     private mutating func dismissChain(from first: UInt32, _ time: UInt64, _ ordinal: UInt64) {
         var current: UInt32? = first
-        var seen: Set<UInt32> = []
+        // The chain is a few controllers long: a linear search beats hashing (and a set's allocation) by far.
+        var seen: [UInt32] = []
         while let serial = current, !seen.contains(serial), controllers.contains(serial) {
-            seen.insert(serial)
+            seen.append(serial)
             let (next, presenter) = controllers.update(serial) { c in (c.presentedController, c.presentingController) } ?? (nil, nil)
             if let presenter, controllers.update(presenter, { $0.presentedController }) == serial {
                 _ = controllers.update(presenter) { $0.presentedController = nil }

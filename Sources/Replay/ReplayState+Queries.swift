@@ -15,7 +15,9 @@ extension ReplayState {
         enclosingCallback(ofSerial: controller?.serial)
     }
 
-    /// `enclosingCallback(of:)` for the controller `serial` (`nil`: anyone).
+    /// `enclosingCallback(of:)` for the controller `serial` (`nil`: anyone). Inlined: called from the fold's
+    /// mutating code, an outlined call copied the whole state (its arrays retained and released) per mark.
+    @inline(__always)
     func enclosingCallback(ofSerial serial: UInt32?) -> ActiveCallback? {
         if let serial {
             // `executing` holds every executing callback in begin order, so the controller's innermost one is

@@ -185,8 +185,11 @@ struct EventDecoder {
         var produced = 0
         defer { batch.count = produced }
         while produced < limit {
-            produced += fastRun(into: entries + produced, limit: limit - produced)
-            if produced >= limit { break }
+            // The callback run only where a callback starts (entering it costs more than this test).
+            if ops.position < ops.end, ops.base[ops.position] == EventTag.callback {
+                produced += fastRun(into: entries + produced, limit: limit - produced)
+                if produced >= limit { break }
+            }
             if fastRecord(into: &record) {
                 entries[produced] = RecordBatch.Entry(
                     timestamp: record.timestamp, serial: 0, slot: 0, parentSerial: 0, parentSlot: 0, callbackCode: 0, phaseCode: 0,
