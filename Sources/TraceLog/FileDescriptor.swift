@@ -129,21 +129,37 @@ struct FileDescriptor {
     /// A file system without `flock` (some network file systems answer `ENOLCK`, `EINVAL` or `EOPNOTSUPP`) is
     /// written without the lock, as before.
     ///
-    /// - Throws: `TraceError` `.io` when another descriptor holds the lock.
+    /// A lock that is busy is tried again for up to `lockPatience` before giving up: a lock is held by an open
+    /// file description, and a child process that another thread of this process is starting holds a copy of
+    /// every descriptor between its `fork` (or `posix_spawn`'s `clone`) and its `exec`, where `O_CLOEXEC` closes
+    /// them (POSIX `fork()`: "the child process shall have its own copy of the parent's file descriptors"). So a
+    /// writer closed and at once reopened on the same trace can find its own old lock still held for that
+    /// moment. A real second writer holds it for its whole life, and is refused after the wait.
+    ///
+    /// - Throws: `TraceError` `.io` when another descriptor holds the lock after `lockPatience`.
     func lockForWriting() throws {
-        var result: Int32
-        repeat {
-            result = flock(rawValue, LOCK_EX | LOCK_NB)
-        } while result < 0 && errno == EINTR
-        guard result < 0 else { return }
-        let code = errno
-        guard code == EWOULDBLOCK || code == EAGAIN else { return }
+        var waited: UInt64 = 0
+        while true {
+            var result: Int32
+            repeat {
+                result = flock(rawValue, LOCK_EX | LOCK_NB)
+            } while result < 0 && errno == EINTR
+            guard result < 0 else { return }
+            let code = errno
+            guard code == EWOULDBLOCK || code == EAGAIN else { return }
+            guard waited < Self.lockPatience else { break }
+            usleep(5_000)
+            waited += 5_000_000
+        }
         throw TraceError(
             .io,
             "another writer has this trace open (a recorder in another process, or another TraceWriter); it is locked (flock) until that writer closes it, and writing alongside it would overwrite its frames",
             file: path
         )
     }
+
+    /// How long `lockForWriting()` waits for a busy lock, in nanoseconds (0.5 s; slept in 5 ms steps).
+    static let lockPatience: UInt64 = 500_000_000
 
     func close() {
         _ = Glibc.close(rawValue)

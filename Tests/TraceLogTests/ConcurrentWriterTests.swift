@@ -70,4 +70,26 @@ import TraceModel
         try third.close()
         #expect(TraceFiles.readAll(try TraceReader(path: path)).events == events(0..<10))
     }
+
+    /// A child process started by another thread holds a copy of a writer's descriptor, and so its lock, until
+    /// it execs: a writer closed and at once reopened found its own old lock busy (a flaky
+    /// `RecorderFileTests.appendToTornLegacyTrace` on a loaded machine). A lock freed within the writer's
+    /// patience is waited for.
+    @Test func aLockReleasedAMomentLaterIsWaitedFor() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("shared.lifetrace")
+        try TraceFiles.write(events(0..<5), to: path)
+        let holder = open(path, O_RDONLY | O_CLOEXEC)
+        try #require(holder >= 0)
+        try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        // A thread of its own: the test runs on the concurrency pool, which blocked threads can starve.
+        Thread {
+            usleep(50_000)
+            _ = close(holder)
+        }.start()
+        let writer = try TraceWriter.openForAppend(path: path)
+        try writer.append(contentsOf: events(5..<8))
+        try writer.close()
+        #expect(TraceFiles.readAll(try TraceReader(path: path)).events == events(0..<8))
+    }
 }

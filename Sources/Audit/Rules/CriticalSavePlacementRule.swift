@@ -137,6 +137,13 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
         self.settings = settings
     }
 
+    /// Passes over container events while no save waits on a disappearance, without building their `Event`
+    /// (`observe(_:_:_:)` would ignore them).
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        if record.kind == .container, awaiting.isEmpty { return }
+        context.withEvent(of: record) { observe($0, context, &findings) }
+    }
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         guard let cancelled = awaiting.observe(callback: record, context) else { return }
