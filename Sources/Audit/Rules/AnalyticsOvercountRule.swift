@@ -188,6 +188,17 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         }
     }
 
+    /// Passes over, without building their `Event`, the SwiftUI events other than onAppear and the ends of screen
+    /// marks (`observe(_:_:_:)` ignores them).
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        switch record.kind {
+        case .swiftUI where record.swiftUIAction != .onAppear: return
+        case .mark where record.phase == .end: return
+        default: break
+        }
+        context.withEvent(of: record) { observe($0, context, &findings) }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
         case .mark(let mark):

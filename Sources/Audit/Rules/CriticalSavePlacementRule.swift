@@ -137,6 +137,30 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
         self.settings = settings
     }
 
+    /// Passes over container events while no save waits on a disappearance, without building their `Event`
+    /// (`observe(_:_:_:)` would ignore them).
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        switch record.kind {
+        case .container:
+            if awaiting.isEmpty { return }
+        case .mark:
+            // A save counts only inside a viewWillDisappear or viewDidDisappear of its controller, or on
+            // didEnterBackground: checked on the record (the attribution needs only the serial) first.
+            let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
+            switch context.attribution.enclosing(of: probe)?.subject {
+            case .controller(let ref, .viewWillDisappear)?, .controller(let ref, .viewDidDisappear)?:
+                if record.hasController, ref.serial != record.controller { return }
+            case .app(let app)? where app.transition == .didEnterBackground:
+                break
+            default:
+                return
+            }
+        default:
+            break
+        }
+        context.withEvent(of: record) { observe($0, context, &findings) }
+    }
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         guard let cancelled = awaiting.observe(callback: record, context) else { return }

@@ -179,6 +179,13 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         }
     }
 
+    /// A `work` mark matters only while a layout callback is open: passed over otherwise without building its
+    /// `Event`.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        if record.kind == .mark, open.isEmpty { return }
+        context.withEvent(of: record) { observe($0, context, &findings) }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
         case .mark(let mark):

@@ -171,6 +171,42 @@ final class LeakedControllerMonitor: RuleMonitor {
         }
     }
 
+    /// Container events are read from the record (the controllers' serials, and their `ControllerRef`s only for a
+    /// removal), without building an `Event`; the same logic as the `.container` case of `observe(_:_:_:)`.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard let operation = record.containerOperation else {
+            context.withEvent(of: record) { observe($0, context, &findings) }
+            return
+        }
+        let count = Int(record.listCount)
+        switch operation {
+        case .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent:
+            for index in 0..<count {
+                remove(context.listController(index, of: record), at: record.timestamp, source: context.source, context, what: operation.name)
+            }
+        case .push, .present, .addChild, .setRoot, .setViewControllers, .selectTab:
+            if !removed.isEmpty {
+                for index in 0..<count { removed.removeValue(forKey: context.listSerial(index, of: record)) }
+            }
+            if operation == .setViewControllers || operation == .setRoot {
+                removeReplaced(at: record.timestamp, source: context.source, context, operation: operation)
+            }
+        case .interactiveTransitionCancel:
+            if count > 0 { removed.removeValue(forKey: context.listSerial(0, of: record)) }
+        default:
+            break
+        }
+    }
+
+    /// The members that left the list of a setViewControllers or setRoot: the fold's removal record (`replaced`)
+    /// at this event.
+    private func removeReplaced(at timestamp: UInt64, source: EventSource?, _ context: EventContext, operation: ContainerOperation) {
+        for member in context.state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
+        where member.removal?.kind == .replaced && member.removal?.ordinal == context.ordinal && member.isAlive {
+            remove(member.ref, at: timestamp, source: source, context, what: "left the list of \(operation.name)")
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
         case .recorder(.runStarted) where context.ordinal > 0:
@@ -197,11 +233,7 @@ final class LeakedControllerMonitor: RuleMonitor {
                     for controller in container.controllers { removed.removeValue(forKey: controller.serial) }
                 }
                 if container.operation == .setViewControllers || container.operation == .setRoot {
-                    // The members that left the list: the fold's removal record (`replaced`) at this event.
-                    for member in context.state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
-                    where member.removal?.kind == .replaced && member.removal?.ordinal == context.ordinal && member.isAlive {
-                        remove(member.ref, at: event.timestamp, source: event.source, context, what: "left the list of \(container.operation.name)")
-                    }
+                    removeReplaced(at: event.timestamp, source: event.source, context, operation: container.operation)
                 }
             case .interactiveTransitionCancel:
                 if let from = container.controllers.first { removed[from.serial] = nil }

@@ -145,6 +145,8 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
     private let severity: Severity
     private let addMarks: [String]
     private let removeMarks: [String]
+    /// Both lists, to pass over other marks without building them while no deinit window is open.
+    private let watched: MarkNames
     /// Live registrations by owner serial, in add order.
     @exclusivity(unchecked) private var live = SerialMap<[Registration]>()
     @exclusivity(unchecked) private var pending: [PendingDeinit] = []
@@ -154,6 +156,14 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
         severity = settings.severity
         addMarks = settings.names("add_marks", default: [MarkName.observerAdd])
         removeMarks = settings.names("remove_marks", default: [MarkName.observerRemove])
+        watched = MarkNames(addMarks + removeMarks)
+    }
+
+    /// A mark matters only while a deinit window is open (any mark may close an instant one) or when it is a
+    /// begin or instant of an add or remove mark: every other one is passed over without building its `Event`.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard !pending.isEmpty || (record.kind == .mark && record.phase != .end && watched.contains(record, context)) else { return }
+        context.withEvent(of: record) { observe($0, context, &findings) }
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {

@@ -151,9 +151,30 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     @exclusivity(unchecked) private var cancelled: [UInt32: Cancelled] = [:]
     @exclusivity(unchecked) private var traceStart: UInt64 = 0
 
+    /// `marks`, matched on records.
+    private let teardownNames: MarkNames
+    /// The standard resource starts (`MarkEvent.resourceStart`), matched on records.
+    private static let resourceStarts = MarkNames([MarkName.timerStart, MarkName.taskStart, MarkName.requestStart, MarkName.observerAdd])
+
     init(settings: RuleSettings) {
         severity = settings.severity
         marks = settings.names("marks", default: TeardownInWillDisappearRule.defaultMarks)
+        teardownNames = MarkNames(marks)
+    }
+
+    /// Passes over, without building their `Event`, the container events while nothing is held and the resource
+    /// starts while no disappearance is cancelled: `observe(_:_:_:)` would ignore them.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        switch record.kind {
+        case .mark:
+            guard (teardownNames.contains(record, context) && Self.inWillDisappear(record, context))
+                || (!cancelled.isEmpty && Self.resourceStarts.contains(record, context)) else { return }
+        case .container:
+            guard !held.isEmpty else { return }
+        default:
+            break
+        }
+        context.withEvent(of: record) { observe($0, context, &findings) }
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
@@ -184,6 +205,14 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
         reportAll(&findings)
+    }
+
+    /// Whether the mark `record` happens in a viewWillDisappear of its controller (of any controller when it has
+    /// none): what `hold` needs, checked on the record (the attribution needs only the controller serial).
+    private static func inWillDisappear(_ record: EventRecord, _ context: EventContext) -> Bool {
+        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
+        guard let enclosing = context.attribution.enclosing(of: probe), case .controller(let ref, .viewWillDisappear) = enclosing.subject else { return false }
+        return !record.hasController || ref.serial == record.controller
     }
 
     private func hold(_ mark: MarkEvent, _ event: Event, _ context: EventContext) {

@@ -167,6 +167,9 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     private let styles: Set<ModalPresentationStyle>
     private let stopMarks: [String]
     var markFilter: MarkFilter { MarkFilter(startMarks + stopMarks) }
+    /// `startMarks` and `stopMarks`, matched on records.
+    private let startNames: MarkNames
+    private let stopNames: MarkNames
     /// Running timers by owner serial.
     @exclusivity(unchecked) private var timers = SerialMap<[Timer]>()
     /// Presentations still up, oldest first.
@@ -179,6 +182,29 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         startMarks = settings.names("start_marks", default: [MarkName.timerStart])
         styles = Set(settings.names("styles", default: TimerUnderSheetRule.defaultStyles.map(\.name)).compactMap { ModalPresentationStyle(name: $0) }.filter { !$0.removesPresenterView })
         stopMarks = settings.names("stop_marks", default: [MarkName.timerStop])
+        startNames = MarkNames(startMarks)
+        stopNames = MarkNames(stopMarks)
+    }
+
+    /// Passes over, without building their `Event`, what `observe(_:_:_:)` would ignore: mark ends, stops while no
+    /// timer runs, presentations of a style that leaves nothing covered, dismissals while nothing is covered.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        switch record.kind {
+        case .mark:
+            guard record.phase != .end, startNames.contains(record, context) || (!timers.isEmpty && stopNames.contains(record, context)) else { return }
+        case .container:
+            switch record.containerOperation {
+            case .present?:
+                guard record.listCount > 0, let style = record.presentationStyle, styles.contains(style) else { return }
+            case .dismiss?, .presentationControllerDidDismiss?:
+                guard !covers.isEmpty else { return }
+            default:
+                return
+            }
+        default:
+            break
+        }
+        context.withEvent(of: record) { observe($0, context, &findings) }
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {

@@ -178,6 +178,17 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         }
     }
 
+    /// A work mark matters only inside an early callback of its own controller (`start`): checked on the record
+    /// (the attribution needs only the mark's controller serial) before its `Event` is built.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        if record.kind == .mark {
+            let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
+            guard let enclosing = context.attribution.enclosing(of: probe), case .controller(let ref, let callback) = enclosing.subject,
+                  early.contains(callback), !record.hasController || ref.serial == record.controller else { return }
+        }
+        context.withEvent(of: record) { observe($0, context, &findings) }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
         case .mark(let mark):
