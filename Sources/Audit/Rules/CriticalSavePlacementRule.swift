@@ -140,7 +140,24 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     /// Passes over container events while no save waits on a disappearance, without building their `Event`
     /// (`observe(_:_:_:)` would ignore them).
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        if record.kind == .container, awaiting.isEmpty { return }
+        switch record.kind {
+        case .container:
+            if awaiting.isEmpty { return }
+        case .mark:
+            // A save counts only inside a viewWillDisappear or viewDidDisappear of its controller, or on
+            // didEnterBackground: checked on the record (the attribution needs only the serial) first.
+            let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
+            switch context.attribution.enclosing(of: probe)?.subject {
+            case .controller(let ref, .viewWillDisappear)?, .controller(let ref, .viewDidDisappear)?:
+                if record.hasController, ref.serial != record.controller { return }
+            case .app(let app)? where app.transition == .didEnterBackground:
+                break
+            default:
+                return
+            }
+        default:
+            break
+        }
         context.withEvent(of: record) { observe($0, context, &findings) }
     }
 

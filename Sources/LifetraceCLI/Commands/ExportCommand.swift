@@ -89,13 +89,30 @@ struct ExportCommand: Command {
         if let header = try input.header() {
             try writer.writeHeader(header)
         }
+        // JSON Lines keep time non-decreasing (docs/JSONL.md); a trace can step back where frames are out of order
+        // (a frame spliced or written twice: FORMAT §8 reports it and reads on). The export stops there, as at an
+        // event that cannot be read, naming the trace and the event, rather than failing inside the writer.
+        var previous: UInt64?
+        var backwards: TraceInput.Stop?
+        // Counted here: an out-of-order frame carries the ordinals it was written with, not its place in the file.
+        var ordinal: UInt64 = 0
         let stop = try input.scan(fromOffset: nil) { _, event, _ in
             if isAbandoned() { return false }
+            if let previous, event.timestamp < previous {
+                let error = TraceError(
+                    .timestampWentBackwards,
+                    "\(event.timestamp) ns is earlier than the previous event's \(previous) ns (the trace's frames are out of order); JSON Lines keep time non-decreasing, so the export stops here",
+                    file: input.path, eventOrdinal: ordinal)
+                backwards = TraceInput.Stop(underlying: error, readableEvents: ordinal, place: "event \(ordinal)")
+                return false
+            }
+            previous = event.timestamp
+            ordinal += 1
             try writer.write(event)
             return true
         }
         try writer.finish()
-        return stop
+        return stop ?? backwards
     }
 }
 
