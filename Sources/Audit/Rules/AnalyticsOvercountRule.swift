@@ -188,49 +188,63 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         }
     }
 
-    /// Passes over, without building their `Event`, the SwiftUI events other than onAppear and the ends of screen
-    /// marks (`observe(_:_:_:)` ignores them).
+    /// Reads screen marks from the record (their name code, controller and `id`/`name` field: no `Event` is built
+    /// for them), and passes over, without building their `Event`, the SwiftUI events other than onAppear.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         switch record.kind {
         case .swiftUI where record.swiftUIAction != .onAppear: return
-        case .mark where record.phase == .end: return
+        case .mark:
+            if record.phase != .end, isScreenMark(record, context) { observeScreenView(record, context) }
+            return
         default: break
         }
         context.withEvent(of: record) { observe($0, context, &findings) }
     }
 
+    /// Whether the mark `record` is one of `screen_marks`: by its name code, or by its string for a custom name.
+    private func isScreenMark(_ record: EventRecord, _ context: EventContext) -> Bool {
+        if let code = record.markName, let string = code.string { return screenMarks.contains(string) }
+        guard let name = context.string(of: record) else { return false }
+        return screenMarks.contains(name)
+    }
+
+    /// One screen view, the mark `record`: counted in its owner's appearance cycle.
+    private func observeScreenView(_ record: EventRecord, _ context: EventContext) {
+        // The owner as `MarkOwner.of(_:_:)` finds it, from the record.
+        var owner = record.hasController ? context.controller(of: record) : context.attribution.enclosing(of: nil)?.controller
+        if owner == nil, let onAppear = lastOnAppear, onAppear.ordinal + 1 == context.ordinal { owner = onAppear.host }
+        guard let owner else { return }
+        // Two fields of the owner's record, read in place (`context.state[owner]` copied the whole record).
+        let (appearance, appearanceSince) = context.state.controllers.withRecord(of: owner.serial) { ($0.appearance, $0.appearanceSince) } ?? (.unknown, nil)
+        if appearance == .unknown { return }
+        let enclosing = context.attribution.enclosing(of: owner)
+        var sentFrom = enclosing?.name
+        if let onAppear = lastOnAppear, onAppear.host?.serial == owner.serial, sentFrom == nil || sentFrom == Callback.viewWillAppear.name || sentFrom == Callback.viewIsAppearing.name || sentFrom == Callback.viewDidLayoutSubviews.name {
+            sentFrom = "\(onAppear.view).onAppear"
+        }
+        // The identifier as `MarkOwner.identifier(_:)` reads it: the `id` field, else the `name` field.
+        let name = (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""
+        let view = View(name: name, ordinal: context.ordinal, time: record.timestamp, source: context.source, sentFrom: sentFrom, enclosing: enclosing?.callback)
+        // The entry is changed in place (copying it out and back copied its cycle's array on append).
+        let position: Int
+        if let found = tracked.position(of: owner.serial) {
+            position = found
+        } else {
+            tracked[owner.serial] = start(owner, appearance: appearance, at: record.timestamp)
+            position = tracked.count - 1  // a new entry is stored last (`SerialMap`)
+        }
+        Self.countView(view.name, in: &byType[owner.typeName]!)
+        switch appearance {
+        case .appearing, .appeared:
+            if tracked[at: position].cycle.isEmpty, appearance == .appearing { tracked[at: position].cycleStart = appearanceSince ?? record.timestamp }
+            tracked[at: position].cycle.append(view)
+        case .disappearing, .disappeared, .unknown:
+            count(view, .notAppearing(appearance.name), in: &tracked[at: position])
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .mark(let mark):
-            guard mark.phase != .end, screenMarks.contains(mark.name) else { return }
-            var owner = MarkOwner.of(mark, context)
-            if owner == nil, let onAppear = lastOnAppear, onAppear.ordinal + 1 == context.ordinal { owner = onAppear.host }
-            guard let owner else { return }
-            // Two fields of the owner's record, read in place (`context.state[owner]` copied the whole record).
-            let (appearance, appearanceSince) = context.state.controllers.withRecord(of: owner.serial) { ($0.appearance, $0.appearanceSince) } ?? (.unknown, nil)
-            if appearance == .unknown { return }
-            let enclosing = context.attribution.enclosing(of: owner)
-            var sentFrom = enclosing?.name
-            if let onAppear = lastOnAppear, onAppear.host?.serial == owner.serial, sentFrom == nil || sentFrom == Callback.viewWillAppear.name || sentFrom == Callback.viewIsAppearing.name || sentFrom == Callback.viewDidLayoutSubviews.name {
-                sentFrom = "\(onAppear.view).onAppear"
-            }
-            let view = View(name: MarkOwner.identifier(mark), ordinal: context.ordinal, time: event.timestamp, source: event.source, sentFrom: sentFrom, enclosing: enclosing?.callback)
-            // The entry is changed in place (copying it out and back copied its cycle's array on append).
-            let position: Int
-            if let found = tracked.position(of: owner.serial) {
-                position = found
-            } else {
-                tracked[owner.serial] = start(owner, appearance: appearance, at: event.timestamp)
-                position = tracked.count - 1  // a new entry is stored last (`SerialMap`)
-            }
-            Self.countView(view.name, in: &byType[owner.typeName]!)
-            switch appearance {
-            case .appearing, .appeared:
-                if tracked[at: position].cycle.isEmpty, appearance == .appearing { tracked[at: position].cycleStart = appearanceSince ?? event.timestamp }
-                tracked[at: position].cycle.append(view)
-            case .disappearing, .disappeared, .unknown:
-                count(view, .notAppearing(appearance.name), in: &tracked[at: position])
-            }
         case .swiftUI(let action):
             if action.action == .onAppear { lastOnAppear = (context.ordinal, action.host, action.view) }
         case .app(let app):
