@@ -324,7 +324,7 @@ public struct JSONLReader {
     private mutating func subject(_ decoder: LineDecoder) throws(JSONLError) -> ControllerRef? {
         typealias Key = JSONLSchema.Key
         let name = try decoder.optionalString(Key.controller)
-        let serial = try decoder.optionalUInt64(Key.serial)
+        let serial = try decoder.optionalSerial(Key.serial)
         let type = try decoder.optionalString(Key.type)
         let label = try decoder.optionalString(Key.label)
         if name == nil, serial == nil, type == nil { return nil }
@@ -341,7 +341,7 @@ public struct JSONLReader {
             let inner = LineDecoder(object: value, file: file, line: decoder.line, prefix: "\(member).")
             return try resolve(
                 name: try inner.optionalString(Key.name),
-                serial: try inner.optionalUInt64(Key.serial),
+                serial: try inner.optionalSerial(Key.serial),
                 type: try inner.optionalString(Key.type),
                 label: try inner.optionalString(Key.label),
                 member: member,
@@ -354,15 +354,14 @@ public struct JSONLReader {
 
     private mutating func resolve(
         name: String?,
-        serial: UInt64?,
+        serial: UInt32?,
         type: String?,
         label: String?,
         member: String,
         decoder: LineDecoder
     ) throws(JSONLError) -> ControllerRef {
         var ref: ControllerRef
-        if let serial {
-            guard let fitting = UInt32(exactly: serial) else { throw decoder.bad(JSONLSchema.Key.serial, "out of range") }
+        if let fitting = serial {
             guard let typeName = type ?? name.map({ Self.parseDisplayName($0).type }) else {
                 throw decoder.missing(JSONLSchema.Key.type)
             }
@@ -456,6 +455,19 @@ struct LineDecoder {
             }
             return value
         case let value?: throw bad(key, "must be a non-negative integer, not \(value.typeName)")
+        }
+    }
+
+    /// A controller serial: an integer in 0 … 2^32 − 1, the range the trace format stores (docs/FORMAT.md §5).
+    func optionalSerial(_ key: String) throws(JSONLError) -> UInt32? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let text)?:
+            guard JSONLValue.isIntegerText(text), let value = UInt32(text) else {
+                throw bad(key, "must be a controller serial, an integer from 0 to 4294967295 (2^32 − 1); got \(text)")
+            }
+            return value
+        case let value?: throw bad(key, "must be a controller serial (an integer), not \(value.typeName)")
         }
     }
 

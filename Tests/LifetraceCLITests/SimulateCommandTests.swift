@@ -105,4 +105,17 @@ struct SimulateCommandTests {
         #expect(code == .usageOrInput)
         #expect(!captured.standardError.isEmpty)
     }
+
+    @Test("--generate and --seed say whether a value is not a whole number, too large, or 0", arguments: [
+        (["--generate", "1e3"], "--generate needs a number of events written as a whole number in digits (e.g. 200000); got '1e3'"),
+        (["--generate", "99999999999999999999"], "--generate is too large: at most 9223372036854775807; got '99999999999999999999'"),
+        (["--generate", "0"], "--generate needs at least 1 event; got '0'"),
+        (["--generate", "5", "--seed", "-1"], "--seed needs a seed written as a whole number in digits (e.g. 200000); got '-1'"),
+        (["--generate", "5", "--seed", "18446744073709551616"], "--seed is too large: at most 18446744073709551615; got '18446744073709551616'"),
+    ])
+    func numberMessages(arguments: [String], message: String) {
+        let (code, captured) = Self.run(["simulate"] + arguments)
+        #expect(code == .usageOrInput)
+        #expect(captured.standardError.contains("lifetrace simulate: error: \(message)"), "\(captured.standardError)")
+    }
 }

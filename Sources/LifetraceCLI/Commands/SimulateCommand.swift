@@ -42,20 +42,28 @@ struct SimulateCommand: Command {
         case generated(count: Int, seed: UInt64)
     }
 
+    /// `text` as a whole number in `0 … limit`, or a `ValidationError` saying which of those it is not.
+    static func wholeNumber(_ text: String, option: String, what: String, limit: UInt64) throws -> UInt64 {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            throw ValidationError("\(option) needs \(what) written as a whole number in digits (e.g. 200000); got '\(text)'")
+        }
+        guard let value = UInt64(text), value <= limit else {
+            throw ValidationError("\(option) is too large: at most \(limit); got '\(text)'")
+        }
+        return value
+    }
+
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let source: Source
         if let countText = arguments.value("generate") {
             guard arguments.positionals.isEmpty else {
                 throw ValidationError("give either a SCENARIO or --generate N, not both")
             }
-            guard let count = Int(countText), count > 0 else {
-                throw ValidationError("--generate needs a positive number of events; got '\(countText)'")
-            }
+            let count = try Self.wholeNumber(countText, option: "--generate", what: "a number of events", limit: UInt64(Int.max))
+            guard count > 0 else { throw ValidationError("--generate needs at least 1 event; got '\(countText)'") }
             let seedText = arguments.value("seed") ?? "1"
-            guard let seed = UInt64(seedText) else {
-                throw ValidationError("--seed needs a non-negative integer; got '\(seedText)'")
-            }
-            source = .generated(count: count, seed: seed)
+            let seed = try Self.wholeNumber(seedText, option: "--seed", what: "a seed", limit: UInt64.max)
+            source = .generated(count: Int(count), seed: seed)
         } else {
             guard let path = arguments.positionals.first else {
                 throw ValidationError("missing SCENARIO (or --generate N)")
