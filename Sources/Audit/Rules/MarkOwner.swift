@@ -1,3 +1,4 @@
+import TraceLog
 import TraceModel
 
 /// Who a mark is about, for the rules that track the app's own resources and events (`timer_under_sheet`,
@@ -13,6 +14,16 @@ enum MarkOwner {
     /// The identifier a resource mark carries: its `id` field, else its `name` field, else "" (unnamed).
     static func identifier(_ mark: MarkEvent) -> String {
         (mark[field: "id"] ?? mark[field: "name"])?.description ?? ""
+    }
+
+    /// `of(_:_:)` for the mark `record`, read from the record (no `Event` is built).
+    static func of(_ record: EventRecord, _ context: EventContext) -> ControllerRef? {
+        record.hasController ? context.controller(of: record) : context.attribution.enclosing(of: nil)?.controller
+    }
+
+    /// `identifier(_:)` for the mark `record`, read from the record's fields (no `Event` is built).
+    static func identifier(_ record: EventRecord, _ context: EventContext) -> String {
+        (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""
     }
 
     /// `'refresh'`, or `(unnamed)` for "".

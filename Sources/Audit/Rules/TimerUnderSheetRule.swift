@@ -191,7 +191,13 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         switch record.kind {
         case .mark:
-            guard record.phase != .end, startNames.contains(record, context) || (!timers.isEmpty && stopNames.contains(record, context)) else { return }
+            guard record.phase != .end else { return }
+            if startNames.contains(record, context) {
+                startTimer(record, context)
+            } else if !timers.isEmpty, stopNames.contains(record, context) {
+                stopTimer(record, context, &findings)
+            }
+            return
         case .container:
             switch record.containerOperation {
             case .present?:
@@ -207,6 +213,38 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         context.withEvent(of: record) { observe($0, context, &findings) }
     }
 
+    /// A start mark, read from the record: no `Event` is built.
+    private func startTimer(_ record: EventRecord, _ context: EventContext) {
+        guard let owner = MarkOwner.of(record, context) else { return }
+        let timer = Timer(
+            owner: owner, id: MarkOwner.identifier(record, context), start: record.timestamp, ordinal: context.ordinal,
+            startedIn: context.attribution.enclosing(of: owner)?.name, source: context.source
+        )
+        timers[owner.serial, default: []].append(timer)
+        for index in covers.indices where covers[index].covered.contains(owner.serial) {
+            covers[index].timers.append(CoveredTimer(timer: timer, since: record.timestamp))
+            break
+        }
+    }
+
+    /// A stop mark, read from the record (its name is read only for a finding): no `Event` is built.
+    private func stopTimer(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard let owner = MarkOwner.of(record, context) else { return }
+        let id = MarkOwner.identifier(record, context)
+        // In place: removing through `timers[owner.serial]!` copied the owner's whole list.
+        guard let position = timers.position(of: owner.serial),
+              let index = timers[at: position].firstIndex(where: { $0.id == id }) else { return }
+        let timer = timers[at: position].remove(at: index)
+        if timers[at: position].isEmpty { timers.removeValue(forKey: owner.serial) }
+        for cover in covers.indices {
+            guard let covered = covers[cover].timers.firstIndex(where: { $0.timer.ordinal == timer.ordinal }) else { continue }
+            let entry = covers[cover].timers.remove(at: covered)
+            let name = context.string(of: record) ?? ""
+            judge(entry, under: covers[cover], until: record.timestamp, ending: context.related(record, "\(name) \(MarkOwner.quoted(id)) at \(context.time(record.timestamp))"), how: "until it was stopped at \(context.time(record.timestamp))", context.time, &findings)
+            break
+        }
+    }
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         guard record.callback == .deinitialize, record.phase != .end else { return }
         let serial = record.controller
@@ -218,34 +256,6 @@ final class TimerUnderSheetMonitor: RuleMonitor {
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .mark(let mark):
-            guard mark.phase != .end else { return }
-            if startMarks.contains(mark.name) {
-                guard let owner = MarkOwner.of(mark, context) else { return }
-                let timer = Timer(
-                    owner: owner, id: MarkOwner.identifier(mark), start: event.timestamp, ordinal: context.ordinal,
-                    startedIn: context.attribution.enclosing(of: owner)?.name, source: event.source
-                )
-                timers[owner.serial, default: []].append(timer)
-                for index in covers.indices where covers[index].covered.contains(owner.serial) {
-                    covers[index].timers.append(CoveredTimer(timer: timer, since: event.timestamp))
-                    break
-                }
-            } else if stopMarks.contains(mark.name) {
-                guard let owner = MarkOwner.of(mark, context) else { return }
-                let id = MarkOwner.identifier(mark)
-                // In place: removing through `timers[owner.serial]!` copied the owner's whole list.
-                guard let position = timers.position(of: owner.serial),
-                      let index = timers[at: position].firstIndex(where: { $0.id == id }) else { return }
-                let timer = timers[at: position].remove(at: index)
-                if timers[at: position].isEmpty { timers.removeValue(forKey: owner.serial) }
-                for cover in covers.indices {
-                    guard let covered = covers[cover].timers.firstIndex(where: { $0.timer.ordinal == timer.ordinal }) else { continue }
-                    let entry = covers[cover].timers.remove(at: covered)
-                    judge(entry, under: covers[cover], until: event.timestamp, ending: context.related(event, "\(mark.name) \(MarkOwner.quoted(id)) at \(context.time(event.timestamp))"), how: "until it was stopped at \(context.time(event.timestamp))", context.time, &findings)
-                    break
-                }
-            }
         case .container(let container):
             switch container.operation {
             case .present:
