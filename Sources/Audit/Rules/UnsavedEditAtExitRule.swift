@@ -186,25 +186,41 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         ))
     }
 
+    /// Reads `edit` and `save` marks from the record (name code, controller, `key` and `critical` fields): no
+    /// `Event` is built for them.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.kind == .mark else {
+            context.withEvent(of: record) { observe($0, context, &findings) }
+            return
+        }
+        traceStart = context.traceStart
+        defer { updateDemand() }
+        // As `MarkEvent.key` and `isCritical` read them: the first field of that name.
+        guard let key = context.field(.key, of: record)?.stringValue else { return }
+        let serial = record.hasController ? record.controller : 0
+        switch record.markName {
+        case .edit:
+            let here = EditMark(ordinal: context.ordinal, timestamp: record.timestamp, source: context.source)
+            if var edits = unsaved[serial]?[key] {
+                edits.last = here
+                edits.count += 1
+                unsaved[serial]?[key] = edits
+            } else {
+                unsaved[serial, default: [:]][key] = Edits(controller: record.hasController ? context.controller(of: record) : nil, key: key, first: here, last: here, count: 1)
+            }
+        case .save:
+            if context.field(.critical, of: record)?.boolValue ?? false {
+                clear(key: key, serial: serial, anyController: !record.hasController)
+            }
+        default:
+            break
+        }
+    }
+
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
         defer { updateDemand() }
         switch event.payload {
-        case .mark(let mark):
-            guard let key = mark.key else { return }
-            let serial = mark.controller?.serial ?? 0
-            if mark.name == MarkName.edit {
-                let here = EditMark(ordinal: context.ordinal, timestamp: event.timestamp, source: event.source)
-                if var edits = unsaved[serial]?[key] {
-                    edits.last = here
-                    edits.count += 1
-                    unsaved[serial]?[key] = edits
-                } else {
-                    unsaved[serial, default: [:]][key] = Edits(controller: mark.controller, key: key, first: here, last: here, count: 1)
-                }
-            } else if mark.name == MarkName.save, mark.isCritical {
-                clear(key: key, serial: serial, anyController: mark.controller == nil)
-            }
         case .app(let app):
             if !pending.isEmpty {
                 settle(findings: &findings) { closer in
