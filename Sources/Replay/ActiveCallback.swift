@@ -79,13 +79,7 @@ public struct ActiveCallback: Sendable, Hashable {
     /// The fold's constructor for a controller callback.
     @inline(__always)
     init(_ callback: Callback, serial: UInt32, since: UInt64, ordinal: UInt64, isInstant: Bool) {
-        code = callback.rawValue
-        hasController = true
-        self.serial = serial
-        sceneIndex = 0
-        self.since = since
-        self.ordinal = ordinal
-        self.isInstant = isInstant
+        self.init(callback.rawValue, serial: serial, since: since, ordinal: ordinal, isInstant: isInstant)
     }
 
     /// The fold's constructor for a controller callback given as its raw value (a valid `Callback`).

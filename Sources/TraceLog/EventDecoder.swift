@@ -418,9 +418,7 @@ struct EventDecoder {
         record.code = knownCode(ofSlot: nameSlot)
         record.phase = phase
         if controllerSlot >= 0 {
-            record.hasController = true
-            record.controllerSlot = UInt32(truncatingIfNeeded: controllerSlot)
-            record.controller = serials[controllerSlot]
+            setController(UInt32(truncatingIfNeeded: controllerSlot), on: &record)
         }
         record.listStart = UInt32(truncatingIfNeeded: fieldStart)
         record.listCount = UInt32(truncatingIfNeeded: count)
@@ -461,9 +459,7 @@ struct EventDecoder {
         record.code = code
         record.stringSlot = UInt32(truncatingIfNeeded: view)
         if host >= 0 {
-            record.hasController = true
-            record.controllerSlot = UInt32(truncatingIfNeeded: host)
-            record.controller = serials[host]
+            setController(UInt32(truncatingIfNeeded: host), on: &record)
         }
         ops.position = opsAt + 1
         values.position = valuesAt
@@ -522,9 +518,7 @@ struct EventDecoder {
         default: record.animated = nil
         }
         if containerSlot >= 0 {
-            record.hasController = true
-            record.controllerSlot = UInt32(truncatingIfNeeded: containerSlot)
-            record.controller = serials[containerSlot]
+            setController(UInt32(truncatingIfNeeded: containerSlot), on: &record)
         }
         record.listStart = UInt32(truncatingIfNeeded: listStart)
         record.listCount = UInt32(truncatingIfNeeded: count)
@@ -730,6 +724,12 @@ struct EventDecoder {
     /// An optional controller slot of a record's body: when present, the record names that controller.
     private mutating func readOptionalController(into record: inout EventRecord) throws {
         guard let slot = try readControllerSlot() else { return }
+        setController(slot, on: &record)
+    }
+
+    /// Names the controller at frame-table `slot` (an existing slot) as `record`'s controller.
+    @inline(__always)
+    private func setController(_ slot: UInt32, on record: inout EventRecord) {
         record.hasController = true
         record.controllerSlot = slot
         record.controller = serials[Int(slot)]
