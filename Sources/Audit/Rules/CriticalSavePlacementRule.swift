@@ -155,10 +155,46 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
             default:
                 return
             }
+            traceStart = context.traceStart
+            observeSave(record, context)
+            return
         default:
             break
         }
         context.withEvent(of: record) { observe($0, context, &findings) }
+    }
+
+    /// A `save` mark, read from the record (name code, controller, `key` and `critical` fields): no `Event` is built.
+    private func observeSave(_ record: EventRecord, _ context: EventContext) {
+        // As `MarkEvent.isCritical` and `key` read them: the first field of that name.
+        guard record.markName == .save, context.field(.critical, of: record)?.boolValue ?? false,
+              let key = context.field(.key, of: record)?.stringValue else { return }
+        let markController = record.hasController ? context.controller(of: record) : nil
+        let enclosing = context.attribution.enclosing(of: markController)
+        let owner = markController ?? enclosing?.controller
+        switch enclosing?.subject {
+        case .controller(let ref, .viewWillDisappear)? where owner == ref:
+            let typeKey = TypeKey(typeName: ref.typeName, key: key)
+            let save = Save(
+                controller: ref, ordinal: context.ordinal, timestamp: record.timestamp, source: context.source,
+                willDisappearOrdinal: enclosing!.ordinal, willDisappearTime: enclosing!.timestamp)
+            if candidates[typeKey] == nil {
+                candidates[typeKey] = Candidate(first: save)
+            } else {
+                candidates[typeKey]?.count += 1
+            }
+            awaiting.hold((typeKey, save), for: ref)
+        case .controller(let ref, .viewDidDisappear)? where owner == ref:
+            safe.insert(TypeKey(typeName: ref.typeName, key: key))
+        case .app(let app)? where app.transition == .didEnterBackground:
+            if let owner {
+                safe.insert(TypeKey(typeName: owner.typeName, key: key))
+            } else {
+                safeKeysForAnyType.insert(key)
+            }
+        default:
+            break
+        }
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
@@ -179,33 +215,6 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
         case .container:
             guard let cancelled = awaiting.observe(event, context) else { return }
             noteCancelled(cancelled)
-        case .mark(let mark):
-            guard mark.name == MarkName.save, mark.isCritical, let key = mark.key else { return }
-            let enclosing = context.attribution.enclosing(of: mark.controller)
-            let owner = mark.controller ?? enclosing?.controller
-            switch enclosing?.subject {
-            case .controller(let ref, .viewWillDisappear)? where owner == ref:
-                let typeKey = TypeKey(typeName: ref.typeName, key: key)
-                let save = Save(
-                    controller: ref, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
-                    willDisappearOrdinal: enclosing!.ordinal, willDisappearTime: enclosing!.timestamp)
-                if candidates[typeKey] == nil {
-                    candidates[typeKey] = Candidate(first: save)
-                } else {
-                    candidates[typeKey]?.count += 1
-                }
-                awaiting.hold((typeKey, save), for: ref)
-            case .controller(let ref, .viewDidDisappear)? where owner == ref:
-                safe.insert(TypeKey(typeName: ref.typeName, key: key))
-            case .app(let app)? where app.transition == .didEnterBackground:
-                if let owner {
-                    safe.insert(TypeKey(typeName: owner.typeName, key: key))
-                } else {
-                    safeKeysForAnyType.insert(key)
-                }
-            default:
-                break
-            }
         default:
             break
         }
