@@ -50,6 +50,18 @@ struct InfoVerifyCommandTests {
         return (code, captured.standardOutput, captured.standardError)
     }
 
+    @Test("info on a trace with no events says so and prints no empty 'by kind' line")
+    func infoNoEvents() throws {
+        let scratch = Scratch()
+        let path = try scratch.trace("empty.lifetrace", count: 0)
+        let result = run(["info", path])
+        #expect(result.code == .success)
+        #expect(result.out.contains("events:       0\n"))
+        #expect(result.out.contains("time span:    none (no events)"))
+        #expect(!result.out.contains("by kind"))
+        #expect(!result.out.split(separator: "\n").contains { $0.hasSuffix(" ") })
+    }
+
     @Test("info prints version, clock, counts, sizes and bytes/event")
     func infoText() throws {
         let scratch = Scratch()

@@ -186,7 +186,9 @@ struct TraceSummary {
             lines.append(("time span", "none (no events)"))
         }
         lines.append(("events", "\(eventCount)"))
-        lines.append(("  by kind", kinds.filter { $0.count > 0 }.map { "\($0.name) \($0.count)" }.joined(separator: ", ")))
+        if eventCount > 0 {
+            lines.append(("  by kind", kinds.filter { $0.count > 0 }.map { "\($0.name) \($0.count)" }.joined(separator: ", ")))
+        }
         lines.append(("controllers", "\(controllers.count)"))
         if let reader {
             let payload = reader.payloadBytes
