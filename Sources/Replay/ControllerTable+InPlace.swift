@@ -5,6 +5,6 @@ extension ControllerTable {
     /// each of its buffers, which a caller reading one field pays for nothing.
     public func withRecord<Result>(of serial: UInt32, _ body: (borrowing ControllerState) -> Result) -> Result? {
         guard let position = position(of: serial) else { return nil }
-        return states.withUnsafeBufferPointer { body($0[position]) }
+        return body(self[at: position])
     }
 }

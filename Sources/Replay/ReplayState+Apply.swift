@@ -199,13 +199,13 @@ extension ReplayState {
     }
 
     /// Makes sure `serial` has a record (starting one from `refs` at `slot` on first sight); reports
-    /// `eventAfterDeinit` when it is dead. Returns the record's position in `controllers.states`.
+    /// `eventAfterDeinit` when it is dead. Returns the record's position in `controllers` (`subscript(at:)`).
     @inline(__always)
     mutating func touch<R: ControllerRefSource>(
         _ serial: UInt32, slot: UInt32, _ refs: R, _ time: UInt64, _ ordinal: UInt64, what: @autoclosure () -> String
     ) -> Int {
         if let position = controllers.position(of: serial) {
-            if controllers.states[position].deinitTime != nil || controllers.states[position].processEndTime != nil {
+            if controllers[at: position].deinitTime != nil || controllers[at: position].processEndTime != nil {
                 reportIfDead(position, slot: slot, refs, time, ordinal, what: what())
             }
             return position
@@ -221,38 +221,38 @@ extension ReplayState {
     ) {
         // The record's fields read in place (a copy of the whole `ControllerState` cost ≈ 500 Ir per event on a
         // dead controller, deinit's own end included).
-        let deinitTime = controllers.states[position].deinitTime
-        let ended = controllers.states[position].processEndTime != nil
-        guard (deinitTime != nil && !controllers.states[position].callbacks.contains(where: { $0.callback == .deinitialize })) || ended else { return }
+        let deinitTime = controllers[at: position].deinitTime
+        let ended = controllers[at: position].processEndTime != nil
+        guard (deinitTime != nil && !controllers[at: position].callbacks.contains(where: { $0.callback == .deinitialize })) || ended else { return }
         report(.eventAfterDeinit, ordinal, time, refs.controllerRef(slot: slot), "\(what()) after \(deinitTime == nil ? "its process ended" : "deinit")")
     }
 
     /// Makes `child` a child of `parent`, unlinking it from a previous parent.
     mutating func link(_ child: UInt32, to parent: UInt32) {
         guard child != parent, let position = controllers.position(of: child) else { return }
-        let old = controllers.states[position].parent.serial
-        controllers.states[position].parent = .controller(parent)
+        let old = controllers[at: position].parent.serial
+        controllers[at: position].parent = .controller(parent)
         if let old, old != parent, let oldPosition = controllers.position(of: old) {
-            controllers.states[oldPosition].children.removeAll { $0 == child }
+            controllers[at: oldPosition].children.removeAll { $0 == child }
         }
-        if let parentPosition = controllers.position(of: parent), !controllers.states[parentPosition].children.contains(child) {
-            controllers.states[parentPosition].children.append(child)
+        if let parentPosition = controllers.position(of: parent), !controllers[at: parentPosition].children.contains(child) {
+            controllers[at: parentPosition].children.append(child)
         }
     }
 
     /// Detaches `child` from its parent, if it has one.
     mutating func unlink(_ child: UInt32) {
         guard let position = controllers.position(of: child) else { return }
-        let old = controllers.states[position].parent.serial
-        controllers.states[position].parent = .none
+        let old = controllers[at: position].parent.serial
+        controllers[at: position].parent = .none
         if let old, let oldPosition = controllers.position(of: old) {
-            controllers.states[oldPosition].children.removeAll { $0 == child }
+            controllers[at: oldPosition].children.removeAll { $0 == child }
         }
     }
 
     mutating func setRemoval(_ serial: UInt32, _ kind: Removal.Kind, _ time: UInt64, _ ordinal: UInt64) {
         guard let position = controllers.position(of: serial) else { return }
-        controllers.states[position].removal = Removal(kind: kind, time: time, ordinal: ordinal)
+        controllers[at: position].removal = Removal(kind: kind, time: time, ordinal: ordinal)
     }
 
     // MARK: - Callbacks
@@ -278,19 +278,19 @@ extension ReplayState {
             // Whether a begin was found, and the callback still executing inside it if it was not the innermost.
             var found = false
             var inner: ActiveCallback?
-            let stackCount = controllers.states[position].callbacks.count
-            if stackCount > 0, controllers.states[position].callbacks[stackCount - 1].isCallback(callback, of: serial) {
+            let stackCount = controllers[at: position].callbacks.count
+            if stackCount > 0, controllers[at: position].callbacks[stackCount - 1].isCallback(callback, of: serial) {
                 // The common case: the innermost callback ends.
                 found = true
-                controllers.states[position].callbacks.removeLast()
-            } else if let index = controllers.states[position].callbacks.lastIndex(where: { $0.isCallback(callback, of: serial) }) {
+                controllers[at: position].callbacks.removeLast()
+            } else if let index = controllers[at: position].callbacks.lastIndex(where: { $0.isCallback(callback, of: serial) }) {
                 found = true
-                let count = controllers.states[position].callbacks.count
+                let count = controllers[at: position].callbacks.count
                 if index == count - 1 {
-                    controllers.states[position].callbacks.removeLast()
+                    controllers[at: position].callbacks.removeLast()
                 } else {
-                    inner = controllers.states[position].callbacks[count - 1]
-                    controllers.states[position].callbacks.remove(at: index)
+                    inner = controllers[at: position].callbacks[count - 1]
+                    controllers[at: position].callbacks.remove(at: index)
                 }
             }
             if found {
@@ -312,7 +312,7 @@ extension ReplayState {
         case .begin, .instant:
             let isBegin = record.phase == .begin
             let pushes = isBegin && !endsAtOnce
-            if pushes { controllers.states[position].callbacks.append(active) }
+            if pushes { controllers[at: position].callbacks.append(active) }
             lastCallback = active
             if pushes { executing.append(active) }
             takeEffect(of: record, position, refs)
@@ -338,8 +338,8 @@ extension ReplayState {
     /// `lastCallback` names is kept one more death, so the latest callback can always be named).
     mutating func compactDead(_ serial: UInt32) {
         guard let position = controllers.position(of: serial) else { return }
-        let hadCallbacks = !controllers.states[position].callbacks.isEmpty
-        controllers.states[position].callbacks.removeAll()
+        let hadCallbacks = !controllers[at: position].callbacks.isEmpty
+        controllers[at: position].callbacks.removeAll()
         if hadCallbacks {
             executing.removeAll { $0.isOf(serial) }
         }
@@ -349,10 +349,10 @@ extension ReplayState {
         if retainedDead.count > Self.retainedDeadLimit {
             let named = lastCallback?.controllerSerial
             let oldest = retainedDead.remove(at: retainedDead.count > 1 && retainedDead[0] == named ? 1 : 0)
-            if let oldestPosition = controllers.position(of: oldest), !controllers.states[oldestPosition].isAlive {
+            if let oldestPosition = controllers.position(of: oldest), !controllers[at: oldestPosition].isAlive {
                 // Callbacks begun after its deinit leave `executing` with the record, so that every callback there
                 // belongs to a controller the state still holds.
-                if !controllers.states[oldestPosition].callbacks.isEmpty { executing.removeAll { $0.isOf(oldest) } }
+                if !controllers[at: oldestPosition].callbacks.isEmpty { executing.removeAll { $0.isOf(oldest) } }
                 controllers.remove(oldest)
             }
         }
@@ -366,7 +366,7 @@ extension ReplayState {
         switch callback {
         case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
              .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .deinitialize:
-            if let anomaly = controllers.states[position].applyLocal(callback, time, ordinal) {
+            if let anomaly = controllers[at: position].applyLocal(callback, time, ordinal) {
                 report(anomaly.kind, ordinal, time, refs.controllerRef(slot: record.controllerSlot), anomaly.message)
             }
             if callback == .viewDidAppear, !transitions.isEmpty {
@@ -377,10 +377,10 @@ extension ReplayState {
             switch record.parent {
             case .none:
                 unlink(serial)
-                if controllers.states[position].removal == nil { setRemoval(serial, .movedToNilParent, time, ordinal) }
+                if controllers[at: position].removal == nil { setRemoval(serial, .movedToNilParent, time, ordinal) }
             case .controller:
                 link(serial, to: record.parentSerial)
-                controllers.states[position].removal = nil
+                controllers[at: position].removal = nil
             case .absent:
                 break
             }
@@ -522,7 +522,7 @@ extension ReplayState {
         }
         if let host {
             let position = touch(host, slot: slot, refs, time, ordinal, what: "\(view).\(action)")
-            update(&controllers.states[position].swiftUIViews)
+            update(&controllers[at: position].swiftUIViews)
         } else {
             update(&unhostedSwiftUIViews)
         }

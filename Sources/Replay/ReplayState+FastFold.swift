@@ -12,7 +12,7 @@ extension ReplayState {
 
     /// Folds the run of callback entries from `index` on that change nothing but the controller's own record,
     /// the callback stacks, `lastCallback` and the time bookkeeping, and report nothing: the common callback,
-    /// folded with the controller table reached through pointers (`ControllerTable.withFoldAccess`) instead of
+    /// folded with the controller table reached through pointers (`ControllerTable.foldAccess()`) instead of
     /// a lookup and a copy-on-write check per field.
     ///
     /// The state after it is exactly the general fold's (`applyCallback`, and `applyImmediateEnd` for a begin
@@ -34,7 +34,9 @@ extension ReplayState {
         let limit = instant ?? UInt64.max
         let transitionsInFlight = !transitions.isEmpty
         return withUnsafeMutablePointer(to: &self) { me in
-            me.pointee.controllers.withFoldAccess { table -> QuietRunEnd in
+            do {
+                // No insertion or removal happens in the run, so the snapshot stays valid throughout.
+                let table = me.pointee.controllers.foldAccess()
                 var count = me.pointee.eventCount
                 defer {
                     me.pointee.time = now

@@ -40,7 +40,7 @@ extension ReplayState {
                 }
             }
             if let owner, let position = controllers.position(of: owner) {
-                record(&controllers.states[position].unsaved)
+                record(&controllers[at: position].unsaved)
             } else {
                 record(&appUnsaved)
             }
@@ -50,7 +50,7 @@ extension ReplayState {
                 if let key { edits.removeAll { $0.key == key } } else { edits.removeAll() }
             }
             if let owner, let position = controllers.position(of: owner) {
-                clear(&controllers.states[position].unsaved)
+                clear(&controllers[at: position].unsaved)
             } else {
                 clear(&appUnsaved)
             }
@@ -62,7 +62,7 @@ extension ReplayState {
     private mutating func startResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?, _ time: UInt64, _ ordinal: UInt64, _ enclosing: ActiveCallback?) {
         let resource = LiveResource(kind: kind, id: id?.description ?? "", since: time, ordinal: ordinal, startedIn: enclosing)
         if let owner, let position = controllers.position(of: owner) {
-            controllers.states[position].resources.append(resource)
+            controllers[at: position].resources.append(resource)
         } else {
             appResources.append(resource)
         }
@@ -72,8 +72,8 @@ extension ReplayState {
     private mutating func stopResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?) {
         let id = id?.description ?? ""
         if let owner, let position = controllers.position(of: owner),
-           let index = controllers.states[position].resources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
-            controllers.states[position].resources.remove(at: index)
+           let index = controllers[at: position].resources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
+            controllers[at: position].resources.remove(at: index)
         } else if let index = appResources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
             appResources.remove(at: index)
         }

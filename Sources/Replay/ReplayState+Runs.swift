@@ -24,18 +24,18 @@ extension ReplayState {
                 "a new run started (\(nextProcess)) while the previous process was still inside \(names.joined(separator: " > ")): it ended mid-callback (crash or kill)"
             )
         }
-        let alive = controllers.serials.indices.filter { controllers.states[$0].isAlive }.map { controllers.serials[$0] }.sorted()
+        let alive = (0..<controllers.count).filter { controllers[at: $0].isAlive }.map { controllers.serial(at: $0) }.sorted()
         for serial in alive {
             if let position = controllers.position(of: serial) {
-                controllers.states[position].processEndTime = time
-                controllers.states[position].processEndOrdinal = ordinal
+                controllers[at: position].processEndTime = time
+                controllers[at: position].processEndOrdinal = ordinal
             }
             compactDead(serial)
         }
         // A controller already deallocated can still hold callbacks begun after its deinit (a reported anomaly,
         // `eventAfterDeinit`); they executed in this process too, so they end with it like `executing`'s.
-        for position in controllers.states.indices where !controllers.states[position].callbacks.isEmpty {
-            controllers.states[position].callbacks.removeAll()
+        for position in 0..<controllers.count where !controllers[at: position].callbacks.isEmpty {
+            controllers[at: position].callbacks.removeAll()
         }
         executing = []
         appCallbacks = []

@@ -92,7 +92,7 @@ public struct ReplayState: Sendable, Hashable {
     /// no longer kept.
     public func controllerRef(of callback: ActiveCallback) -> ControllerRef? {
         guard let serial = callback.controllerSerial, let position = controllers.position(of: serial) else { return nil }
-        return controllers.states[position].ref
+        return controllers[at: position].ref
     }
 
     /// `NoteEditorViewController#2.viewWillDisappear` or `app.didEnterBackground` / `scene(S1).didEnterBackground`
