@@ -128,8 +128,9 @@ extension ReplayState {
                     var index = 0
                     if first < ordinal { index = Int(min(ordinal &- first, UInt64(entries.count))) }
                     while index < entries.count {
-                        // The common callbacks through the table's pointers; the general fold below takes the rest.
-                        if foldQuietCallbacks(entries, &index, first: first, until: instant) == .instant { return true }
+                        // The common callbacks through the table's pointers; the general fold below takes the rest
+                        // (a record at once: the quiet path would stop before it).
+                        if !entries[index].isRecord, foldQuietCallbacks(entries, &index, first: first, until: instant) == .instant { return true }
                         if index == entries.count { break }
                         let entry = entries[index]
                         let eventOrdinal = first &+ UInt64(index)

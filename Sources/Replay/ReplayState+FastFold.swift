@@ -10,17 +10,19 @@ extension ReplayState {
         case instant
     }
 
-    /// Folds the run of callback entries from `index` on that change nothing but the controller's own record,
-    /// the callback stacks, `lastCallback` and the time bookkeeping, and report nothing: the common callback,
-    /// folded with the controller table reached through pointers (`ControllerTable.foldAccess()`) instead of
-    /// a lookup and a copy-on-write check per field.
+    /// Folds the run of callback entries from `index` on that change nothing but the records of the controller
+    /// (and, for `didMove(toParent:)`, of its old and new parents), the callback stacks, `lastCallback` and the
+    /// time bookkeeping, and report nothing: the common callback, folded with the controller table reached
+    /// through pointers (`ControllerTable.foldAccess()`) instead of a lookup and a copy-on-write check per field.
     ///
     /// The state after it is exactly the general fold's (`applyCallback`, and `applyImmediateEnd` for a begin
     /// whose very next event is its own end): an entry is taken only when the general fold would neither report
-    /// a diagnostic nor touch anything else: its controller is known and alive, it names no parent controller,
-    /// it is not deinit or `didMove(toParent:)`, its time does not go backwards, the appearance step is legal,
-    /// viewDidLoad runs for the first time, viewDidAppear finds no transition in flight, an end finds its begin
-    /// on top of the controller's stack. It stops before the first entry that is not taken.
+    /// a diagnostic nor touch anything else: its controller is known and alive, a parent argument names a known
+    /// and alive controller, it is not a deinit end or instant (which compact the dead), its time does not go
+    /// backwards, the appearance step is legal, viewDidLoad runs for the first time, viewDidAppear finds no
+    /// transition in flight, an end finds its begin on top of the controller's stack. It stops before the first
+    /// entry that is not taken. `time`, `eventCount`, `lastOrdinal` and `lastCallback` are written once, when
+    /// the run ends.
     ///
     /// - Parameters:
     ///   - entries: The batch's entries; `index` is the next one to fold (its ordinal is at least the replay's
@@ -30,86 +32,112 @@ extension ReplayState {
     mutating func foldQuietCallbacks(
         _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ index: inout Int, first: UInt64, until instant: UInt64?
     ) -> QuietRunEnd {
-        guard !controllers.isEmpty, startTime != nil, var now = time else { return .general }
+        guard !controllers.isEmpty, startTime != nil, let start = time else { return .general }
+        var now = start
         let limit = instant ?? UInt64.max
         let transitionsInFlight = !transitions.isEmpty
-        return withUnsafeMutablePointer(to: &self) { me in
-            do {
-                // No insertion or removal happens in the run, so the snapshot stays valid throughout.
-                let table = me.pointee.controllers.foldAccess()
-                var count = me.pointee.eventCount
-                defer {
-                    me.pointee.time = now
-                    me.pointee.eventCount = count
+        let firstIndex = index
+        // The entry whose callback becomes `lastCallback` (the last begin or instant taken), -1 for none.
+        var lastActive = -1
+        // No insertion or removal happens in the run, so the snapshot stays valid throughout.
+        let table = controllers.foldAccess()
+        defer {
+            if index != firstIndex {
+                time = now
+                eventCount &+= UInt64(index &- firstIndex)
+                lastOrdinal = first &+ UInt64(index &- 1)
+                if lastActive >= 0 {
+                    let entry = entries[lastActive]
+                    lastCallback = ActiveCallback(
+                        entry.callbackCode, serial: entry.serial, since: entry.timestamp, ordinal: first &+ UInt64(lastActive),
+                        isInstant: entry.phaseCode == Phase.instant.rawValue
+                    )
                 }
-                while index < entries.count {
-                    let entry = entries[index]
-                    if entry.isRecord { return .general }
-                    if entry.timestamp > limit { return .instant }
-                    let code = entry.callbackCode
-                    guard entry.timestamp >= now, code <= Callback.didMoveToParent.rawValue, code != Callback.deinitialize.rawValue,
-                          code != Callback.didMoveToParent.rawValue, entry.parentCode != EventRecord.Parent.controller.rawValue,
-                          let position = table.position(of: entry.serial)
-                    else { return .general }
-                    let state = table.states + position
-                    guard state.pointee.deinitTime == nil, state.pointee.processEndTime == nil else { return .general }
-                    let serial = entry.serial
+            }
+        }
+        while index < entries.count {
+            let entry = entries[index]
+            if entry.isRecord { return .general }
+            if entry.timestamp > limit { return .instant }
+            let code = entry.callbackCode
+            guard entry.timestamp >= now, code <= Callback.didMoveToParent.rawValue, let position = table.position(of: entry.serial) else {
+                return .general
+            }
+            let state = table.states + position
+            guard state.pointee.deinitTime == nil, state.pointee.processEndTime == nil else { return .general }
+            if entry.parentCode == EventRecord.Parent.controller.rawValue, !Self.isKnownAlive(entry.parentSerial, table) { return .general }
+            let serial = entry.serial
+            switch entry.phaseCode {
+            case Phase.end.rawValue:
+                let depth = state.pointee.callbacks.count
+                guard code != Callback.deinitialize.rawValue, depth > 0, state.pointee.callbacks[depth - 1].isCallback(code, of: serial) else {
+                    return .general
+                }
+                state.pointee.callbacks.removeLast()
+                Self.popExecuting(&executing, code, serial)
+                now = entry.timestamp
+                index += 1
+            case Phase.begin.rawValue:
+                if code == Callback.deinitialize.rawValue {
+                    // applyLocal's deinit (the record is alive, so `deinitTime` is nil); never paired with its end,
+                    // whose liveness check looks for deinit on the stack.
                     let ordinal = first &+ UInt64(index)
-                    switch entry.phaseCode {
-                    case Phase.end.rawValue:
-                        let depth = state.pointee.callbacks.count
-                        guard depth > 0, state.pointee.callbacks[depth - 1].isCallback(code, of: serial) else { return .general }
-                        state.pointee.callbacks.removeLast()
-                        Self.popExecuting(&me.pointee.executing, code, serial)
-                        now = entry.timestamp
-                        count &+= 1
-                        me.pointee.lastOrdinal = ordinal
-                        index += 1
-                    case Phase.begin.rawValue:
-                        // A begin whose very next event is its own end (`applyRest`'s pair): neither is pushed.
-                        var pairs = false
-                        if index + 1 < entries.count {
-                            let next = entries[index + 1]
-                            if !next.isRecord, next.phaseCode == Phase.end.rawValue, next.serial == serial, next.callbackCode == code,
-                               next.timestamp <= limit {
-                                // The general fold pairs these too; what it does for them the quiet path does not.
-                                guard next.parentCode != EventRecord.Parent.controller.rawValue, next.timestamp >= entry.timestamp else {
-                                    return .general
-                                }
-                                pairs = true
-                            }
+                    state.pointee.deinitTime = entry.timestamp
+                    state.pointee.deinitOrdinal = ordinal
+                    let active = ActiveCallback(code, serial: serial, since: entry.timestamp, ordinal: ordinal, isInstant: false)
+                    state.pointee.callbacks.append(active)
+                    executing.append(active)
+                    lastActive = index
+                    now = entry.timestamp
+                    index += 1
+                    continue
+                }
+                // A begin whose very next event is its own end (`applyRest`'s pair): neither is pushed.
+                var pairs = false
+                if index + 1 < entries.count {
+                    let next = entries[index + 1]
+                    if !next.isRecord, next.phaseCode == Phase.end.rawValue, next.serial == serial, next.callbackCode == code,
+                       next.timestamp <= limit {
+                        // The general fold pairs these too; what it does for them the quiet path does not.
+                        guard next.timestamp >= entry.timestamp else { return .general }
+                        if next.parentCode == EventRecord.Parent.controller.rawValue, !Self.isKnownAlive(next.parentSerial, table) {
+                            return .general
                         }
-                        guard Self.quietEffect(code, state, entry.timestamp, transitionsInFlight: transitionsInFlight) else { return .general }
-                        let active = ActiveCallback(code, serial: serial, since: entry.timestamp, ordinal: ordinal, isInstant: false)
-                        me.pointee.lastCallback = active
-                        if pairs {
-                            let next = entries[index + 1]
-                            now = next.timestamp
-                            count &+= 2
-                            me.pointee.lastOrdinal = ordinal &+ 1
-                            index += 2
-                        } else {
-                            state.pointee.callbacks.append(active)
-                            me.pointee.executing.append(active)
-                            now = entry.timestamp
-                            count &+= 1
-                            me.pointee.lastOrdinal = ordinal
-                            index += 1
-                        }
-                    case Phase.instant.rawValue:
-                        guard Self.quietEffect(code, state, entry.timestamp, transitionsInFlight: transitionsInFlight) else { return .general }
-                        me.pointee.lastCallback = ActiveCallback(code, serial: serial, since: entry.timestamp, ordinal: ordinal, isInstant: true)
-                        now = entry.timestamp
-                        count &+= 1
-                        me.pointee.lastOrdinal = ordinal
-                        index += 1
-                    default:
-                        return .general
+                        pairs = true
                     }
                 }
+                let ordinal = first &+ UInt64(index)
+                guard Self.quietEffect(entry, state, ordinal, table, transitionsInFlight: transitionsInFlight) else { return .general }
+                lastActive = index
+                if pairs {
+                    now = entries[index + 1].timestamp
+                    index += 2
+                } else {
+                    let active = ActiveCallback(code, serial: serial, since: entry.timestamp, ordinal: ordinal, isInstant: false)
+                    state.pointee.callbacks.append(active)
+                    executing.append(active)
+                    now = entry.timestamp
+                    index += 1
+                }
+            case Phase.instant.rawValue:
+                guard code != Callback.deinitialize.rawValue,
+                      Self.quietEffect(entry, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight)
+                else { return .general }
+                lastActive = index
+                now = entry.timestamp
+                index += 1
+            default:
                 return .general
             }
         }
+        return .general
+    }
+
+    /// Whether `serial` has a record and it is alive: `touch` then neither starts a record nor reports.
+    @inline(__always)
+    private static func isKnownAlive(_ serial: UInt32, _ table: ControllerTable.FoldAccess) -> Bool {
+        guard let position = table.position(of: serial) else { return false }
+        return table.states[position].deinitTime == nil && table.states[position].processEndTime == nil
     }
 
     /// `applyCallback`'s pop of `executing` at the end of `code` on `serial` (the innermost such entry).
@@ -123,11 +151,17 @@ extension ReplayState {
         }
     }
 
-    /// `takeEffect` of a begin or instant of `code` (not deinit, not didMove(toParent:)) on the record at
-    /// `state`, when it reports nothing and touches nothing else; `false`, with the record untouched, when it
-    /// would (the general fold then takes the event).
+    /// `takeEffect` of the begin or instant `entry` (not deinit) with ordinal `ordinal` on the record at `state`,
+    /// when it reports nothing and touches nothing but the records (`didMove(toParent:)` links and unlinks
+    /// through `table`); `false`, with every record untouched, when it would (the general fold then takes the
+    /// event).
     @inline(__always)
-    private static func quietEffect(_ code: UInt8, _ state: UnsafeMutablePointer<ControllerState>, _ time: UInt64, transitionsInFlight: Bool) -> Bool {
+    private static func quietEffect(
+        _ entry: RecordBatch.Entry, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64, _ table: ControllerTable.FoldAccess,
+        transitionsInFlight: Bool
+    ) -> Bool {
+        let code = entry.callbackCode
+        let time = entry.timestamp
         switch code {
         case Callback.initialize.rawValue:
             state.pointee.isCreatedInTrace = true
@@ -153,11 +187,45 @@ extension ReplayState {
             state.pointee.appearance = next
         case Callback.viewIsAppearing.rawValue, Callback.viewWillLayoutSubviews.rawValue, Callback.viewDidLayoutSubviews.rawValue:
             state.pointee.isViewLoaded = true
+        case Callback.didMoveToParent.rawValue:
+            // takeEffect's didMove(toParent:): `unlink` and `setRemoval`, or `link` and the removal cleared.
+            switch entry.parentCode {
+            case EventRecord.Parent.none.rawValue:
+                unlink(state, entry.serial, table)
+                if state.pointee.removal == nil { state.pointee.removal = Removal(kind: .movedToNilParent, time: time, ordinal: ordinal) }
+            case EventRecord.Parent.controller.rawValue:
+                link(state, entry.serial, to: entry.parentSerial, table)
+                state.pointee.removal = nil
+            default:
+                break
+            }
         default:
             // didReceiveMemoryWarning, viewWillTransition, willMove(toParent:): no effect of their own.
             break
         }
         return true
+    }
+
+    /// `ReplayState.link(_:to:)` of the record at `state` (of `child`) through `table`.
+    private static func link(_ state: UnsafeMutablePointer<ControllerState>, _ child: UInt32, to parent: UInt32, _ table: ControllerTable.FoldAccess) {
+        guard child != parent else { return }
+        let old = state.pointee.parent.serial
+        state.pointee.parent = .controller(parent)
+        if let old, old != parent, let oldPosition = table.position(of: old) {
+            table.states[oldPosition].children.removeAll { $0 == child }
+        }
+        if let parentPosition = table.position(of: parent), !table.states[parentPosition].children.contains(child) {
+            table.states[parentPosition].children.append(child)
+        }
+    }
+
+    /// `ReplayState.unlink(_:)` of the record at `state` (of `child`) through `table`.
+    private static func unlink(_ state: UnsafeMutablePointer<ControllerState>, _ child: UInt32, _ table: ControllerTable.FoldAccess) {
+        let old = state.pointee.parent.serial
+        state.pointee.parent = .none
+        if let old, let oldPosition = table.position(of: old) {
+            table.states[oldPosition].children.removeAll { $0 == child }
+        }
     }
 
     /// `ControllerState.settleLoaded` through the pointer.

@@ -51,4 +51,28 @@ struct ControllerTableTests {
         #expect(first != second)
         #expect(second.count == 49)
     }
+
+    @Test("a copy keeps its records when the original changes (copy-on-write), through every write path")
+    func copyOnWrite() {
+        var table = ControllerTable()
+        for serial in UInt32(1)...40 { table[serial] = Self.record(serial, 1) }
+        let snapshot = table
+        let position = table.position(of: 7)!
+        table[at: position].appearance = .appeared
+        table[3] = nil
+        table[99] = Self.record(99, 2)
+        #expect(snapshot[7]?.appearance == .unknown)
+        #expect(snapshot[3] != nil && snapshot[99] == nil && snapshot.count == 40)
+        #expect(table[7]?.appearance == .appeared && table[3] == nil && table[99] != nil && table.count == 40)
+        var copy = snapshot
+        let access = copy.foldAccess()
+        access.states[access.position(of: 5)!].isViewLoaded = true
+        #expect(access.position(of: 3) != nil && access.position(of: 99) == nil)
+        #expect(snapshot[5]?.isViewLoaded == false)
+        #expect(copy[5]?.isViewLoaded == true)
+        #expect(copy != snapshot)
+        copy.reserveCapacity(1_000)
+        #expect(copy[5]?.isViewLoaded == true && copy.count == 40)
+        for serial in UInt32(1)...40 { #expect(copy[serial]?.ref.serial == serial) }
+    }
 }

@@ -9,8 +9,9 @@ import TraceModel
 /// The batch fold's quiet path (`ReplayState.foldQuietCallbacks`: callbacks folded through the controller table's
 /// pointers) gives the same state as the reference fold of whole events, on traces built to sit at its edges:
 /// mostly well-formed lifecycles (begin/end pairs, nested callbacks, legal appearance steps) with every condition
-/// that sends an event to the general fold mixed in (first sights, deinit and reuse after it, viewDidLoad twice,
-/// illegal appearance steps, ends without or out of order with their begin, parent arguments, equal
+/// that sends an event to the general fold mixed in (first sights, deinit and reuse after it, callbacks inside
+/// deinit, deinit as an instant, viewDidLoad twice, illegal appearance steps, ends without or out of order with
+/// their begin, parent arguments naming live, dead and unseen controllers, reparenting, equal
 /// timestamps, a sheet transition in flight at viewDidAppear, records between callbacks, runs cut by the batch and
 /// frame boundaries and by the `until` instant of a seek).
 @Suite("The quiet callback fold agrees with the reference fold")
@@ -76,9 +77,19 @@ struct QuietFoldAgreementTests {
                 callback(.viewDidLoad, .begin)
                 callback(.viewDidLoad, .end)
             case 74..<76:
-                // Deinit, then sometimes a new controller under the same serial or a late event of the dead one.
-                callback(.deinitialize, .begin)
-                callback(.deinitialize, .end)
+                // Deinit (sometimes with work inside it, or as an instant), then sometimes a new controller under
+                // the same serial or a late event of the dead one.
+                if roll(6) == 0 {
+                    callback(.deinitialize, .instant)
+                } else {
+                    callback(.deinitialize, .begin)
+                    if roll(3) == 0 { callback(others[Int(roll(UInt64(others.count)))], .instant) }
+                    if roll(4) == 0 {
+                        callback(.didMoveToParent, .begin, parent: ParentArgument.none)
+                        callback(.didMoveToParent, .end, parent: ParentArgument.none)
+                    }
+                    callback(.deinitialize, .end)
+                }
                 open[index] = []
                 if roll(2) == 0 { refs[index] = ControllerRef(serial: UInt32(controllers + events.count), typeName: "Fresh") }
             case 76..<80:
