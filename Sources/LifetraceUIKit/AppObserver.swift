@@ -1,4 +1,4 @@
-// Not type-checked in CI (Linux has no UIKit; tools/check-uikit parses it); see LifetraceInstrumentation.swift.
+// Type-checked in CI against declaration-only UIKit/SwiftUI/ObjectiveC stubs (tools/check-uikit); never run there.
 #if canImport(UIKit)
 import Recorder
 import TraceModel
