@@ -28,14 +28,17 @@ extension NSObject: Equatable, Hashable {
 
 /// developer.apple.com/documentation/objectivec/selector — `struct Selector` (Equatable, Hashable; the
 /// `SEL` type; `#selector` produces one).
-public struct Selector: Equatable, Hashable, ExpressibleByStringLiteral {
+/// Its one stored property, an `OpaquePointer` (the `SEL`), is the layout the compiler's lowering expects.
+@frozen public struct Selector: Equatable, Hashable, ExpressibleByStringLiteral {
+    var ptr: OpaquePointer
     public init(_ str: String) { fatalError("stub") }
     public init(stringLiteral value: String) { fatalError("stub") }
 }
 
 /// developer.apple.com/documentation/objectivec/objcbool — `struct ObjCBool` (the compiler maps Objective-C
 /// `BOOL` to it under Objective-C interop).
-public struct ObjCBool {
+@frozen public struct ObjCBool {
+    var value: Bool
     public init(_ value: Bool) { fatalError("stub") }
     public var boolValue: Bool { fatalError("stub") }
 }
