@@ -128,9 +128,12 @@ extension ReplayState {
                     var index = 0
                     if first < ordinal { index = Int(min(ordinal &- first, UInt64(entries.count))) }
                     while index < entries.count {
-                        // The common callbacks through the table's pointers; the general fold below takes the rest
-                        // (a record at once: the quiet path would stop before it).
-                        if !entries[index].isRecord, foldQuietCallbacks(entries, &index, first: first, until: instant) == .instant { return true }
+                        // The common callbacks (and marks) through the table's pointers; the general fold below takes
+                        // the rest (any other record at once: the quiet path would stop before it).
+                        if !entries[index].isRecord || records[Int(entries[index].record)].kind == .mark,
+                           foldQuietCallbacks(entries, records, &index, first: first, until: instant) == .instant {
+                            return true
+                        }
                         if index == entries.count { break }
                         let entry = entries[index]
                         let eventOrdinal = first &+ UInt64(index)
@@ -345,7 +348,8 @@ extension ReplayState {
             executing.removeAll { $0.isOf(serial) }
         }
         deadSerials.insert(serial)
-        retainedDead.removeAll { $0 == serial }
+        // At most once there (every append is preceded by this removal).
+        if let index = retainedDead.firstIndex(of: serial) { retainedDead.remove(at: index) }
         retainedDead.append(serial)
         if retainedDead.count > Self.retainedDeadLimit {
             let named = lastCallback?.controllerSerial
@@ -460,8 +464,11 @@ extension ReplayState {
         switch event.phase {
         case .end:
             if let index = appCallbacks.lastIndex(where: { $0.isApp(event.transition, sceneIndex: sceneIndex) }) {
-                appCallbacks.remove(at: index)
-                if let index = executing.lastIndex(where: { $0.isApp(event.transition, sceneIndex: sceneIndex) }) { executing.remove(at: index) }
+                // The innermost ends, most of the time: `removeLast` is inlined, `remove(at:)` is a call.
+                if index == appCallbacks.count - 1 { appCallbacks.removeLast() } else { appCallbacks.remove(at: index) }
+                if let index = executing.lastIndex(where: { $0.isApp(event.transition, sceneIndex: sceneIndex) }) {
+                    if index == executing.count - 1 { executing.removeLast() } else { executing.remove(at: index) }
+                }
             } else {
                 report(.unbalancedEnd, ordinal, time, nil, "\(event.delegateMethodName) end without a begin; applied as an instant")
                 lastAppCallback = active

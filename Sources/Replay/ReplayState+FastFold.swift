@@ -10,10 +10,11 @@ extension ReplayState {
         case instant
     }
 
-    /// Folds the run of callback entries from `index` on that change nothing but the records of the controller
-    /// (and, for `didMove(toParent:)`, of its old and new parents), the callback stacks, `lastCallback` and the
-    /// time bookkeeping, and report nothing: the common callback, folded with the controller table reached
-    /// through pointers (`ControllerTable.foldAccess()`) instead of a lookup and a copy-on-write check per field.
+    /// Folds the run of callback entries (and marks without an effect) from `index` on that change nothing but
+    /// the records of the controller (and, for `didMove(toParent:)`, of its old and new parents), the callback
+    /// stacks, `lastCallback` and the time bookkeeping, and report nothing: the common callback, folded with the
+    /// controller table reached through pointers (`ControllerTable.foldAccess()`) instead of a lookup and a
+    /// copy-on-write check per field.
     ///
     /// The state after it is exactly the general fold's (`applyCallback`, and `applyImmediateEnd` for a begin
     /// whose very next event is its own end): an entry is taken only when the general fold would neither report
@@ -27,10 +28,11 @@ extension ReplayState {
     /// - Parameters:
     ///   - entries: The batch's entries; `index` is the next one to fold (its ordinal is at least the replay's
     ///     starting ordinal), and is left at the first entry not folded.
+    ///   - records: The batch's records (`RecordBatch.records`), which record entries index.
     ///   - first: The ordinal of `entries[0]`.
     ///   - instant: The replay stops before the first event after this timestamp, when given.
     mutating func foldQuietCallbacks(
-        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ index: inout Int, first: UInt64, until instant: UInt64?
+        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ records: [EventRecord], _ index: inout Int, first: UInt64, until instant: UInt64?
     ) -> QuietRunEnd {
         guard !controllers.isEmpty, startTime != nil, let start = time else { return .general }
         var now = start
@@ -55,10 +57,18 @@ extension ReplayState {
                 }
             }
         }
+        let base = entries.baseAddress!
         while index < entries.count {
-            let entry = entries[index]
-            if entry.isRecord { return .general }
+            let pointer = base + index
+            let entry = pointer.pointee
             if entry.timestamp > limit { return .instant }
+            if entry.isRecord {
+                // A mark that changes nothing is taken too (only the time bookkeeping), so that it does not cut the run.
+                guard entry.timestamp >= now, Self.isQuietMark(records[Int(entry.record)], table) else { return .general }
+                now = entry.timestamp
+                index += 1
+                continue
+            }
             let code = entry.callbackCode
             guard entry.timestamp >= now, code <= Callback.didMoveToParent.rawValue, let position = table.position(of: entry.serial) else {
                 return .general
@@ -107,7 +117,7 @@ extension ReplayState {
                     }
                 }
                 let ordinal = first &+ UInt64(index)
-                guard Self.quietEffect(entry, state, ordinal, table, transitionsInFlight: transitionsInFlight) else { return .general }
+                guard Self.quietEffect(pointer, state, ordinal, table, transitionsInFlight: transitionsInFlight) else { return .general }
                 lastActive = index
                 if pairs {
                     now = entries[index + 1].timestamp
@@ -121,7 +131,7 @@ extension ReplayState {
                 }
             case Phase.instant.rawValue:
                 guard code != Callback.deinitialize.rawValue,
-                      Self.quietEffect(entry, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight)
+                      Self.quietEffect(pointer, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight)
                 else { return .general }
                 lastActive = index
                 now = entry.timestamp
@@ -131,6 +141,32 @@ extension ReplayState {
             }
         }
         return .general
+    }
+
+    /// Whether `applyMark` of `record` changes nothing and reports nothing: a mark whose controller, if it names
+    /// one, is known and alive (`touch` neither starts a record nor reports), and that is an end, a custom mark or
+    /// a standard mark without an effect on the state (`analytics.screen`, `geometry.read`, `work`, …), or a
+    /// `save` on that controller while it has no unsaved edit.
+    @inline(__always)
+    private static func isQuietMark(_ record: EventRecord, _ table: ControllerTable.FoldAccess) -> Bool {
+        guard record.kind == .mark else { return false }
+        var state: UnsafeMutablePointer<ControllerState>?
+        if record.hasController {
+            guard let position = table.position(of: record.controller) else { return false }
+            let controller = table.states + position
+            guard controller.pointee.deinitTime == nil, controller.pointee.processEndTime == nil else { return false }
+            state = controller
+        }
+        guard record.phase != .end, let name = record.markName else { return true }
+        switch name {
+        case .save:
+            // The owner is the mark's controller; clearing an empty list changes nothing.
+            return state?.pointee.unsaved.isEmpty ?? false
+        case .edit, .timerStart, .timerStop, .observerAdd, .observerRemove, .taskStart, .taskCancel, .requestStart, .requestCancel:
+            return false
+        default:
+            return true
+        }
     }
 
     /// Whether `serial` has a record and it is alive: `touch` then neither starts a record nor reports.
@@ -157,11 +193,11 @@ extension ReplayState {
     /// event).
     @inline(__always)
     private static func quietEffect(
-        _ entry: RecordBatch.Entry, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64, _ table: ControllerTable.FoldAccess,
-        transitionsInFlight: Bool
+        _ entry: UnsafePointer<RecordBatch.Entry>, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64,
+        _ table: ControllerTable.FoldAccess, transitionsInFlight: Bool
     ) -> Bool {
-        let code = entry.callbackCode
-        let time = entry.timestamp
+        let code = entry.pointee.callbackCode
+        let time = entry.pointee.timestamp
         switch code {
         case Callback.initialize.rawValue:
             state.pointee.isCreatedInTrace = true
@@ -188,22 +224,30 @@ extension ReplayState {
         case Callback.viewIsAppearing.rawValue, Callback.viewWillLayoutSubviews.rawValue, Callback.viewDidLayoutSubviews.rawValue:
             state.pointee.isViewLoaded = true
         case Callback.didMoveToParent.rawValue:
-            // takeEffect's didMove(toParent:): `unlink` and `setRemoval`, or `link` and the removal cleared.
-            switch entry.parentCode {
-            case EventRecord.Parent.none.rawValue:
-                unlink(state, entry.serial, table)
-                if state.pointee.removal == nil { state.pointee.removal = Removal(kind: .movedToNilParent, time: time, ordinal: ordinal) }
-            case EventRecord.Parent.controller.rawValue:
-                link(state, entry.serial, to: entry.parentSerial, table)
-                state.pointee.removal = nil
-            default:
-                break
-            }
+            didMove(entry, state, ordinal, table)
         default:
             // didReceiveMemoryWarning, viewWillTransition, willMove(toParent:): no effect of their own.
             break
         }
         return true
+    }
+
+    /// takeEffect's `didMove(toParent:)` of `entry` on the record at `state`: `unlink` and `setRemoval`, or `link`
+    /// and the removal cleared.
+    @inline(never)
+    private static func didMove(
+        _ entry: UnsafePointer<RecordBatch.Entry>, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64, _ table: ControllerTable.FoldAccess
+    ) {
+        switch entry.pointee.parentCode {
+        case EventRecord.Parent.none.rawValue:
+            unlink(state, entry.pointee.serial, table)
+            if state.pointee.removal == nil { state.pointee.removal = Removal(kind: .movedToNilParent, time: entry.pointee.timestamp, ordinal: ordinal) }
+        case EventRecord.Parent.controller.rawValue:
+            link(state, entry.pointee.serial, to: entry.pointee.parentSerial, table)
+            state.pointee.removal = nil
+        default:
+            break
+        }
     }
 
     /// `ReplayState.link(_:to:)` of the record at `state` (of `child`) through `table`.

@@ -15,10 +15,16 @@ extension ReplayState {
         if let serial {
             _ = touch(serial, slot: mark.controllerSlot, mark.refs, time, ordinal, what: "mark \(mark.nameText)")
         }
-        guard mark.phase != .end else { return }
+        guard mark.phase != .end, let name = mark.knownName else { return }
+        switch name {
+        case .timerStart, .timerStop, .observerAdd, .observerRemove, .taskStart, .taskCancel, .requestStart, .requestCancel, .edit, .save:
+            break
+        default:
+            // No effect on the state: the enclosing callback is not looked for.
+            return
+        }
         let enclosing = enclosingCallback(ofSerial: serial)
         let owner = serial ?? enclosing?.controllerSerial
-        guard let name = mark.knownName else { return }
         switch name {
         case .timerStart: startResource(.timer, mark.value(of: .id), owner, time, ordinal, enclosing)
         case .timerStop: stopResource(.timer, mark.value(of: .id), owner)

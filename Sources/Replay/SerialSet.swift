@@ -31,6 +31,16 @@ public struct SerialSet: Sendable, Hashable {
     }
 
     public mutating func insert(_ serial: UInt32) {
+        // The common case: a serial above every range (controllers mostly die in creation order) joins the last
+        // range or starts a new one after it.
+        if let last = ranges.last, serial > last.upperBound {
+            if last.upperBound &+ 1 == serial {
+                ranges[ranges.count - 1] = last.lowerBound...serial
+            } else {
+                ranges.append(serial...serial)
+            }
+            return
+        }
         let index = position(of: serial)
         if index < ranges.count, ranges[index].contains(serial) { return }
         let joinsPrevious = index > 0 && ranges[index - 1].upperBound &+ 1 == serial && serial != 0

@@ -6,14 +6,15 @@ import TraceModel
 
 @testable import Replay
 
-/// The batch fold's quiet path (`ReplayState.foldQuietCallbacks`: callbacks folded through the controller table's
-/// pointers) gives the same state as the reference fold of whole events, on traces built to sit at its edges:
-/// mostly well-formed lifecycles (begin/end pairs, nested callbacks, legal appearance steps) with every condition
-/// that sends an event to the general fold mixed in (first sights, deinit and reuse after it, callbacks inside
-/// deinit, deinit as an instant, viewDidLoad twice, illegal appearance steps, ends without or out of order with
-/// their begin, parent arguments naming live, dead and unseen controllers, reparenting, equal
-/// timestamps, a sheet transition in flight at viewDidAppear, records between callbacks, runs cut by the batch and
-/// frame boundaries and by the `until` instant of a seek).
+/// The batch fold's quiet path (`ReplayState.foldQuietCallbacks`: callbacks, and marks without an effect, folded
+/// through the controller table's pointers) gives the same state as the reference fold of whole events, on traces
+/// built to sit at its edges: mostly well-formed lifecycles (begin/end pairs, nested callbacks, legal appearance
+/// steps) with every condition that sends an event to the general fold mixed in (first sights, deinit and reuse
+/// after it, callbacks inside deinit, deinit as an instant, viewDidLoad twice, illegal appearance steps, ends
+/// without or out of order with their begin, parent arguments naming live, dead and unseen controllers,
+/// reparenting, equal timestamps, a sheet transition in flight at viewDidAppear, records between callbacks
+/// (marks with and without an effect, saves with and without unsaved edits), runs cut by the batch and frame
+/// boundaries and by the `until` instant of a seek).
 @Suite("The quiet callback fold agrees with the reference fold")
 struct QuietFoldAgreementTests {
     /// `count` events of `controllers` controllers, mostly well-formed, from `seed`.
@@ -108,7 +109,12 @@ struct QuietFoldAgreementTests {
                     style: operation == .present ? .pageSheet : nil
                 ), at: time))
             case 84..<90:
-                events.append(.mark(MarkEvent(roll(2) == 0 ? "edit" : "timer.start", .instant, controller: roll(2) == 0 ? ref : nil, fields: [MarkField("key", .string("k\(roll(3))"))]), at: time))
+                // Marks with an effect, and marks the quiet path takes (custom, work, analytics, a save with nothing
+                // to save), on a controller or on none.
+                let names = [MarkName.edit, MarkName.timerStart, MarkName.save, "scroll", MarkName.work, MarkName.analyticsScreen]
+                let name = names[Int(roll(UInt64(names.count)))]
+                let phase: Phase = name == MarkName.work ? (roll(2) == 0 ? .begin : .end) : .instant
+                events.append(.mark(MarkEvent(name, phase, controller: roll(3) == 0 ? nil : ref, fields: [MarkField("key", .string("k\(roll(3))"))]), at: time))
             case 90..<93:
                 events.append(.app(AppEvent([.willEnterForeground, .didBecomeActive, .willResignActive, .didEnterBackground][Int(roll(4))], roll(2) == 0 ? .begin : .end, scene: roll(2) == 0 ? nil : "scene-\(roll(2))"), at: time))
             case 93..<95:
