@@ -100,6 +100,12 @@ extension ReplayState {
         }
     }
 
+    /// Whether the quiet path may take `record` (a mark, or an app callback's end): worth entering it for.
+    @inline(__always)
+    static func mayBeQuiet(_ record: EventRecord) -> Bool {
+        record.kind == .mark || (record.kind == .app && record.phase == .end)
+    }
+
     /// Folds the events `cursor` has left whose ordinal is ≥ `ordinal`, stopping before the first whose timestamp
     /// is after `instant` (the replayer's loop without a visitor).
     ///
@@ -130,8 +136,8 @@ extension ReplayState {
                     while index < entries.count {
                         // The common callbacks (and marks) through the table's pointers; the general fold below takes
                         // the rest (any other record at once: the quiet path would stop before it).
-                        if !entries[index].isRecord || records[Int(entries[index].record)].kind == .mark,
-                           foldQuietCallbacks(entries, records, &index, first: first, until: instant) == .instant {
+                        if !entries[index].isRecord || Self.mayBeQuiet(records[Int(entries[index].record)]),
+                           foldQuietCallbacks(entries, records, sceneIndexes: sceneIndexes, &index, first: first, until: instant) == .instant {
                             return true
                         }
                         if index == entries.count { break }

@@ -10,11 +10,11 @@ extension ReplayState {
         case instant
     }
 
-    /// Folds the run of callback entries (and marks without an effect) from `index` on that change nothing but
-    /// the records of the controller (and, for `didMove(toParent:)`, of its old and new parents), the callback
-    /// stacks, `lastCallback` and the time bookkeeping, and report nothing: the common callback, folded with the
-    /// controller table reached through pointers (`ControllerTable.foldAccess()`) instead of a lookup and a
-    /// copy-on-write check per field.
+    /// Folds the run of callback entries (with the marks without an effect and the ends of the innermost app
+    /// callback between them) from `index` on that change nothing but the records of the controller (and, for
+    /// `didMove(toParent:)`, of its old and new parents), the callback stacks, `lastCallback` and the time
+    /// bookkeeping, and report nothing: the common callback, folded with the controller table reached through
+    /// pointers (`ControllerTable.foldAccess()`) instead of a lookup and a copy-on-write check per field.
     ///
     /// The state after it is exactly the general fold's (`applyCallback`, and `applyImmediateEnd` for a begin
     /// whose very next event is its own end): an entry is taken only when the general fold would neither report
@@ -29,10 +29,12 @@ extension ReplayState {
     ///   - entries: The batch's entries; `index` is the next one to fold (its ordinal is at least the replay's
     ///     starting ordinal), and is left at the first entry not folded.
     ///   - records: The batch's records (`RecordBatch.records`), which record entries index.
+    ///   - sceneIndexes: `applyAppRecord`'s interned scenes by frame string slot (0: not interned yet).
     ///   - first: The ordinal of `entries[0]`.
     ///   - instant: The replay stops before the first event after this timestamp, when given.
     mutating func foldQuietCallbacks(
-        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ records: [EventRecord], _ index: inout Int, first: UInt64, until instant: UInt64?
+        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ records: [EventRecord], sceneIndexes: [UInt32], _ index: inout Int, first: UInt64,
+        until instant: UInt64?
     ) -> QuietRunEnd {
         guard !controllers.isEmpty, startTime != nil, let start = time else { return .general }
         var now = start
@@ -63,8 +65,17 @@ extension ReplayState {
             let entry = pointer.pointee
             if entry.timestamp > limit { return .instant }
             if entry.isRecord {
-                // A mark that changes nothing is taken too (only the time bookkeeping), so that it does not cut the run.
-                guard entry.timestamp >= now, Self.isQuietMark(records[Int(entry.record)], table) else { return .general }
+                // A mark that changes nothing, and the end of the innermost app callback, are taken too (only the
+                // time bookkeeping, and the pop), so that they do not cut the run.
+                guard entry.timestamp >= now else { return .general }
+                let record = records[Int(entry.record)]
+                if record.kind == .mark {
+                    guard Self.isQuietMark(record, table) else { return .general }
+                } else {
+                    guard record.kind == .app, record.phase == .end, let transition = record.appTransition,
+                          popInnermostApp(transition, slot: record.stringSlot, sceneIndexes)
+                    else { return .general }
+                }
                 now = entry.timestamp
                 index += 1
                 continue
@@ -141,6 +152,26 @@ extension ReplayState {
             }
         }
         return .general
+    }
+
+    /// `applyApp`'s end of `transition` (its scene the frame's string `slot`, interned in `sceneIndexes` by
+    /// `applyAppRecord`) when the callback it ends is the innermost of both `appCallbacks` and `executing`: pops
+    /// both and returns `true`; otherwise changes nothing and returns `false` (the general fold takes the event,
+    /// as it does when the scene was not interned yet).
+    @inline(__always)
+    private mutating func popInnermostApp(_ transition: AppTransition, slot: UInt32, _ sceneIndexes: [UInt32]) -> Bool {
+        var sceneIndex: UInt32 = 0
+        if slot != EventRecord.noString {
+            let position = Int(slot)
+            guard position < sceneIndexes.count, sceneIndexes[position] != 0 else { return false }
+            sceneIndex = sceneIndexes[position]
+        }
+        guard let app = appCallbacks.last, app.isApp(transition, sceneIndex: sceneIndex),
+              let top = executing.last, top.isApp(transition, sceneIndex: sceneIndex)
+        else { return false }
+        appCallbacks.removeLast()
+        executing.removeLast()
+        return true
     }
 
     /// Whether `applyMark` of `record` changes nothing and reports nothing: a mark whose controller, if it names
