@@ -137,7 +137,7 @@ extension ReplayState {
                         // The common callbacks (and marks) through the table's pointers; the general fold below takes
                         // the rest (any other record at once: the quiet path would stop before it).
                         if !entries[index].isRecord || Self.mayBeQuiet(records[Int(entries[index].record)]),
-                           foldQuietCallbacks(entries, records, sceneIndexes: sceneIndexes, &index, first: first, until: instant) == .instant {
+                           foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, until: instant) == .instant {
                             return true
                         }
                         if index == entries.count { break }

@@ -29,11 +29,12 @@ extension ReplayState {
     ///   - entries: The batch's entries; `index` is the next one to fold (its ordinal is at least the replay's
     ///     starting ordinal), and is left at the first entry not folded.
     ///   - records: The batch's records (`RecordBatch.records`), which record entries index.
-    ///   - sceneIndexes: `applyAppRecord`'s interned scenes by frame string slot (0: not interned yet).
+    ///   - sceneIndexes: `applyAppRecord`'s interned scenes by frame string slot (0: not interned yet); only read
+    ///     (`inout` so that a call does not retain and release it).
     ///   - first: The ordinal of `entries[0]`.
     ///   - instant: The replay stops before the first event after this timestamp, when given.
     mutating func foldQuietCallbacks(
-        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ records: [EventRecord], sceneIndexes: [UInt32], _ index: inout Int, first: UInt64,
+        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ records: [EventRecord], sceneIndexes: inout [UInt32], _ index: inout Int, first: UInt64,
         until instant: UInt64?
     ) -> QuietRunEnd {
         guard !controllers.isEmpty, startTime != nil, let start = time else { return .general }
@@ -73,7 +74,7 @@ extension ReplayState {
                     guard Self.isQuietMark(record, table) else { return .general }
                 } else {
                     guard record.kind == .app, record.phase == .end, let transition = record.appTransition,
-                          popInnermostApp(transition, slot: record.stringSlot, sceneIndexes)
+                          popInnermostApp(transition, slot: record.stringSlot, &sceneIndexes)
                     else { return .general }
                 }
                 now = entry.timestamp
@@ -157,9 +158,9 @@ extension ReplayState {
     /// `applyApp`'s end of `transition` (its scene the frame's string `slot`, interned in `sceneIndexes` by
     /// `applyAppRecord`) when the callback it ends is the innermost of both `appCallbacks` and `executing`: pops
     /// both and returns `true`; otherwise changes nothing and returns `false` (the general fold takes the event,
-    /// as it does when the scene was not interned yet).
+    /// as it does when the scene was not interned yet). `sceneIndexes` is only read.
     @inline(__always)
-    private mutating func popInnermostApp(_ transition: AppTransition, slot: UInt32, _ sceneIndexes: [UInt32]) -> Bool {
+    private mutating func popInnermostApp(_ transition: AppTransition, slot: UInt32, _ sceneIndexes: inout [UInt32]) -> Bool {
         var sceneIndex: UInt32 = 0
         if slot != EventRecord.noString {
             let position = Int(slot)
