@@ -171,30 +171,31 @@ struct EventDecoder {
     }
 
     /// Decodes up to `limit` events into `batch` (reset first): callbacks without a source or size argument whose
-    /// controllers the frame already named are read inline, straight from the streams (`fastRun`); every other
-    /// event goes through `next(into:)` (same checks, same errors). `batch.isFinished` is set when the frame's end
-    /// was reached and checked.
+    /// controllers the frame already named are read inline, straight from the streams (`fastRun`); marks,
+    /// container operations, app and SwiftUI events whose strings and controllers the frame already named too
+    /// (`fastRecord`); every other event goes through `next(into:)` (same checks, same errors). The batch's
+    /// timestamps are this frame's times buffer (each event takes the next one). `batch.isFinished` is set when
+    /// the frame's end was reached and checked.
     ///
     /// - Throws: What `next(into:)` throws; the entries before the failing event stay in `batch`.
     mutating func decode(into batch: inout RecordBatch, limit: Int) throws {
         batch.reset(firstOrdinal: ordinal)
-        let storage = batch.storage
-        storage.reserve(limit)
-        let entries = storage.base
+        let columns = batch.storage
+        columns.reserve(limit)
+        columns.setTimes(UnsafePointer(times) + deltaPosition, owner: storage)
+        let words = columns.words
+        let parents = columns.parents
         var record = EventRecord(otherAt: 0, ordinal: 0)
         var produced = 0
         defer { batch.count = produced }
         while produced < limit {
             // The callback run only where a callback starts (entering it costs more than this test).
             if ops.position < ops.end, ops.base[ops.position] == EventTag.callback {
-                produced += fastRun(into: entries + produced, limit: limit - produced)
+                produced = fastRun(words: words, parents: parents, from: produced, limit: limit)
                 if produced >= limit { break }
             }
             if fastRecord(into: &record) {
-                entries[produced] = RecordBatch.Entry(
-                    timestamp: record.timestamp, serial: 0, slot: 0, parentSerial: 0, parentSlot: 0, callbackCode: 0, phaseCode: 0,
-                    animatedCode: 0, parentCode: 0, isRecord: true, record: UInt32(batch.records.count)
-                )
+                words[produced] = RecordBatch.recordBit | UInt64(batch.records.count)
                 batch.records.append(record)
                 produced += 1
                 continue
@@ -204,16 +205,20 @@ struct EventDecoder {
                 return
             }
             if record.kind == .callback {
-                entries[produced] = RecordBatch.Entry(
-                    timestamp: record.timestamp, serial: record.controller, slot: record.controllerSlot, parentSerial: record.parentSerial,
-                    parentSlot: record.parentSlot, callbackCode: record.callback.rawValue, phaseCode: record.phase.rawValue,
-                    animatedCode: record.animated.map { $0 ? 2 : 1 } ?? 0, parentCode: record.parent.rawValue, isRecord: false, record: 0
-                )
+                let animated: UInt8 = record.animated.map { $0 ? 2 : 1 } ?? 0
+                let bits = record.phase.rawValue | animated << 2 | record.parent.rawValue << 4
+                var slot = UInt64(record.controllerSlot)
+                if slot >= RecordBatch.wideSlot {
+                    columns.wideSlots[produced] = record.controllerSlot
+                    slot = RecordBatch.wideSlot
+                }
+                words[produced] = RecordBatch.callbackWord(
+                    serial: record.controller, slot: slot, codeAndFlags: UInt16(record.callback.rawValue) | UInt16(bits) << 8)
+                if record.parent == .controller {
+                    parents[produced] = UInt64(record.parentSerial) | UInt64(record.parentSlot) << 32
+                }
             } else {
-                entries[produced] = RecordBatch.Entry(
-                    timestamp: record.timestamp, serial: 0, slot: 0, parentSerial: 0, parentSlot: 0, callbackCode: 0, phaseCode: 0,
-                    animatedCode: 0, parentCode: 0, isRecord: true, record: UInt32(batch.records.count)
-                )
+                words[produced] = RecordBatch.recordBit | UInt64(batch.records.count)
                 if record.kind == .other, let event = takeEvent() { batch.events.append(event, at: batch.records.count) }
                 batch.records.append(record)
             }
@@ -221,80 +226,79 @@ struct EventDecoder {
         }
     }
 
-    /// Reads up to `limit` consecutive callbacks without source or size whose controllers (and parents) the frame
-    /// already named, with valid bytes and times, into `entries`; stops before the first other event (nothing of
-    /// it consumed: the caller decodes it the general way, which reports any problem). Returns how many it read.
-    private mutating func fastRun(into entries: UnsafeMutablePointer<RecordBatch.Entry>, limit: Int) -> Int {
-        let available = Swift.min(limit, expectedCount - decodedCount, validTimes - deltaPosition)
-        guard available > 0, ops.position <= ops.end - 3 else { return 0 }
+    /// Reads consecutive callbacks without source or size whose controllers (and parents) the frame already named,
+    /// with valid bytes and times, into the batch's columns from row `start` up to row `limit`; stops before the
+    /// first other event (nothing of it consumed: the caller decodes it the general way, which reports any
+    /// problem). Returns the row after the last one written.
+    ///
+    /// Per callback it writes one word (`RecordBatch.callbackWord`: serial, slot, and the code and flags bytes as
+    /// stored, which hold the phase, animated and parent presence), and a parent controller's row of `parents`.
+    @inline(__always)
+    private mutating func fastRun(words: UnsafeMutablePointer<UInt64>, parents: UnsafeMutablePointer<UInt64>, from start: Int, limit: Int) -> Int {
+        let available = Swift.min(limit - start, expectedCount - decodedCount, validTimes - deltaPosition)
+        guard available > 0, ops.position <= ops.end - 3 else { return start }
         // Moving pointers (few live values, so the loop keeps them in registers).
         let opsStart = ops.base + ops.position
         // The last position where a whole callback (tag, code, flags) still fits in the ops stream.
         let opsLast = ops.base + (ops.end - 3)
         let refsStart = refs.base + refs.position
         let refsEnd = refs.base + refs.end
-        let known = serials.count
-        let timeBase = UnsafePointer(times) + deltaPosition
-        let entriesEnd = entries + available
+        let known = UInt(bitPattern: serials.count)
+        let outStart = words + start
+        let outEnd = outStart + available
         var op = opsStart
         var ref = refsStart
-        var entry = entries
-        var time = timeBase
+        var out = outStart
         serials.withUnsafeBufferPointer { serialBuffer in
             guard let serialBase = serialBuffer.baseAddress else { return }
-            while entry < entriesEnd, op <= opsLast {
-                let code = op[1]
-                let bits = op[2]
-                // A callback; a known callback; no reserved bit, no size (bits 6, 7); no 2-bit field (phase, animated,
-                // parent presence) holding 3.
-                guard op[0] == EventTag.callback, code <= 14, bits < 0x40, bits & (bits >> 1) & 0x15 == 0, ref < refsEnd else { return }
+            while out < outEnd, op <= opsLast, op[0] == EventTag.callback {
+                // The code and the flags byte (little-endian: code | flags << 8).
+                let codeAndFlags = UInt16(littleEndian: UnsafeRawPointer(op + 1).loadUnaligned(as: UInt16.self))
+                // A known callback (code ≤ 14); no reserved bit, no size (flag bits 6, 7); no 2-bit field of the flags
+                // (phase, animated, parent presence) holding 3.
+                guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0, ref < refsEnd else {
+                    return
+                }
                 // The controller reference: a varint of 1 or 2 bytes naming an entry of the table (n + 2).
-                var reference = Int(ref[0])
+                var reference = UInt(ref[0])
                 var next = ref + 1
                 if reference >= 0x80 {
                     guard next < refsEnd, next[0] < 0x80 else { return }
-                    reference = (reference & 0x7F) | Int(next[0]) << 7
+                    reference = (reference & 0x7F) | UInt(next[0]) << 7
                     next += 1
                 }
+                // References 0 and 1 wrap around to huge slots; a 2-byte reference's slot fits in 16 bits.
                 let slot = reference &- 2
-                guard slot >= 0, slot < known else { return }
-                let parentCode = bits >> 4
-                var parentSlot = 0
-                var parentSerial: UInt32 = 0
-                if parentCode == 2 {
+                guard slot < known else { return }
+                // Parent presence 2: a controller (presence 1, `nil`, needs nothing more than the flags).
+                if codeAndFlags & 0x2000 != 0 {
                     guard next < refsEnd else { return }
-                    var parent = Int(next[0])
+                    var parent = UInt(next[0])
                     next += 1
                     if parent >= 0x80 {
                         guard next < refsEnd, next[0] < 0x80 else { return }
-                        parent = (parent & 0x7F) | Int(next[0]) << 7
+                        parent = (parent & 0x7F) | UInt(next[0]) << 7
                         next += 1
                     }
-                    parentSlot = parent &- 2
-                    guard parentSlot >= 0, parentSlot < known else { return }
-                    parentSerial = serialBase[parentSlot]
+                    let parentSlot = parent &- 2
+                    guard parentSlot < known else { return }
+                    parents[out - words] = UInt64(serialBase[Int(parentSlot)]) | UInt64(parentSlot) << 32
                 }
                 op += 3
                 ref = next
-                // Parent presence 1 (`nil`) and 2 (a controller) are `EventRecord.Parent.none`/`.controller`.
-                entry.initialize(to: RecordBatch.Entry(
-                    timestamp: time.pointee, serial: serialBase[slot], slot: UInt32(truncatingIfNeeded: slot), parentSerial: parentSerial,
-                    parentSlot: UInt32(truncatingIfNeeded: parentSlot), callbackCode: code, phaseCode: bits & 3,
-                    animatedCode: (bits >> 2) & 3, parentCode: parentCode, isRecord: false, record: 0
-                ))
-                entry += 1
-                time += 1
+                out.pointee = RecordBatch.callbackWord(serial: serialBase[Int(slot)], slot: UInt64(slot), codeAndFlags: codeAndFlags)
+                out += 1
             }
         }
-        let produced = entry - entries
-        guard produced > 0 else { return 0 }
+        let produced = out - outStart
+        guard produced > 0 else { return start }
         ops.position += op - opsStart
         refs.position += ref - refsStart
         deltaPosition += produced
-        previousTimestamp = time[-1]
+        previousTimestamp = times[deltaPosition - 1]
         ordinal += UInt64(produced)
         decodedCount += produced
-        return produced
+        return start + produced
     }
 
     /// Reads the next event inline when it is a mark, a container operation, an app or a SwiftUI event without a
