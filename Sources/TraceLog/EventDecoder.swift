@@ -24,9 +24,24 @@ struct EventDecoder {
     private var stringCodes: [UInt8] = []
     private static let unclassified: UInt8 = 0xFE
     /// The controllers of the frame's container records, as controller table slots (`EventRecord.listStart`).
-    private(set) var listSlots: [UInt32] = []
+    private var listTable = TableBuffer<UInt32>()
     /// The fields of the frame's mark records (`EventRecord.listStart`).
-    private(set) var fields: [MarkFieldRecord] = []
+    private var fieldTable = TableBuffer<MarkFieldRecord>()
+    /// The container lists and mark fields as arrays (for tests and checks; readers use `listSlot(_:)`, `field(_:)`).
+    var listSlots: [UInt32] { listTable.array }
+    var fields: [MarkFieldRecord] { fieldTable.array }
+
+    /// Entry `index` of the frame's container lists.
+    func listSlot(_ index: UInt32) -> UInt32 { listTable[Int(index)] }
+    /// Entry `index` of the frame's mark fields.
+    func field(_ index: UInt32) -> MarkFieldRecord { fieldTable[Int(index)] }
+
+    /// Copies the list and field tables this decoder shares with a copy of itself before it appends to them.
+    @inline(__always)
+    private mutating func uniqueTables() {
+        if !isKnownUniquelyReferenced(&listTable) { listTable = listTable.copy() }
+        if !isKnownUniquelyReferenced(&fieldTable) { fieldTable = fieldTable.copy() }
+    }
     /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
     private(set) var controllers: [ControllerRef] = []
     private var serials: [UInt32] = []
@@ -367,10 +382,13 @@ struct EventDecoder {
         guard let phase = Phase(rawValue: phaseCode) else { return false }
         guard let controllerSlot = Self.existingSlot(refs, &refsAt, known: serials.count) else { return false }
         guard let count = Self.varint(values, &valuesAt), count <= UInt64(ops.end - opsAt) else { return false }
-        let fieldStart = fields.count
+        // The fields are written after the table's last one and counted only when the whole mark reads.
+        uniqueTables()
+        fieldTable.reserve(extra: Int(count))
+        let fieldStart = fieldTable.count
+        var out = fieldTable.base + fieldStart
         for _ in 0..<Int(count) {
             guard let fieldName = Self.existingSlot(values, &valuesAt, known: stringCount), fieldName >= 0, opsAt < ops.end else {
-                fields.removeSubrange(fieldStart...)
                 return false
             }
             let typeCode = ops.base[opsAt]
@@ -379,17 +397,11 @@ struct EventDecoder {
             let bits: UInt64
             switch typeCode {
             case 0:
-                guard let value = Self.existingSlot(values, &valuesAt, known: stringCount), value >= 0 else {
-                    fields.removeSubrange(fieldStart...)
-                    return false
-                }
+                guard let value = Self.existingSlot(values, &valuesAt, known: stringCount), value >= 0 else { return false }
                 type = .string
                 bits = UInt64(value)
             case 1:
-                guard let raw = Self.varint(values, &valuesAt) else {
-                    fields.removeSubrange(fieldStart...)
-                    return false
-                }
+                guard let raw = Self.varint(values, &valuesAt) else { return false }
                 type = .int
                 bits = UInt64(bitPattern: Varint.zigZagDecoded(raw))
             case 2:
@@ -399,33 +411,23 @@ struct EventDecoder {
                 type = .bool
                 bits = 1
             case 4:
-                guard literals.end - literalsAt >= 8 else {
-                    fields.removeSubrange(fieldStart...)
-                    return false
-                }
-                var value: UInt64 = 0
-                for index in 0..<8 { value |= UInt64(literals.base[literalsAt + index]) << UInt64(index * 8) }
+                guard literals.end - literalsAt >= 8 else { return false }
+                bits = UInt64(littleEndian: UnsafeRawPointer(literals.base + literalsAt).loadUnaligned(as: UInt64.self))
                 literalsAt += 8
                 type = .double
-                bits = value
             default:
-                fields.removeSubrange(fieldStart...)
                 return false
             }
             let nameSlot = UInt32(truncatingIfNeeded: fieldName)
-            fields.append(MarkFieldRecord(nameSlot: nameSlot, nameCode: knownCode(ofSlot: nameSlot), type: type, bits: bits))
+            out.initialize(to: MarkFieldRecord(nameSlot: nameSlot, nameCode: knownCode(ofSlot: nameSlot), type: type, bits: bits))
+            out += 1
         }
-        record = EventRecord(otherAt: timestamp, ordinal: ordinal)
-        record.kind = .mark
+        fieldTable.commit(Int(count))
         let nameSlot = UInt32(truncatingIfNeeded: name)
-        record.stringSlot = nameSlot
-        record.code = knownCode(ofSlot: nameSlot)
-        record.phase = phase
-        if controllerSlot >= 0 {
-            setController(UInt32(truncatingIfNeeded: controllerSlot), on: &record)
-        }
-        record.listStart = UInt32(truncatingIfNeeded: fieldStart)
-        record.listCount = UInt32(truncatingIfNeeded: count)
+        record = EventRecord(
+            kind: .mark, timestamp: timestamp, ordinal: ordinal, phase: phase, controllerSlot: controllerSlot, serials: serials,
+            code: knownCode(ofSlot: nameSlot), stringSlot: nameSlot, listStart: fieldStart, listCount: Int(count)
+        )
         ops.position = opsAt
         values.position = valuesAt
         refs.position = refsAt
@@ -487,50 +489,39 @@ struct EventDecoder {
         let known = serials.count
         guard let containerSlot = Self.existingSlot(refs, &refsAt, known: known) else { return false }
         guard let count = Self.varint(values, &valuesAt), count <= UInt64(refs.end - refsAt) else { return false }
-        let listStart = listSlots.count
+        // The list is written after the table's last entry and counted only when the whole operation reads.
+        uniqueTables()
+        listTable.reserve(extra: Int(count))
+        let listStart = listTable.count
+        var out = listTable.base + listStart
         for _ in 0..<Int(count) {
-            guard let slot = Self.existingSlot(refs, &refsAt, known: known), slot >= 0 else {
-                listSlots.removeSubrange(listStart...)
-                return false
-            }
-            listSlots.append(UInt32(truncatingIfNeeded: slot))
+            guard let slot = Self.existingSlot(refs, &refsAt, known: known), slot >= 0 else { return false }
+            out.initialize(to: UInt32(truncatingIfNeeded: slot))
+            out += 1
         }
         var style = EventRecord.noStyle
         if bits & (1 << 4) != 0 {
-            guard opsAt < ops.end, ModalPresentationStyle(rawValue: ops.base[opsAt]) != nil else {
-                listSlots.removeSubrange(listStart...)
-                return false
-            }
+            guard opsAt < ops.end, ModalPresentationStyle(rawValue: ops.base[opsAt]) != nil else { return false }
             style = ops.base[opsAt]
             opsAt += 1
         }
         var index: Int64?
         if bits & (1 << 5) != 0 {
-            guard let raw = Self.varint(values, &valuesAt) else {
-                listSlots.removeSubrange(listStart...)
-                return false
-            }
+            guard let raw = Self.varint(values, &valuesAt) else { return false }
             index = Varint.zigZagDecoded(raw)
         }
-        record = EventRecord(otherAt: timestamp, ordinal: ordinal)
-        record.kind = .container
-        record.code = operation
-        record.phase = Phase(rawValue: bits & 3) ?? .instant
+        listTable.commit(Int(count))
+        let animated: Bool?
         switch (bits >> 2) & 3 {
-        case 1: record.animated = false
-        case 2: record.animated = true
-        default: record.animated = nil
+        case 1: animated = false
+        case 2: animated = true
+        default: animated = nil
         }
-        if containerSlot >= 0 {
-            setController(UInt32(truncatingIfNeeded: containerSlot), on: &record)
-        }
-        record.listStart = UInt32(truncatingIfNeeded: listStart)
-        record.listCount = UInt32(truncatingIfNeeded: count)
-        record.style = style
-        if let index {
-            record.hasIndex = true
-            record.index = index
-        }
+        record = EventRecord(
+            kind: .container, timestamp: timestamp, ordinal: ordinal, phase: Phase(rawValue: bits & 3) ?? .instant, animated: animated,
+            controllerSlot: containerSlot, serials: serials, code: operation, listStart: listStart, listCount: Int(count), style: style,
+            index: index
+        )
         ops.position = opsAt
         values.position = valuesAt
         refs.position = refsAt
@@ -592,7 +583,7 @@ struct EventDecoder {
             ))
         case .container:
             let start = Int(record.listStart)
-            let list = listSlots[start..<start + Int(record.listCount)].map { controllers[Int($0)] }
+            let list = listTable.elements(from: start, count: Int(record.listCount)).map { controllers[Int($0)] }
             payload = .container(ContainerEvent(
                 ContainerOperation(rawValue: record.code) ?? .setRoot, record.phase,
                 container: record.hasController ? controllers[Int(record.controllerSlot)] : nil, controllers: list,
@@ -610,7 +601,7 @@ struct EventDecoder {
             ))
         case .mark:
             let start = Int(record.listStart)
-            let list = fields[start..<start + Int(record.listCount)].map { MarkField(strings[Int($0.nameSlot)], value(of: $0)) }
+            let list = fieldTable.elements(from: start, count: Int(record.listCount)).map { MarkField(strings[Int($0.nameSlot)], value(of: $0)) }
             payload = .mark(MarkEvent(
                 strings[Int(record.stringSlot)], record.phase,
                 controller: record.hasController ? controllers[Int(record.controllerSlot)] : nil, fields: list
@@ -750,11 +741,12 @@ struct EventDecoder {
         try readOptionalController(into: &record)
         let count = try Self.need(values.readVarint(), "controller count", ordinal)
         guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
-        record.listStart = UInt32(listSlots.count)
+        uniqueTables()
+        record.listStart = UInt32(listTable.count)
         record.listCount = UInt32(count)
         for _ in 0..<count {
             guard let slot = try readControllerSlot() else { throw failure("missing container subject") }
-            listSlots.append(slot)
+            listTable.append(slot)
         }
         if bits & (1 << 4) != 0 { record.style = try readEnum(ModalPresentationStyle.self, "presentation style").rawValue }
         if bits & (1 << 5) != 0 {
@@ -776,7 +768,8 @@ struct EventDecoder {
         try readOptionalController(into: &record)
         let count = try Self.need(values.readVarint(), "field count", ordinal)
         guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
-        record.listStart = UInt32(fields.count)
+        uniqueTables()
+        record.listStart = UInt32(fieldTable.count)
         record.listCount = UInt32(count)
         for _ in 0..<count {
             let fieldName = try readRequiredStringSlot("field name")
@@ -801,7 +794,7 @@ struct EventDecoder {
                 bits = try Self.need(literals.readUInt64(), "double field", ordinal)
             case let other: throw failure("unknown field type \(other)")
             }
-            fields.append(MarkFieldRecord(nameSlot: fieldName, nameCode: nameCode, type: type, bits: bits))
+            fieldTable.append(MarkFieldRecord(nameSlot: fieldName, nameCode: nameCode, type: type, bits: bits))
         }
     }
 
@@ -937,9 +930,16 @@ struct EventDecoder {
     }
 
     /// The `KnownName` raw value of the string at `slot`, classified on first request.
+    @inline(__always)
     private mutating func knownCode(ofSlot slot: UInt32) -> UInt8 {
         let code = stringCodes[Int(slot)]
         if code != Self.unclassified { return code }
+        return classify(slot)
+    }
+
+    /// Classifies the string at `slot` (`knownCode(ofSlot:)`'s first request).
+    @inline(never)
+    private mutating func classify(_ slot: UInt32) -> UInt8 {
         let classified = KnownName(strings[Int(slot)]).rawValue
         stringCodes[Int(slot)] = classified
         return classified
