@@ -36,10 +36,15 @@ struct EventDecoder {
     /// Entry `index` of the frame's mark fields.
     func field(_ index: UInt32) -> MarkFieldRecord { fieldTable[Int(index)] }
 
-    /// Copies the list and field tables this decoder shares with a copy of itself before it appends to them.
+    /// Copies the list table when this decoder shares it with a copy of itself, before appending to it.
     @inline(__always)
-    private mutating func uniqueTables() {
+    private mutating func uniqueLists() {
         if !isKnownUniquelyReferenced(&listTable) { listTable = listTable.copy() }
+    }
+
+    /// Copies the field table when this decoder shares it with a copy of itself, before appending to it.
+    @inline(__always)
+    private mutating func uniqueFields() {
         if !isKnownUniquelyReferenced(&fieldTable) { fieldTable = fieldTable.copy() }
     }
     /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
@@ -201,15 +206,18 @@ struct EventDecoder {
         let words = columns.words
         let parents = columns.parents
         var record = EventRecord(otherAt: 0, ordinal: 0)
+        // The rows the inline paths may fill: no more events than the header's count, only events whose times fit in
+        // 64 bits (every row, whichever path reads it, takes one event and one time; the first failure ends the batch).
+        let inlineEnd = Swift.max(0, Swift.min(limit, expectedCount - decodedCount, validTimes - deltaPosition))
         var produced = 0
         defer { batch.count = produced }
         while produced < limit {
             // The callback run only where a callback starts (entering it costs more than this test).
             if ops.position < ops.end, ops.base[ops.position] == EventTag.callback {
-                produced = fastRun(words: words, parents: parents, from: produced, limit: limit)
+                produced = fastRun(words: words, parents: parents, from: produced, end: inlineEnd)
                 if produced >= limit { break }
             }
-            if fastRecord(into: &record) {
+            if produced < inlineEnd, fastRecord(into: &record) {
                 words[produced] = RecordBatch.recordBit | UInt64(batch.records.count)
                 batch.records.append(record)
                 produced += 1
@@ -242,16 +250,15 @@ struct EventDecoder {
     }
 
     /// Reads consecutive callbacks without source or size whose controllers (and parents) the frame already named,
-    /// with valid bytes and times, into the batch's columns from row `start` up to row `limit`; stops before the
+    /// with valid bytes and times, into the batch's columns from row `start` up to row `end`; stops before the
     /// first other event (nothing of it consumed: the caller decodes it the general way, which reports any
     /// problem). Returns the row after the last one written.
     ///
     /// Per callback it writes one word (`RecordBatch.callbackWord`: serial, slot, and the code and flags bytes as
     /// stored, which hold the phase, animated and parent presence), and a parent controller's row of `parents`.
     @inline(__always)
-    private mutating func fastRun(words: UnsafeMutablePointer<UInt64>, parents: UnsafeMutablePointer<UInt64>, from start: Int, limit: Int) -> Int {
-        let available = Swift.min(limit - start, expectedCount - decodedCount, validTimes - deltaPosition)
-        guard available > 0, ops.position <= ops.end - 3 else { return start }
+    private mutating func fastRun(words: UnsafeMutablePointer<UInt64>, parents: UnsafeMutablePointer<UInt64>, from start: Int, end: Int) -> Int {
+        guard start < end, ops.position <= ops.end &- 3 else { return start }
         // Moving pointers (few live values, so the loop keeps them in registers).
         let opsStart = ops.base + ops.position
         // The last position where a whole callback (tag, code, flags) still fits in the ops stream.
@@ -260,7 +267,7 @@ struct EventDecoder {
         let refsEnd = refs.base + refs.end
         let known = UInt(bitPattern: serials.count)
         let outStart = words + start
-        let outEnd = outStart + available
+        let outEnd = words + end
         var op = opsStart
         var ref = refsStart
         var out = outStart
@@ -307,13 +314,13 @@ struct EventDecoder {
         }
         let produced = out - outStart
         guard produced > 0 else { return start }
-        ops.position += op - opsStart
-        refs.position += ref - refsStart
-        deltaPosition += produced
-        previousTimestamp = times[deltaPosition - 1]
-        ordinal += UInt64(produced)
-        decodedCount += produced
-        return start + produced
+        ops.position &+= op - opsStart
+        refs.position &+= ref - refsStart
+        deltaPosition &+= produced
+        previousTimestamp = times[deltaPosition &- 1]
+        ordinal &+= UInt64(truncatingIfNeeded: produced)
+        decodedCount &+= produced
+        return start &+ produced
     }
 
     /// Reads the next event inline when it is a mark, a container operation, an app or a SwiftUI event without a
@@ -383,7 +390,7 @@ struct EventDecoder {
         guard let controllerSlot = Self.existingSlot(refs, &refsAt, known: serials.count) else { return false }
         guard let count = Self.varint(values, &valuesAt), count <= UInt64(ops.end - opsAt) else { return false }
         // The fields are written after the table's last one and counted only when the whole mark reads.
-        uniqueTables()
+        uniqueFields()
         fieldTable.reserve(extra: Int(count))
         let fieldStart = fieldTable.count
         var out = fieldTable.base + fieldStart
@@ -490,7 +497,7 @@ struct EventDecoder {
         guard let containerSlot = Self.existingSlot(refs, &refsAt, known: known) else { return false }
         guard let count = Self.varint(values, &valuesAt), count <= UInt64(refs.end - refsAt) else { return false }
         // The list is written after the table's last entry and counted only when the whole operation reads.
-        uniqueTables()
+        uniqueLists()
         listTable.reserve(extra: Int(count))
         let listStart = listTable.count
         var out = listTable.base + listStart
@@ -741,7 +748,7 @@ struct EventDecoder {
         try readOptionalController(into: &record)
         let count = try Self.need(values.readVarint(), "controller count", ordinal)
         guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
-        uniqueTables()
+        uniqueLists()
         record.listStart = UInt32(listTable.count)
         record.listCount = UInt32(count)
         for _ in 0..<count {
@@ -768,7 +775,7 @@ struct EventDecoder {
         try readOptionalController(into: &record)
         let count = try Self.need(values.readVarint(), "field count", ordinal)
         guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
-        uniqueTables()
+        uniqueFields()
         record.listStart = UInt32(fieldTable.count)
         record.listCount = UInt32(count)
         for _ in 0..<count {

@@ -2,7 +2,7 @@
 /// fields and container lists, appended to through a pointer (no uniqueness or capacity check per element).
 ///
 /// A reference type, shared by copies of the decoder that owns it: the owner copies it before appending when
-/// it is not uniquely referenced (`EventDecoder.uniqueTables()`), so copies of a decoder keep value semantics.
+/// it is not uniquely referenced (`EventDecoder.uniqueLists()`, `uniqueFields()`), so copies of a decoder keep value semantics.
 final class TableBuffer<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var capacity: Int
