@@ -48,7 +48,11 @@ struct EventDecoder {
         if !isKnownUniquelyReferenced(&fieldTable) { fieldTable = fieldTable.copy() }
     }
     /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
-    private(set) var controllers: [ControllerRef] = []
+    /// Each entry's type name and label as string table slots (`typeSlot | labelSlot << 32`, `EventRecord.noString`
+    /// for no label): the `ControllerRef` is built when asked for (`controller(atSlot:)`), not when the frame names it.
+    private var controllerNames: [UInt64] = []
+    /// The frame's controller table so far, built (for tests and checks).
+    var controllers: [ControllerRef] { (0..<serials.count).map { controller(atSlot: UInt32($0)) } }
     private var serials: [UInt32] = []
     /// The last event `next()` returned as an `.other` record (until taken with `takeEvent()`).
     private(set) var event: Event?
@@ -547,7 +551,12 @@ struct EventDecoder {
 
     /// The controller of entry `slot` of the frame's controller table (`EventRecord.controllerSlot`).
     func controller(atSlot slot: UInt32) -> ControllerRef {
-        controllers[Int(slot)]
+        let names = controllerNames[Int(slot)]
+        let labelSlot = UInt32(truncatingIfNeeded: names >> 32)
+        return ControllerRef(
+            serial: serials[Int(slot)], typeName: strings[Int(UInt32(truncatingIfNeeded: names))],
+            label: labelSlot == EventRecord.noString ? nil : strings[Int(labelSlot)]
+        )
     }
 
     /// The string at `slot` of the frame's string table.
@@ -583,17 +592,17 @@ struct EventDecoder {
             switch record.parent {
             case .absent: parent = nil
             case .none: parent = ParentArgument.none
-            case .controller: parent = .controller(controllers[Int(record.parentSlot)])
+            case .controller: parent = .controller(controller(atSlot: record.parentSlot))
             }
             payload = .callback(CallbackEvent(
-                record.callback, record.phase, controller: controllers[Int(record.controllerSlot)], animated: record.animated, parent: parent
+                record.callback, record.phase, controller: controller(atSlot: record.controllerSlot), animated: record.animated, parent: parent
             ))
         case .container:
             let start = Int(record.listStart)
-            let list = listTable.elements(from: start, count: Int(record.listCount)).map { controllers[Int($0)] }
+            let list = listTable.elements(from: start, count: Int(record.listCount)).map { controller(atSlot: $0) }
             payload = .container(ContainerEvent(
                 ContainerOperation(rawValue: record.code) ?? .setRoot, record.phase,
-                container: record.hasController ? controllers[Int(record.controllerSlot)] : nil, controllers: list,
+                container: record.hasController ? controller(atSlot: record.controllerSlot) : nil, controllers: list,
                 animated: record.animated, style: record.presentationStyle, index: record.hasIndex ? Int(record.index) : nil
             ))
         case .app:
@@ -604,14 +613,14 @@ struct EventDecoder {
         case .swiftUI:
             payload = .swiftUI(SwiftUIEvent(
                 SwiftUIEvent.Action(rawValue: record.code) ?? .onAppear, view: strings[Int(record.stringSlot)],
-                host: record.hasController ? controllers[Int(record.controllerSlot)] : nil
+                host: record.hasController ? controller(atSlot: record.controllerSlot) : nil
             ))
         case .mark:
             let start = Int(record.listStart)
             let list = fieldTable.elements(from: start, count: Int(record.listCount)).map { MarkField(strings[Int($0.nameSlot)], value(of: $0)) }
             payload = .mark(MarkEvent(
                 strings[Int(record.stringSlot)], record.phase,
-                controller: record.hasController ? controllers[Int(record.controllerSlot)] : nil, fields: list
+                controller: record.hasController ? controller(atSlot: record.controllerSlot) : nil, fields: list
             ))
         case .other:
             return event ?? Event(timestamp: record.timestamp, .unknown(UnknownEvent(tag: 0, body: [])))
@@ -959,7 +968,7 @@ struct EventDecoder {
 
     private mutating func readController() throws -> ControllerRef? {
         guard let slot = try readControllerSlot() else { return nil }
-        return controllers[Int(slot)]
+        return controller(atSlot: slot)
     }
 
     /// Reads a controller reference; returns its slot in the frame's table (adding it on first sight), or `nil`
@@ -972,11 +981,11 @@ struct EventDecoder {
         case 1:
             let serial = try Self.require(values.readVarint(), "controller serial", ordinal)
             guard serial <= UInt64(UInt32.max) else { throw failure("controller serial \(serial) exceeds 32 bits") }
-            let typeName = try readRequiredString("controller type name")
-            let label = try readString()
-            controllers.append(ControllerRef(serial: UInt32(serial), typeName: typeName, label: label))
+            let typeSlot = try readRequiredStringSlot("controller type name")
+            let labelSlot = try readStringSlot()
+            controllerNames.append(UInt64(typeSlot) | UInt64(labelSlot) << 32)
             serials.append(UInt32(serial))
-            return UInt32(controllers.count - 1)
+            return UInt32(serials.count - 1)
         default:
             let index = reference - 2
             guard index < UInt64(serials.count) else {

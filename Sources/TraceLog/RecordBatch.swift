@@ -132,6 +132,13 @@ public struct RecordBatch {
             )
         }
 
+        /// The first `end` entries (`end` ≤ `count`).
+        @inlinable
+        public func truncated(to end: Int) -> Entries {
+            precondition(end >= 0 && end <= count, "entry count out of range")
+            return Entries(times: times, words: words, parents: parents, wideSlots: wideSlots, count: end)
+        }
+
         /// `self[index].timestamp`, loading only the timestamp.
         @inlinable public func timestamp(at index: Int) -> UInt64 { times[index] }
         /// `self[index].isRecord`, loading only the entry's word.
