@@ -39,7 +39,7 @@ public struct RecordBatch {
         /// Index in `records` (and `events`) when `isRecord` (else 0).
         public var record: UInt32
 
-        @inlinable
+        @inlinable @inline(__always)
         public init(
             timestamp: UInt64, serial: UInt32, slot: UInt32, parentSerial: UInt32, parentSlot: UInt32, callbackCode: UInt8,
             phaseCode: UInt8, animatedCode: UInt8, parentCode: UInt8, isRecord: Bool, record: UInt32
@@ -96,7 +96,7 @@ public struct RecordBatch {
         /// How many entries.
         public let count: Int
 
-        @usableFromInline
+        @usableFromInline @inline(__always)
         init(
             times: UnsafePointer<UInt64>, words: UnsafePointer<UInt64>, parents: UnsafePointer<UInt64>, wideSlots: UnsafePointer<UInt32>,
             count: Int
@@ -113,8 +113,9 @@ public struct RecordBatch {
         @inlinable public func index(after index: Int) -> Int { index + 1 }
         @inlinable public func index(before index: Int) -> Int { index - 1 }
 
-        /// Entry `index` (`0 ..< count`, checked in debug builds only, as `UnsafeBufferPointer` does).
-        @inlinable
+        /// Entry `index` (`0 ..< count`, checked in debug builds only, as `UnsafeBufferPointer` does). Always inlined,
+        /// so that a reader that uses a few fields loads only their columns.
+        @inlinable @inline(__always)
         public subscript(index: Int) -> Entry {
             assert(index >= 0 && index < count, "entry index out of range")
             let word = words[index]
@@ -140,9 +141,9 @@ public struct RecordBatch {
         }
 
         /// `self[index].timestamp`, loading only the timestamp.
-        @inlinable public func timestamp(at index: Int) -> UInt64 { times[index] }
+        @inlinable @inline(__always) public func timestamp(at index: Int) -> UInt64 { times[index] }
         /// `self[index].isRecord`, loading only the entry's word.
-        @inlinable public func isRecord(at index: Int) -> Bool { words[index] & RecordBatch.recordBit != 0 }
+        @inlinable @inline(__always) public func isRecord(at index: Int) -> Bool { words[index] & RecordBatch.recordBit != 0 }
     }
 
     /// The columns, reused from call to call (grown when a call asks for more), and the frame storage that holds
