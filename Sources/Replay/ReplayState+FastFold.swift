@@ -34,7 +34,7 @@ extension ReplayState {
     ///   - first: The ordinal of `entries[0]`.
     ///   - instant: The replay stops before the first event after this timestamp, when given.
     mutating func foldQuietCallbacks(
-        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ records: [EventRecord], sceneIndexes: inout [UInt32], _ index: inout Int, first: UInt64,
+        _ entries: RecordBatch.Entries, _ records: [EventRecord], sceneIndexes: inout [UInt32], _ index: inout Int, first: UInt64,
         until instant: UInt64?
     ) -> QuietRunEnd {
         guard !controllers.isEmpty, startTime != nil, let start = time else { return .general }
@@ -60,10 +60,8 @@ extension ReplayState {
                 }
             }
         }
-        let base = entries.baseAddress!
         while index < entries.count {
-            let pointer = base + index
-            let entry = pointer.pointee
+            let entry = entries[index]
             if entry.timestamp > limit { return .instant }
             if entry.isRecord {
                 // A mark that changes nothing, and the end of the innermost app callback, are taken too (only the
@@ -129,7 +127,7 @@ extension ReplayState {
                     }
                 }
                 let ordinal = first &+ UInt64(index)
-                guard Self.quietEffect(pointer, state, ordinal, table, transitionsInFlight: transitionsInFlight) else { return .general }
+                guard Self.quietEffect(entry, state, ordinal, table, transitionsInFlight: transitionsInFlight) else { return .general }
                 lastActive = index
                 if pairs {
                     now = entries[index + 1].timestamp
@@ -143,7 +141,7 @@ extension ReplayState {
                 }
             case Phase.instant.rawValue:
                 guard code != Callback.deinitialize.rawValue,
-                      Self.quietEffect(pointer, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight)
+                      Self.quietEffect(entry, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight)
                 else { return .general }
                 lastActive = index
                 now = entry.timestamp
@@ -225,11 +223,11 @@ extension ReplayState {
     /// event).
     @inline(__always)
     private static func quietEffect(
-        _ entry: UnsafePointer<RecordBatch.Entry>, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64,
+        _ entry: RecordBatch.Entry, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64,
         _ table: ControllerTable.FoldAccess, transitionsInFlight: Bool
     ) -> Bool {
-        let code = entry.pointee.callbackCode
-        let time = entry.pointee.timestamp
+        let code = entry.callbackCode
+        let time = entry.timestamp
         switch code {
         case Callback.initialize.rawValue:
             state.pointee.isCreatedInTrace = true
@@ -268,14 +266,14 @@ extension ReplayState {
     /// and the removal cleared.
     @inline(never)
     private static func didMove(
-        _ entry: UnsafePointer<RecordBatch.Entry>, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64, _ table: ControllerTable.FoldAccess
+        _ entry: RecordBatch.Entry, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64, _ table: ControllerTable.FoldAccess
     ) {
-        switch entry.pointee.parentCode {
+        switch entry.parentCode {
         case EventRecord.Parent.none.rawValue:
-            unlink(state, entry.pointee.serial, table)
-            if state.pointee.removal == nil { state.pointee.removal = Removal(kind: .movedToNilParent, time: entry.pointee.timestamp, ordinal: ordinal) }
+            unlink(state, entry.serial, table)
+            if state.pointee.removal == nil { state.pointee.removal = Removal(kind: .movedToNilParent, time: entry.timestamp, ordinal: ordinal) }
         case EventRecord.Parent.controller.rawValue:
-            link(state, entry.pointee.serial, to: entry.pointee.parentSerial, table)
+            link(state, entry.serial, to: entry.parentSerial, table)
             state.pointee.removal = nil
         default:
             break
