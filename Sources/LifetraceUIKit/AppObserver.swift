@@ -1,4 +1,4 @@
-// Not type-checked in CI (Linux has no UIKit; tools/check-uikit parses it); see LifetraceInstrumentation.swift.
+// Type-checked in CI against declaration-only UIKit/SwiftUI/ObjectiveC stubs (tools/check-uikit); never run there.
 #if canImport(UIKit)
 import Recorder
 import TraceModel
@@ -41,9 +41,11 @@ enum AppObserver {
         for (name, transition) in scene {
             // queue nil: delivered on the posting thread, the main thread for these notifications.
             tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { notification in
-                let object = notification.object
+                // Cast outside the main-actor closure: a UIScene (a @MainActor class) is Sendable, the `Any?`
+                // object is not, and handing it to the closure is a Swift 6 data-race error (region isolation).
+                let posted = notification.object as? UIScene
                 let id = MainActor.assumeIsolated {
-                    (object as? UIScene)?.session.persistentIdentifier ?? "scene"
+                    posted?.session.persistentIdentifier ?? "scene"
                 }
                 recorder.app(transition, scene: id)
             })

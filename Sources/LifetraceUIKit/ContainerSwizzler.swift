@@ -1,4 +1,4 @@
-// Not type-checked in CI (Linux has no UIKit; tools/check-uikit parses it); see LifetraceInstrumentation.swift.
+// Type-checked in CI against declaration-only UIKit/SwiftUI/ObjectiveC stubs (tools/check-uikit); never run there.
 #if canImport(UIKit) && canImport(ObjectiveC)
 import ObjectiveC
 import Recorder
@@ -22,7 +22,9 @@ enum ContainerSwizzler {
     typealias SelectTab = @convention(c) (UITabBarController, Selector, UIViewController?) -> Void
 
     static func instrument() {
-        Swizzler.replace(UINavigationController.self, "pushViewController:animated:") { (original: Push, selector: Selector) -> Any in
+        Swizzler.replace(
+            UINavigationController.self, #selector(UINavigationController.pushViewController(_:animated:))
+        ) { (original: Push, selector: Selector) -> Any in
             let block: @convention(block) (UINavigationController, UIViewController, Bool) -> Void = { nav, pushed, animated in
                 if let state = LifetraceInstrumentation.shared.load() {
                     state.recorder.pushViewController(state.ref(for: pushed), onto: state.ref(for: nav), animated: animated)
@@ -31,7 +33,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UINavigationController.self, "popViewControllerAnimated:") { (original: Pop, selector: Selector) -> Any in
+        Swizzler.replace(
+            UINavigationController.self, #selector(UINavigationController.popViewController(animated:))
+        ) { (original: Pop, selector: Selector) -> Any in
             let block: @convention(block) (UINavigationController, Bool) -> UIViewController? = { nav, animated in
                 if let state = LifetraceInstrumentation.shared.load(), nav.viewControllers.count > 1,
                     let top = nav.viewControllers.last
@@ -42,7 +46,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UINavigationController.self, "popToViewController:animated:") { (original: PopTo, selector: Selector) -> Any in
+        Swizzler.replace(
+            UINavigationController.self, #selector(UINavigationController.popToViewController(_:animated:))
+        ) { (original: PopTo, selector: Selector) -> Any in
             let block: @convention(block) (UINavigationController, UIViewController, Bool) -> NSArray? = { nav, target, animated in
                 if let state = LifetraceInstrumentation.shared.load(), let index = nav.viewControllers.firstIndex(of: target) {
                     let popped = nav.viewControllers[(index + 1)...].reversed().map { state.ref(for: $0) }
@@ -54,7 +60,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UINavigationController.self, "popToRootViewControllerAnimated:") { (original: PopToRoot, selector: Selector) -> Any in
+        Swizzler.replace(
+            UINavigationController.self, #selector(UINavigationController.popToRootViewController(animated:))
+        ) { (original: PopToRoot, selector: Selector) -> Any in
             let block: @convention(block) (UINavigationController, Bool) -> NSArray? = { nav, animated in
                 if let state = LifetraceInstrumentation.shared.load(), nav.viewControllers.count > 1 {
                     let popped = nav.viewControllers.dropFirst().reversed().map { state.ref(for: $0) }
@@ -64,7 +72,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UINavigationController.self, "setViewControllers:animated:") { (original: SetControllers, selector: Selector) -> Any in
+        Swizzler.replace(
+            UINavigationController.self, #selector(UINavigationController.setViewControllers(_:animated:))
+        ) { (original: SetControllers, selector: Selector) -> Any in
             let block: @convention(block) (UINavigationController, NSArray, Bool) -> Void = { nav, controllers, animated in
                 if let state = LifetraceInstrumentation.shared.load() {
                     let refs = controllers.compactMap { ($0 as? UIViewController).map { state.ref(for: $0) } }
@@ -74,7 +84,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UIViewController.self, "presentViewController:animated:completion:") { (original: Present, selector: Selector) -> Any in
+        Swizzler.replace(
+            UIViewController.self, #selector(UIViewController.present(_:animated:completion:))
+        ) { (original: Present, selector: Selector) -> Any in
             let block: @convention(block) (UIViewController, UIViewController, Bool, (@convention(block) () -> Void)?) -> Void = {
                 presenter, presented, animated, completion in
                 if let state = LifetraceInstrumentation.shared.load() {
@@ -86,7 +98,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UIViewController.self, "dismissViewControllerAnimated:completion:") { (original: Dismiss, selector: Selector) -> Any in
+        Swizzler.replace(
+            UIViewController.self, #selector(UIViewController.dismiss(animated:completion:))
+        ) { (original: Dismiss, selector: Selector) -> Any in
             let block: @convention(block) (UIViewController, Bool, (@convention(block) () -> Void)?) -> Void = {
                 controller, animated, completion in
                 if let state = LifetraceInstrumentation.shared.load() {
@@ -102,7 +116,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UIViewController.self, "addChildViewController:") { (original: AddChild, selector: Selector) -> Any in
+        Swizzler.replace(
+            UIViewController.self, #selector(UIViewController.addChild(_:))
+        ) { (original: AddChild, selector: Selector) -> Any in
             let block: @convention(block) (UIViewController, UIViewController) -> Void = { parent, child in
                 if let state = LifetraceInstrumentation.shared.load() {
                     state.recorder.addChild(state.ref(for: child), to: state.ref(for: parent))
@@ -111,7 +127,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UIViewController.self, "removeFromParentViewController") { (original: Remove, selector: Selector) -> Any in
+        Swizzler.replace(
+            UIViewController.self, #selector(UIViewController.removeFromParent)
+        ) { (original: Remove, selector: Selector) -> Any in
             let block: @convention(block) (UIViewController) -> Void = { child in
                 if let state = LifetraceInstrumentation.shared.load() {
                     state.recorder.removeFromParent(state.ref(for: child), parent: child.parent.map { state.ref(for: $0) })
@@ -120,7 +138,9 @@ enum ContainerSwizzler {
             }
             return block
         }
-        Swizzler.replace(UITabBarController.self, "setSelectedViewController:") { (original: SelectTab, selector: Selector) -> Any in
+        Swizzler.replace(
+            UITabBarController.self, #selector(setter: UITabBarController.selectedViewController)
+        ) { (original: SelectTab, selector: Selector) -> Any in
             let block: @convention(block) (UITabBarController, UIViewController?) -> Void = { tabs, selected in
                 if let state = LifetraceInstrumentation.shared.load(), let selected,
                     let index = tabs.viewControllers?.firstIndex(of: selected)

@@ -1,4 +1,4 @@
-// Not type-checked in CI (Linux has no UIKit/SwiftUI; tools/check-uikit parses it); see LifetraceInstrumentation.swift.
+// Type-checked in CI against declaration-only UIKit/SwiftUI/ObjectiveC stubs (tools/check-uikit); never run there.
 #if canImport(UIKit) && canImport(SwiftUI)
 import Recorder
 import SwiftUI
@@ -45,9 +45,19 @@ public struct LifetraceHostedRoot<Content: View>: View {
     }
 }
 
+/// The environment key of `EnvironmentValues.lifetraceHost` (Apple: "EnvironmentKey"; written out rather than
+/// with the `@Entry` macro, whose compiler plug-in only Apple's toolchains have, so tools/check-uikit can
+/// type-check this file on Linux).
+struct LifetraceHostKey: EnvironmentKey {
+    static let defaultValue: LifetraceHostBox? = nil
+}
+
 extension EnvironmentValues {
     /// The hosting controller of the current SwiftUI view, when hosted by a `LifetraceHostingController`.
-    @Entry public var lifetraceHost: LifetraceHostBox? = nil
+    public var lifetraceHost: LifetraceHostBox? {
+        get { self[LifetraceHostKey.self] }
+        set { self[LifetraceHostKey.self] = newValue }
+    }
 }
 
 /// Records the modified view's `onAppear` and `onDisappear` actions under `name`.

@@ -1,5 +1,6 @@
-// Apple-only adapters. Compiled only where UIKit and the Objective-C runtime exist; on Linux this module is
-// empty and not type-checked (tools/check-uikit parses it, syntax only). A thin layer over the Recorder's
+// Apple-only adapters. Compiled only where UIKit and the Objective-C runtime exist; in the Linux build this
+// module is empty, but CI type-checks it (Objective-C interop on) against declaration-only stand-ins for the
+// Apple APIs it uses (tools/check-uikit, tools/uikit-stubs); it is never run there. A thin layer over the Recorder's
 // instrumentation entry points (`Recorder+UIKit.swift`), which the simulator and the Linux tests exercise.
 #if canImport(UIKit) && canImport(ObjectiveC)
 import ObjectiveC
@@ -17,9 +18,11 @@ import UIKit
 ///   `viewDidAppear(_:)`, `viewWillDisappear(_:)`, `viewDidDisappear(_:)`, `didReceiveMemoryWarning`,
 ///   `viewWillTransition(to:with:)`, `willMove(toParent:)`, `didMove(toParent:)`) with wrappers that record
 ///   `begin`, **always call the original implementation**, and record `end`. The base class is swizzled at
-///   install; each subclass's own overrides are swizzled the first time an instance of it is initialized, so
-///   the recorded interval encloses the app's override (and the marks it records) rather than only the
-///   `super` call. A per-controller guard records only the outermost level when an override calls `super`.
+///   install; each subclass's own overrides (and its superclasses' up to UIViewController) are swizzled the
+///   first time an instance of it reaches an instrumented implementation (usually the base `loadView`), so
+///   later calls record an interval that encloses the app's override (and the marks it records) rather than
+///   only the `super` call; the one call that triggers it, if it is an override, is recorded around its
+///   `super` call only. A per-controller guard records only the outermost level when an override calls `super`.
 /// - Registers each controller (serial) the first time one of its instrumented methods runs, recording an
 ///   `init` instant then, and attaches an associated-object sentinel whose deinit records the controller's
 ///   `deinit` and releases its serial (associated objects are released when their owner is deallocated: Apple,
@@ -108,7 +111,10 @@ final class InstrumentationState {
 
 /// Records `deinit` when the controller it is attached to is deallocated.
 final class DeinitSentinel: NSObject {
-    private nonisolated(unsafe) static var associationKey: UInt8 = 0
+    /// The association key: the address of a byte allocated once and never freed, stable for the process's
+    /// lifetime (the pointer an `&variable` argument converts to is only guaranteed valid during that call).
+    private nonisolated(unsafe) static let associationKey = UnsafeRawPointer(
+        UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
     let ref: ControllerRef
     let key: ObjectIdentifier
     let recorder: Recorder
@@ -121,7 +127,7 @@ final class DeinitSentinel: NSObject {
 
     static func attach(to controller: UIViewController, ref: ControllerRef, key: ObjectIdentifier, recorder: Recorder) {
         let sentinel = DeinitSentinel(ref: ref, key: key, recorder: recorder)
-        objc_setAssociatedObject(controller, &associationKey, sentinel, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        objc_setAssociatedObject(controller, associationKey, sentinel, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
     }
 
     deinit {

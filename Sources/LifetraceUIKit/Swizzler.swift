@@ -1,4 +1,4 @@
-// Not type-checked in CI (Linux has no UIKit; tools/check-uikit parses it); see LifetraceInstrumentation.swift.
+// Type-checked in CI against declaration-only UIKit/SwiftUI/ObjectiveC stubs (tools/check-uikit); never run there.
 #if canImport(UIKit) && canImport(ObjectiveC)
 import ObjectiveC
 import Recorder
@@ -19,17 +19,25 @@ enum Swizzler {
     typealias WithParent = @convention(c) (UIViewController, Selector, UIViewController?) -> Void
     typealias WithSize = @convention(c) (UIViewController, Selector, CGSize, UIViewControllerTransitionCoordinator) -> Void
 
-    static let plainCallbacks: [(String, Callback)] = [
-        ("loadView", .loadView), ("viewDidLoad", .viewDidLoad), ("viewWillLayoutSubviews", .viewWillLayoutSubviews),
-        ("viewDidLayoutSubviews", .viewDidLayoutSubviews), ("didReceiveMemoryWarning", .didReceiveMemoryWarning),
+    // `#selector`, not selector strings, so the compiler checks each method exists with that Swift name and
+    // derives its Objective-C selector (tools/check-uikit does it on Linux against tools/uikit-stubs).
+    static let plainCallbacks: [(Selector, Callback)] = [
+        (#selector(UIViewController.loadView), .loadView),
+        (#selector(UIViewController.viewDidLoad), .viewDidLoad),
+        (#selector(UIViewController.viewWillLayoutSubviews), .viewWillLayoutSubviews),
+        (#selector(UIViewController.viewDidLayoutSubviews), .viewDidLayoutSubviews),
+        (#selector(UIViewController.didReceiveMemoryWarning), .didReceiveMemoryWarning),
     ]
-    static let animatedCallbacks: [(String, Callback)] = [
-        ("viewWillAppear:", .viewWillAppear), ("viewIsAppearing:", .viewIsAppearing),
-        ("viewDidAppear:", .viewDidAppear), ("viewWillDisappear:", .viewWillDisappear),
-        ("viewDidDisappear:", .viewDidDisappear),
+    static let animatedCallbacks: [(Selector, Callback)] = [
+        (#selector(UIViewController.viewWillAppear(_:)), .viewWillAppear),
+        (#selector(UIViewController.viewIsAppearing(_:)), .viewIsAppearing),
+        (#selector(UIViewController.viewDidAppear(_:)), .viewDidAppear),
+        (#selector(UIViewController.viewWillDisappear(_:)), .viewWillDisappear),
+        (#selector(UIViewController.viewDidDisappear(_:)), .viewDidDisappear),
     ]
-    static let parentCallbacks: [(String, Callback)] = [
-        ("willMoveToParentViewController:", .willMoveToParent), ("didMoveToParentViewController:", .didMoveToParent),
+    static let parentCallbacks: [(Selector, Callback)] = [
+        (#selector(UIViewController.willMove(toParent:)), .willMoveToParent),
+        (#selector(UIViewController.didMove(toParent:)), .didMoveToParent),
     ]
 
     /// Swizzles UIViewController itself (lifecycle, presentation, containment) and the containers.
@@ -50,8 +58,8 @@ enum Swizzler {
 
     private static func instrumentLifecycle(of cls: AnyClass) {
         guard instrumentedClasses.insert(ObjectIdentifier(cls)).inserted else { return }
-        for (name, callback) in plainCallbacks {
-            replace(cls, name) { (original: Plain, selector: Selector) -> Any in
+        for (selector, callback) in plainCallbacks {
+            replace(cls, selector) { (original: Plain, selector: Selector) -> Any in
                 let block: @convention(block) (UIViewController) -> Void = { controller in
                     guard let state = LifetraceInstrumentation.shared.load() else { return original(controller, selector) }
                     state.wrap(controller, callback) { original(controller, selector) }
@@ -59,8 +67,8 @@ enum Swizzler {
                 return block
             }
         }
-        for (name, callback) in animatedCallbacks {
-            replace(cls, name) { (original: WithBool, selector: Selector) -> Any in
+        for (selector, callback) in animatedCallbacks {
+            replace(cls, selector) { (original: WithBool, selector: Selector) -> Any in
                 let block: @convention(block) (UIViewController, Bool) -> Void = { controller, animated in
                     guard let state = LifetraceInstrumentation.shared.load() else {
                         return original(controller, selector, animated)
@@ -73,8 +81,8 @@ enum Swizzler {
                 return block
             }
         }
-        for (name, callback) in parentCallbacks {
-            replace(cls, name) { (original: WithParent, selector: Selector) -> Any in
+        for (selector, callback) in parentCallbacks {
+            replace(cls, selector) { (original: WithParent, selector: Selector) -> Any in
                 let block: @convention(block) (UIViewController, UIViewController?) -> Void = { controller, parent in
                     guard let state = LifetraceInstrumentation.shared.load() else {
                         return original(controller, selector, parent)
@@ -85,7 +93,7 @@ enum Swizzler {
                 return block
             }
         }
-        replace(cls, "viewWillTransitionToSize:withTransitionCoordinator:") { (original: WithSize, selector: Selector) -> Any in
+        replace(cls, #selector(UIViewController.viewWillTransition(to:with:))) { (original: WithSize, selector: Selector) -> Any in
             let block: @convention(block) (UIViewController, CGSize, UIViewControllerTransitionCoordinator) -> Void = {
                 controller, size, coordinator in
                 guard let state = LifetraceInstrumentation.shared.load() else {
@@ -100,10 +108,9 @@ enum Swizzler {
         }
     }
 
-    /// Replaces `cls`'s own implementation of `selectorName` (if it has one) with the block `make` builds around
+    /// Replaces `cls`'s own implementation of `selector` (if it has one) with the block `make` builds around
     /// the original implementation.
-    static func replace<Function>(_ cls: AnyClass, _ selectorName: String, _ make: (Function, Selector) -> Any) {
-        let selector = NSSelectorFromString(selectorName)
+    static func replace<Function>(_ cls: AnyClass, _ selector: Selector, _ make: (Function, Selector) -> Any) {
         guard let method = ownMethod(of: cls, selector) else { return }
         let original = unsafeBitCast(method_getImplementation(method), to: Function.self)
         method_setImplementation(method, imp_implementationWithBlock(make(original, selector)))
@@ -111,8 +118,11 @@ enum Swizzler {
 
     private static func ownMethod(of cls: AnyClass, _ selector: Selector) -> Method? {
         var count: UInt32 = 0
-        guard let list = class_copyMethodList(cls, &count) else { return nil }
-        defer { free(list) }
+        guard let list = withUnsafeMutablePointer(to: &count, { class_copyMethodList(cls, $0) }) else { return nil }
+        defer {
+            let array: UnsafeMutableRawPointer = UnsafeMutableRawPointer(list)
+            free(array)  // class_copyMethodList's array is the caller's to free (Apple: "class_copyMethodList")
+        }
         for index in 0..<Int(count) where method_getName(list[index]) == selector {
             return list[index]
         }
@@ -123,7 +133,8 @@ enum Swizzler {
 /// Records interactive transitions (swipe-back, interactive dismissal) and their outcome.
 @MainActor
 enum TransitionObserver {
-    private static var observedKey: UInt8 = 0
+    /// The association key marking a coordinator already observed (allocated once, never freed: a stable address).
+    private static let observedKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
     /// If `controller` is taking part in an interactive transition not yet seen, records its begin and asks the
     /// coordinator to report the outcome (`notifyWhenInteractionChanges`, iOS 10+: called when the user's
@@ -133,8 +144,8 @@ enum TransitionObserver {
             let from = coordinator.viewController(forKey: .from), let to = coordinator.viewController(forKey: .to)
         else { return }
         let token = coordinator as AnyObject
-        guard objc_getAssociatedObject(token, &observedKey) == nil else { return }
-        objc_setAssociatedObject(token, &observedKey, NSNumber(value: true), .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        guard objc_getAssociatedObject(token, observedKey) == nil else { return }
+        objc_setAssociatedObject(token, observedKey, NSNumber(value: true), .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         let fromRef = state.ref(for: from)
         let toRef = state.ref(for: to)
         let container = (from.navigationController ?? to.navigationController ?? from.parent).map { state.ref(for: $0) }
