@@ -154,14 +154,24 @@ extension Catalog {
                 because: "no lifetrace executable beside lifetrace-bench: build both with swift build -c release")
         }
         let arguments = EventsCommandRunner(trace: trace, query: query).arguments
+        // Both sides started and waited for the same way (`External.run`: posix_spawn, wait4, standard output to
+        // the null device); their CPU times, from wait4, are kept for the notes: on a loaded machine the wall
+        // time is mostly waiting for a core.
+        var cpu: [[UInt64]] = [[], []]
         let times = try harness.compare([
             .selfTimed {
                 let start = monotonicNanoseconds()
                 let result = try External.run(lifetrace, arguments, capturesOutput: false)
+                let elapsed = monotonicNanoseconds() - start
                 guard result.status == 0 else { throw BenchError("lifetrace events failed: \(result.standardError)") }
-                return monotonicNanoseconds() - start
+                cpu[0].append(result.cpuNanoseconds)
+                return elapsed
             },
-            .selfTimed { try sqlite.processNanoseconds(query) },
+            .selfTimed {
+                let (wall, cpuTime) = try sqlite.processNanoseconds(query)
+                cpu[1].append(cpuTime)
+                return wall
+            },
         ])
         var figure = Figure(
             benchmark: "query", name: name, events: workload.eventCount,
@@ -170,6 +180,11 @@ extension Catalog {
             baseline: Quantity(value: Spread(times[1]).median / 1e6, unit: "ms"))
         figure.judge()
         figure.notes.append("\(lifetrace) \(arguments.joined(separator: " ")); output to /dev/null on both sides")
+        let lifetraceCPU = Spread(cpu[0].suffix(times[0].count).map { Double($0) })
+        let sqliteCPU = Spread(cpu[1].suffix(times[1].count).map { Double($0) })
+        figure.notes.append(
+            "CPU time per process (user + system, wait4): lifetrace \(Format.number(lifetraceCPU.median / 1e6)) ms, "
+                + "sqlite3 \(Format.number(sqliteCPU.median / 1e6)) ms (ratio \(Format.number(lifetraceCPU.median / max(sqliteCPU.median, 1))))")
         return figure
     }
 }

@@ -89,13 +89,14 @@ final class SQLitePeer {
         return elapsed
     }
 
-    /// Wall time of `sqlite3 DATABASE 'query'` as a user types it, start-up included, rows to /dev/null.
-    func processNanoseconds(_ query: EventQuery) throws -> UInt64 {
+    /// Wall time of `sqlite3 DATABASE 'query'` as a user types it, start-up included, rows to /dev/null, and the
+    /// process's CPU time (user + system), nanoseconds.
+    func processNanoseconds(_ query: EventQuery) throws -> (wall: UInt64, cpu: UInt64) {
         let start = monotonicNanoseconds()
         let result = try External.run(program, [database, sql(query)], capturesOutput: false)
         let elapsed = monotonicNanoseconds() - start
         guard result.status == 0 else { throw BenchError("sqlite3 query failed: \(result.standardError)") }
-        return elapsed
+        return (elapsed, result.cpuNanoseconds)
     }
 
     /// Queries per process when measuring warm queries: calibrated on first use so that the timed difference

@@ -4,12 +4,12 @@ import Foundation
 import TraceLog
 import TraceModel
 
-/// `lifetrace audit [TRACE…] [--config F] [--format text|json|sarif|junit|github] [--strict] [-o FILE]`
+/// `lifetrace audit [TRACE…] [--config F] [--format text|json|sarif|junit|github] [--strict] [-o FILE] [--jobs N]`
 struct AuditCommand: Command {
     static let spec = CommandSpec(
         name: "audit",
         abstract: "Check traces against the lifecycle rules (see 'lifetrace rules').",
-        usage: "[TRACE…] [--config FILE] [--format text|json|sarif|junit|github] [--strict] [-o FILE]",
+        usage: "[TRACE…] [--config FILE] [--format text|json|sarif|junit|github] [--strict] [-o FILE] [--jobs N]",
         discussion: """
             With no TRACE, audits every *.lifetrace under traces/ (recursively); a TRACE that is a directory is
             searched the same way.
@@ -24,6 +24,9 @@ struct AuditCommand: Command {
               lifetrace audit
               lifetrace audit app.lifetrace --format sarif -o lifetrace.sarif
               lifetrace audit traces/ui-tests.lifetrace --strict --format github
+
+            Several traces are audited at the same time (--jobs N, default: one per active processor); the
+            report and the messages are the same, in the same order, as auditing them one after another.
 
             A damaged trace (torn tail, or a corrupt frame in the middle) is audited up to the damage: a warning
             names the file, the byte offset and the events readable before it.
@@ -42,6 +45,7 @@ struct AuditCommand: Command {
             OptionSpec("format", value: "FORMAT", help: "text (default), json, sarif, junit or github."),
             OptionSpec("strict", help: "Warnings fail the run too (exit 1)."),
             OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output."),
+            OptionSpec("jobs", short: "j", value: "N", help: "Audit up to N traces at a time (default: the number of active processors)."),
         ],
         positionalCount: (0, nil)
     )
@@ -49,6 +53,7 @@ struct AuditCommand: Command {
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let formatName = try arguments.choice("format", among: ReportFormat.allCases.map(\.rawValue), default: "text")
         let format = ReportFormat(rawValue: formatName)!
+        let jobs = try jobCount(arguments.value("jobs"))
         let configuration = try loadConfiguration(arguments.value("config"))
         let auditor = try Auditor(configuration: configuration)
         let paths = arguments.positionals.isEmpty ? try defaultTraces() : try arguments.positionals.flatMap(tracesIn)
@@ -65,17 +70,7 @@ struct AuditCommand: Command {
             }
         }
 
-        var audits: [TraceAudit] = []
-        var problems: [InputProblem] = []
-        for path in paths {
-            do {
-                audits.append(try audit(path, auditor: auditor, writingJSONL: writesJSONL, output: output, problems: &problems))
-            } catch let error as AuditInputError {
-                output.errorLine("lifetrace audit: error: \(error.message)")
-                problems.append(InputProblem(path: path, severity: .error, message: error.message, line: error.line, byteOffset: error.offset))
-                if let partial = error.partial { audits.append(partial) }
-            }
-        }
+        let (audits, problems) = try auditAll(paths, jobs: jobs, auditor: auditor, writingJSONL: writesJSONL, output: output)
         let report = AuditReport(
             traces: audits, rules: auditor.active.map(\.rule.descriptor), isStrict: arguments.flag("strict"), inputProblems: problems
         )

@@ -1,0 +1,144 @@
+import ArgumentParsing
+import Audit
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `audit --jobs N`: independent traces audited at the same time, their messages and results kept in the order of
+/// the traces.
+extension AuditCommand {
+    /// What auditing one trace gave: its audit (whole, or up to where its input stopped being readable), the input
+    /// problems it met, and the text it wrote to standard error (warnings, then its error), in order.
+    struct TraceOutcome: Sendable {
+        var audit: TraceAudit?
+        var problems: [InputProblem] = []
+        var messages = ""
+        /// An error that ends the whole command (not an input error of this trace), rethrown in the trace's turn.
+        var failure: (any Error)?
+    }
+
+    /// The default of `--jobs`: the processors this process may run on now.
+    static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// `--jobs N` (1 … 1024), or `defaultJobs`.
+    static func jobCount(_ text: String?) throws -> Int {
+        guard let text else { return defaultJobs }
+        guard let value = Int(text), value >= 1, value <= 1024 else {
+            throw ValidationError("--jobs must be a whole number from 1 to 1024; got '\(text)'")
+        }
+        return value
+    }
+
+    /// Audits `paths`, up to `jobs` at a time, and returns their audits and input problems in the order of `paths`.
+    ///
+    /// Each trace's standard-error text is held until every trace before it has been written out, then written
+    /// whole, so the messages are the same bytes in the same order as auditing one trace after another. An error
+    /// that is not an input error (which stops the command) is rethrown after the messages of the traces before
+    /// it; the messages of the traces after it are not written. At most `jobs` traces are being read at once (each
+    /// holds its replay state, bounded by live controllers); finished audits are kept for the report, as before.
+    static func auditAll(
+        _ paths: [String], jobs: Int, auditor: Auditor, writingJSONL: Bool, output: CommandOutput
+    ) throws -> (audits: [TraceAudit], problems: [InputProblem]) {
+        var workers = min(jobs, paths.count)
+        // Two jobs must not write the same TRACE.jsonl beside one trace named twice.
+        if writingJSONL, Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }).count != paths.count {
+            workers = 1
+        }
+        let outcomes = OrderedOutcomes(count: paths.count, output: output)
+        if workers <= 1 {
+            for index in paths.indices {
+                outcomes.deliver(auditOne(paths[index], auditor: auditor, writingJSONL: writingJSONL), at: index)
+                if outcomes.isStopped { break }
+            }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while let index = outcomes.claim() {
+                    outcomes.deliver(auditOne(paths[index], auditor: auditor, writingJSONL: writingJSONL), at: index)
+                }
+            }
+        }
+        return try outcomes.results()
+    }
+
+    /// Audits one trace, collecting what it writes to standard error instead of writing it.
+    static func auditOne(_ path: String, auditor: Auditor, writingJSONL: Bool) -> TraceOutcome {
+        let messages = MessageBuffer()
+        let output = CommandOutput(standardOutput: { _ in }, standardError: { messages.text += $0 })
+        var outcome = TraceOutcome()
+        do {
+            outcome.audit = try audit(path, auditor: auditor, writingJSONL: writingJSONL, output: output, problems: &outcome.problems)
+        } catch let error as AuditInputError {
+            output.errorLine("lifetrace audit: error: \(error.message)")
+            outcome.problems.append(
+                InputProblem(path: path, severity: .error, message: error.message, line: error.line, byteOffset: error.offset))
+            outcome.audit = error.partial
+        } catch {
+            outcome.failure = error
+        }
+        outcome.messages = messages.text
+        return outcome
+    }
+
+    /// The standard-error text of one trace's audit (used by one thread at a time).
+    private final class MessageBuffer: @unchecked Sendable {
+        var text = ""
+    }
+
+    /// The traces' outcomes by position: hands out the next trace to audit, and writes each trace's messages once
+    /// every trace before it has been written.
+    final class OrderedOutcomes: Sendable {
+        private struct State {
+            var slots: [TraceOutcome?]
+            var nextToClaim = 0
+            var nextToWrite = 0
+            var stopped = false
+        }
+
+        private let state: Mutex<State>
+        private let output: CommandOutput
+
+        init(count: Int, output: CommandOutput) {
+            state = Mutex(State(slots: Array(repeating: nil, count: count)))
+            self.output = output
+        }
+
+        /// The next trace to audit, or `nil` when none is left (or the command stops).
+        func claim() -> Int? {
+            state.withLock { state in
+                guard !state.stopped, state.nextToClaim < state.slots.count else { return nil }
+                defer { state.nextToClaim += 1 }
+                return state.nextToClaim
+            }
+        }
+
+        var isStopped: Bool { state.withLock { $0.stopped } }
+
+        /// Stores the outcome of trace `index` and writes the messages of every finished trace whose turn it is.
+        func deliver(_ outcome: TraceOutcome, at index: Int) {
+            state.withLock { state in
+                state.slots[index] = outcome
+                while !state.stopped, state.nextToWrite < state.slots.count, let ready = state.slots[state.nextToWrite] {
+                    if !ready.messages.isEmpty { output.write(toStandardError: ready.messages) }
+                    state.slots[state.nextToWrite]?.messages = ""
+                    if ready.failure != nil { state.stopped = true }
+                    state.nextToWrite += 1
+                }
+            }
+        }
+
+        /// The audits and problems in trace order, up to the first failure (rethrown).
+        func results() throws -> (audits: [TraceAudit], problems: [InputProblem]) {
+            try state.withLock { state in
+                var audits: [TraceAudit] = []
+                var problems: [InputProblem] = []
+                for slot in state.slots.prefix(state.nextToWrite) {
+                    guard let outcome = slot else { break }
+                    if let failure = outcome.failure { throw failure }
+                    problems += outcome.problems
+                    if let audit = outcome.audit { audits.append(audit) }
+                }
+                return (audits, problems)
+            }
+        }
+    }
+}

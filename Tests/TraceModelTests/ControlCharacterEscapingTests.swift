@@ -1,0 +1,56 @@
+import Testing
+import TraceModel
+
+/// `String.controlCharactersEscaped` scans the UTF-8 bytes for a possible escape before looking at scalars, and
+/// `ControllerRef.displayName` appends rather than interpolates: both must give what a scalar-by-scalar
+/// reference gives, for small (inline) and large (heap) strings alike.
+@Suite("Control characters: byte scan and display names")
+struct ControlCharacterEscapingTests {
+    /// The escaping written out scalar by scalar, the specification the fast path must agree with.
+    static func reference(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: result += "\\n"
+            case 0x0D: result += "\\r"
+            case 0x09: result += "\\t"
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    static let samples: [String] = [
+        "", "A", "UINavigationController", "NoteEditorViewController_with_a_long_name_on_the_heap",
+        "Tab\tBar", "Line\nBreak", "Esc\u{1B}[31m", "Del\u{7F}", "C1\u{85}control", "Sep\u{2028}ara\u{2029}tor",
+        "café", "naïve–dash €", "日本語のコントローラ", "emoji 🧪 name", "\u{00A0}nbsp", "\u{2027}\u{202A}near",
+        String(repeating: "x", count: 15), String(repeating: "x", count: 16) + "\n",
+        String(repeating: "é", count: 40) + "\u{9F}",
+    ]
+
+    @Test("agrees with the scalar-by-scalar reference", arguments: samples)
+    func agreesWithReference(text: String) {
+        #expect(text.controlCharactersEscaped == Self.reference(text))
+    }
+
+    @Test("a name with nothing to escape is returned unchanged", arguments: ["UIViewController", "café", "日本語", ""])
+    func unchanged(text: String) {
+        #expect(text.controlCharactersEscaped == text)
+    }
+
+    @Test("displayName: Type#serial, Type<label>, a bare label; control characters written out")
+    func displayNames() {
+        #expect(ControllerRef(serial: 7, typeName: "NoteEditorViewController").displayName == "NoteEditorViewController#7")
+        #expect(ControllerRef(serial: 0, typeName: "A").displayName == "A#0")
+        #expect(ControllerRef(serial: UInt32.max, typeName: "B").displayName == "B#4294967295")
+        #expect(ControllerRef(serial: 3, typeName: "Bad\nName").displayName == "Bad\\nName#3")
+        #expect(ControllerRef(serial: 3, typeName: "Page", label: "0").displayName == "Page<0>")
+        #expect(ControllerRef(serial: 3, typeName: "", label: "tag\u{1B}").displayName == "tag\\u{1B}")
+        for text in Self.samples {
+            #expect(ControllerRef(serial: 42, typeName: text).displayName == Self.reference(text) + "#42")
+        }
+    }
+}
