@@ -103,6 +103,10 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.viewDidAppear, .viewWillDisappear, .deinitialize], ends: false)
     /// Only willEnterForeground (not its end) closes confirmed cycles.
     let appFilter = AppTransitionSet([.willEnterForeground], ends: false)
+    /// Callbacks, SwiftUI and app events read nothing of the replayed state (screen marks do: the owner's
+    /// appearance and the attribution).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = [.swiftUI, .app]
 
     /// One screen view: where it was sent.
     private struct View {

@@ -130,6 +130,11 @@ final class OrphanChildMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.willMoveToParent, .didMoveToParent, .deinitialize])
         .union(CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false))
     let containerFilter = ContainerOperationSet([.addChild, .push, .setViewControllers, .selectTab, .setRoot, .present, .pop, .dismiss, .removeFromParent, .attachView])
+    /// willMove(toParent:) and deinit, and the container operations other than removeFromParent and attachView,
+    /// read nothing of the replayed state (appearance callbacks read the attribution; didMove(toParent: nil),
+    /// removeFromParent and attachView read it for a finding).
+    let stateFreeCallbacks = CallbackSet([.willMoveToParent, .deinitialize])
+    let stateFreeContainers = ContainerOperationSet([.addChild, .push, .setViewControllers, .selectTab, .setRoot, .present, .pop, .dismiss])
     let callbackDemand: CallbackDemand? = CallbackDemand()
     /// What a waiting child needs before it appeared: its viewDidAppear (end or instant) marks it appeared.
     private static let waitingDemand = CallbackSet([.viewDidAppear])

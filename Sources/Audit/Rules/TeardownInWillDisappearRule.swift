@@ -142,6 +142,9 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
     let callbackFilter = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear], ends: false)
     let containerFilter = CancelledDisappearances<Teardown>.containerOperations
+    /// Callbacks and container events read nothing of the replayed state (marks do: the attribution).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = .containers
     private let severity: Severity
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]

@@ -128,6 +128,10 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .containers, .callbacks, .recorder]
     let callbackFilter = CallbackSet([.deinitialize], ends: false)
     let containerFilter = ContainerOperationSet([.present, .dismiss, .presentationControllerDidDismiss])
+    /// Deinit and dismissals read nothing of the replayed state (presentations and marks do: appearance,
+    /// attribution).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeContainers = ContainerOperationSet([.dismiss, .presentationControllerDidDismiss])
 
     private struct Timer {
         var owner: ControllerRef

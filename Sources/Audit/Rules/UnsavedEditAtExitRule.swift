@@ -139,6 +139,9 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     let callbackDemand: CallbackDemand? = CallbackDemand()
     /// Exits (and their ends); every app event while an exit window is open (`CallbackDemand.app`).
     let appFilter = AppTransitionSet([.didEnterBackground, .willTerminate])
+    /// Nothing it looks at reads the replayed state.
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = [.app, .marks]
     /// Unsaved edits by controller serial (0 for marks without a controller), then key.
     @exclusivity(unchecked) private var unsaved: [UInt32: [String: Edits]] = [:]
     @exclusivity(unchecked) private var pending: [PendingExit] = []

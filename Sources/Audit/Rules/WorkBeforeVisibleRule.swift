@@ -132,7 +132,13 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .marks, .recorder]
-    let callbackFilter = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
+    /// No fixed callbacks: `observe(callback:_:_:)` ignores every callback while no work waits, so it asks for
+    /// `watched` only while some does (`callbackDemand`, `updateDemand()`).
+    let callbackFilter: CallbackSet = []
+    let callbackDemand: CallbackDemand? = CallbackDemand()
+    private static let watched = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
+    /// Whether `callbackDemand` holds `watched`.
+    @exclusivity(unchecked) private var isDemanding = false
     private let settings: RuleSettings
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
@@ -148,7 +154,15 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         grace = settings.duration("grace", default: WorkBeforeVisibleRule.defaultGrace)
     }
 
+    /// Asks for `watched` exactly while work waits (written only when that changes).
+    private func updateDemand() {
+        guard pending.isEmpty == isDemanding else { return }
+        isDemanding = !pending.isEmpty
+        callbackDemand!.extra = isDemanding ? Self.watched : []
+    }
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         guard !pending.isEmpty, record.phase != .end, let batches = pending[record.controller] else { return }
         lastContext = context
         let serial = record.controller
@@ -181,6 +195,7 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     /// A work mark matters only inside an early callback of its own controller (`start`): read from the record (the
     /// attribution needs only the mark's controller serial; no `Event` is built).
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         guard record.kind == .mark else {
             context.withEvent(of: record) { observe($0, context, &findings) }
             return
@@ -202,6 +217,7 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         switch event.payload {
         case .recorder(.runStarted) where context.ordinal > 0:
             guard !pending.isEmpty else { return }
