@@ -12,6 +12,9 @@ import PackageDescription
 
 let package = Package(
     name: "Lifetrace",
+    // Recorder and LifetraceUIKit use the Synchronization module (`Mutex`, `Atomic`), available from iOS 18 and
+    // macOS 15 (Apple's Synchronization documentation). No effect on Linux.
+    platforms: [.iOS(.v18), .macOS(.v15)],
     products: [
         .executable(name: "lifetrace", targets: ["lifetrace"]),
         .executable(name: "lifetrace-bench", targets: ["lifetrace-bench"]),

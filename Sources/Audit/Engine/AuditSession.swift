@@ -17,6 +17,7 @@ import TraceModel
 /// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
 /// Not `Sendable`: use one session on one thread.
 public final class AuditSession {
+    /// The callback monitors by `CallbackSet` bit (the callback's raw value, plus 16 for an `end`).
     private let callbackTable: DispatchTable
     /// The monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds and the
     /// fixed filter does not. Manually allocated, as `DispatchTable`'s storage (no reference counting per read).
@@ -29,7 +30,28 @@ public final class AuditSession {
     private let customMarkTargets: [(target: MonitorRef, filter: MarkFilter)]
     private let swiftUITable: DispatchTable
     private let recorderTable: DispatchTable
-    private let monitors: [any RuleMonitor]
+    /// The monitors, in registry order (the tables hold unmanaged references to these boxes).
+    private let boxes: [MonitorBox]
+    /// The callbacks some monitor's fixed filter holds, by `CallbackSet` bit: what the batch loop tests per
+    /// callback entry (with `demandedCallbacks`) to fold the entries no monitor looks at in runs.
+    private let watchedCallbacks: UInt32
+    /// Of `watchedCallbacks`, the bits every monitor of which reads nothing of the replayed state there
+    /// (`RuleMonitor.stateFreeCallbacks`): the batch loop calls them as it scans, without ending the fold's run.
+    private let freeCallbacks: UInt32
+    /// Of the container operations and app keys some monitor looks at, those every monitor of which reads nothing
+    /// of the replayed state there (`RuleMonitor.stateFreeRecords`, `stateFreeContainers`), by table key; whether
+    /// the SwiftUI monitors do; and per mark name code what the batch loop does (`RecordAction` raw values).
+    private let freeContainers: UInt32
+    private let freeApp: UInt32
+    private let freeSwiftUI: Bool
+    private let markActions: UnsafeMutablePointer<UInt8>
+    /// What the demands add now, as `CallbackSet` and `AppTransitionSet` bits (re-read after every call of a
+    /// monitor, which may change its own demand).
+    @exclusivity(unchecked) private var demandedCallbacks: UInt32 = 0
+    @exclusivity(unchecked) private var demandedApp: UInt32 = 0
+    /// A callback record whose fields `record(of:ordinal:)` fills in (copying it costs less than `EventRecord`'s
+    /// initializers, which are not inlined across modules).
+    private let callbackTemplate = EventRecord(timestamp: 0, ordinal: 0, callback: .initialize, phase: .instant, animated: nil, controller: 0, controllerSlot: 0)
     /// The replayed state (the `Replay` fold) after the last event observed, and the event being observed.
     let replay = ReplayBox()
     @exclusivity(unchecked) private var findings: [Finding] = []
@@ -38,38 +60,70 @@ public final class AuditSession {
     @exclusivity(unchecked) private var lastTimestamp: UInt64 = 0
 
     init(monitors: [any RuleMonitor]) {
-        self.monitors = monitors
-        let callbackMonitors = monitors.filter { $0.interests.contains(.callbacks) }
-        callbackTable = DispatchTable(keys: Self.callbackKeys, callbackMonitors) { monitor, key in
-            guard let callback = Callback(rawValue: UInt8(key & 0xF)), let phase = Phase(rawValue: UInt8(key >> 4)) else { return false }
-            return monitor.callbackFilter.contains(callback, phase)
+        let boxes = monitors.map(MonitorBox.init)
+        self.boxes = boxes
+        let callbackMonitors = boxes.filter { $0.monitor.interests.contains(.callbacks) }
+        callbackTable = DispatchTable(keys: 32, callbackMonitors) { monitor, key in
+            monitor.callbackFilter.rawValue & (1 << UInt32(key)) != 0
         }
-        let demands = monitors.compactMap { monitor in
-            monitor.callbackDemand.map {
-                DemandRef(
-                    monitor: monitor, filter: monitor.interests.contains(.callbacks) ? monitor.callbackFilter : .all,
-                    appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all, demand: $0)
-            }
+        let demands = boxes.compactMap { box -> DemandRef? in
+            let monitor = box.monitor
+            guard box.demand != nil else { return nil }
+            return DemandRef(
+                target: MonitorRef(box), filter: monitor.interests.contains(.callbacks) ? monitor.callbackFilter : .all,
+                appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all)
         }
         demandTargets = .allocate(capacity: demands.count)
         _ = demandTargets.initialize(from: demands)
-        containerTable = DispatchTable(keys: Self.containerKeys, monitors.filter { $0.interests.contains(.containers) }) { monitor, key in
+        containerTable = DispatchTable(keys: Self.containerKeys, boxes.filter { $0.monitor.interests.contains(.containers) }) { monitor, key in
             monitor.containerFilter.contains(code: UInt8(key))
         }
-        appTable = DispatchTable(keys: Self.appKeys, monitors.filter { $0.interests.contains(.app) }) { monitor, key in
+        appTable = DispatchTable(keys: Self.appKeys, boxes.filter { $0.monitor.interests.contains(.app) }) { monitor, key in
             monitor.appFilter.contains(code: UInt8(key & 0xF), key & 16 != 0 ? .end : .begin)
         }
-        let markMonitors = monitors.filter { $0.interests.contains(.marks) }
+        let markMonitors = boxes.filter { $0.monitor.interests.contains(.marks) }
         markTable = DispatchTable(keys: 256, markMonitors) { monitor, key in
             guard let code = KnownName(rawValue: UInt8(key)), code != .other else { return false }
             return monitor.markFilter.contains(known: code)
         }
-        customMarkTargets = markMonitors.compactMap { monitor in
-            let filter = monitor.markFilter
-            return filter.holdsCustomNames ? (MonitorRef(monitor), filter) : nil
+        customMarkTargets = markMonitors.compactMap { box in
+            let filter = box.monitor.markFilter
+            return filter.holdsCustomNames ? (MonitorRef(box), filter) : nil
         }
-        swiftUITable = DispatchTable(keys: 1, monitors.filter { $0.interests.contains(.swiftUI) }) { _, _ in true }
-        recorderTable = DispatchTable(keys: 1, monitors.filter { $0.interests.contains(.recorder) }) { _, _ in true }
+        swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }) { _, _ in true }
+        recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }) { _, _ in true }
+        var watched: UInt32 = 0
+        var free: UInt32 = 0
+        for key in 0..<32 {
+            let bit: UInt32 = 1 << UInt32(key)
+            let watching = callbackMonitors.filter { $0.monitor.callbackFilter.rawValue & bit != 0 }
+            if watching.isEmpty { continue }
+            watched |= bit
+            if watching.allSatisfy({ $0.monitor.stateFreeCallbacks.rawValue & bit != 0 }) { free |= bit }
+        }
+        watchedCallbacks = watched
+        freeCallbacks = free
+        func allFree(_ table: DispatchTable, _ key: Int, _ isFree: (any RuleMonitor) -> Bool) -> Bool {
+            !table.isEmpty(key) && table.positions(key).allSatisfy { isFree(table[$0].box.takeUnretainedValue().monitor) }
+        }
+        var containers: UInt32 = 0
+        for key in 0..<Self.containerKeys
+        where allFree(containerTable, key, { $0.stateFreeRecords.contains(.containers) || $0.stateFreeContainers.contains(code: UInt8(key)) }) {
+            containers |= 1 << UInt32(key)
+        }
+        freeContainers = containers
+        var app: UInt32 = 0
+        for key in 0..<Self.appKeys where allFree(appTable, key, { $0.stateFreeRecords.contains(.app) }) { app |= 1 << UInt32(key) }
+        freeApp = app
+        freeSwiftUI = allFree(swiftUITable, 0) { $0.stateFreeRecords.contains(.swiftUI) }
+        markActions = .allocate(capacity: 256)
+        for code in 0..<256 {
+            let action: RecordAction =
+                markTable.isEmpty(code) ? .skip : allFree(markTable, code, { $0.stateFreeRecords.contains(.marks) }) ? .dispatch : .stop
+            markActions[code] = action.rawValue
+        }
+        if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = RecordAction.stop.rawValue }
+        updateDemands()
     }
 
     deinit {
@@ -80,18 +134,26 @@ public final class AuditSession {
         swiftUITable.deallocate()
         recorderTable.deallocate()
         demandTargets.deallocate()
+        markActions.deallocate()
     }
 
-    /// Keys of the callback table: 16 callback values × 3 phases.
-    private static let callbackKeys = 48
+    /// What the batch loop does with an entry: nothing (no monitor looks at it), dispatch it as it scans (every
+    /// monitor that looks at it is state-free there), or stop the run there (fold up to it, then dispatch).
+    private enum RecordAction: UInt8 {
+        case skip
+        case dispatch
+        case stop
+    }
+
     /// Keys of the container table: operation raw values.
     private static let containerKeys = 32
     /// Keys of the app table: transition raw value, plus 16 for an `end`.
     private static let appKeys = 32
 
+    /// The callback table's key (a `CallbackSet` bit) of a callback code and phase code.
     @inline(__always)
     private static func callbackKey(_ callbackCode: UInt8, _ phaseCode: UInt8) -> Int {
-        Int(phaseCode) &<< 4 | Int(callbackCode & 0xF)
+        Int(callbackCode & 0xF) &+ (phaseCode == Phase.end.rawValue ? 16 : 0)
     }
 
     /// The container table's key of a record's `code` (an unknown code stands for `setRoot`, as the `Event` built
@@ -107,6 +169,20 @@ public final class AuditSession {
         (AppTransition(rawValue: code) != nil ? Int(code & 0xF) : 0) | (phase == .end ? 16 : 0)
     }
 
+    /// Re-reads the monitors' demands (after any call of a monitor, which may have changed its own).
+    @inline(__always)
+    private func updateDemands() {
+        guard demandTargets.count > 0 else { return }
+        var callbacks: UInt32 = 0
+        var app: UInt32 = 0
+        for target in demandTargets {
+            callbacks |= target.extra.rawValue & ~target.filter.rawValue
+            app |= target.app.rawValue
+        }
+        demandedCallbacks = callbacks
+        demandedApp = app
+    }
+
     /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.
     public func observe(_ event: Event, ordinal: UInt64) {
         let previousTimestamp = advance(to: event.timestamp)
@@ -115,7 +191,7 @@ public final class AuditSession {
         case .callback(let callback):
             let record = Self.record(of: callback, at: event.timestamp, ordinal: ordinal)
             let key = Self.callbackKey(record.callback.rawValue, record.phase.rawValue)
-            guard isWatched(record, key) else { return }
+            guard isWatched(key) else { return }
             replay.event = EventBox(event)
             replay.isEvent = true
             dispatch(record, key, previousTimestamp)
@@ -131,11 +207,10 @@ public final class AuditSession {
         case .recorder:
             if recorderTable.isEmpty(0) { return }
             let context = EventContext(ordinal: ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-            var found = takeFindings()
             for position in recorderTable.positions(0) {
-                recorderTable[position].monitor.observe(event, context, &found)
+                recorderTable[position].observe(event, context, &findings)
             }
-            swap(&found, &findings)
+            updateDemands()
         case .unknown:
             return
         }
@@ -163,7 +238,7 @@ public final class AuditSession {
         defer { replay.cursor = saved }
         if record.kind == .callback {
             let key = Self.callbackKey(record.callback.rawValue, record.phase.rawValue)
-            guard isWatched(record, key) else { return }
+            guard isWatched(key) else { return }
             dispatch(record, key, previousTimestamp)
         } else {
             dispatchOther(record, previousTimestamp)
@@ -175,28 +250,33 @@ public final class AuditSession {
     /// (`FrameCursor.decode(into:limit:)`, the replay's columnar fast path; reuse one batch from frame to frame):
     /// the same as `observe(_:from:)` for each record, and `observe(_:ordinal:)` for an event that has no record.
     ///
+    /// The events no monitor looks at (by the masks of what each kind's table holds, and the demands) are folded
+    /// a run at a time (`ReplayState.fold(_:_:end:first:records:events:from:sceneIndexes:)`, the replayer's fast
+    /// paths); each event a monitor looks at ends a run and is dispatched after it is folded.
+    ///
     /// - Returns: The number of events observed.
     /// - Throws: What decoding the frame throws (`TraceError`); the events before the bad one are observed.
     @discardableResult
     public func observeRest(of cursor: inout FrameCursor, batch: inout RecordBatch) throws -> UInt64 {
         try withUnsafeMutablePointer(to: &cursor) { cursor in
             let pointer = UnsafePointer(cursor)
+            let saved = replay.cursor
+            replay.cursor = pointer
+            defer { replay.cursor = saved }
             var observed: UInt64 = 0
+            var sceneIndexes: [UInt32] = []
             while true {
                 cursor.pointee.decode(into: &batch, limit: 1024)
                 let first = batch.firstOrdinal
                 let count = batch.count
-                batch.withEntries { entries in
-                    for index in 0..<entries.count {
-                        let entry = entries[index]
-                        let ordinal = first &+ UInt64(index)
-                        if !entry.isRecord {
-                            observe(callback: entry, ordinal: ordinal, from: pointer)
-                        } else if batch.records[Int(entry.record)].kind != .other {
-                            observe(batch.records[Int(entry.record)], from: pointer)
-                        } else if let event = batch.events[Int(entry.record)] {
-                            observe(event, ordinal: ordinal)
-                        }
+                // Held once per batch (each read through `batch` retained and released its buffer).
+                let records = batch.records
+                let events = batch.events
+                records.withUnsafeBufferPointer { recordBuffer in
+                    batch.withEntries { entries in
+                        observeEntries(
+                            entries, first: first, records: records, recordBase: recordBuffer.baseAddress, events: events, from: pointer,
+                            sceneIndexes: &sceneIndexes)
                     }
                 }
                 observed &+= UInt64(count)
@@ -206,24 +286,134 @@ public final class AuditSession {
         }
     }
 
-    /// A callback entry of a batch: folded from the entry; its record is built only when a monitor watches it.
+    /// The batch loop of `observeRest(of:batch:)`: runs of entries no monitor reads the state at are folded
+    /// together; each entry a monitor reads the state at ends a run, is folded with it and dispatched. An entry
+    /// whose monitors are all state-free there (`freeCallbacks`, `RecordAction.dispatch`) is dispatched as the loop
+    /// scans the run, before the run is folded (each monitor still sees its events in trace order).
+    ///
+    /// - Parameter recordBase: `records`' storage (`nil` when empty).
+    private func observeEntries(
+        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, first: UInt64, records: [EventRecord], recordBase: UnsafePointer<EventRecord>?,
+        events: RecordBatch.OtherEvents, from cursor: UnsafePointer<FrameCursor>, sceneIndexes: inout [UInt32]
+    ) {
+        let count = entries.count
+        guard let base = entries.baseAddress else { return }
+        var index = 0
+        while index < count {
+            // The timestamp of the event before the run (`nil` before the first event of the trace); inside the run,
+            // the entry before is the event before.
+            let runPrevious: UInt64? = eventCount == 0 ? nil : lastTimestamp
+            if eventCount == 0 { firstTimestamp = base[index].timestamp }
+            let runStart = index
+            @inline(__always) func previous(_ position: Int) -> UInt64? {
+                position > runStart ? base[position &- 1].timestamp : runPrevious
+            }
+            // The next entry some monitor reads the state at (`count` when none); the callbacks watched now, and of
+            // those, the ones every monitor of which is state-free (re-read after each dispatch: demands change).
+            var stop = index
+            var other = false
+            var watched = watchedCallbacks | demandedCallbacks
+            var free = freeCallbacks & ~demandedCallbacks
+            scan: while stop < count {
+                let entry = base + stop
+                if !entry.pointee.isRecord {
+                    let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.pointee.callbackCode, entry.pointee.phaseCode))
+                    if watched & bit != 0 {
+                        if free & bit == 0 { break }
+                        dispatch(callback: entry.pointee, ordinal: first &+ UInt64(stop), previous(stop))
+                        watched = watchedCallbacks | demandedCallbacks
+                        free = freeCallbacks & ~demandedCallbacks
+                    }
+                } else {
+                    let record = recordBase.unsafelyUnwrapped + Int(entry.pointee.record)
+                    if record.pointee.kind == .other {
+                        other = true
+                        break
+                    }
+                    switch action(record) {
+                    case .skip:
+                        break
+                    case .dispatch:
+                        dispatchOther(record.pointee, previous(stop))
+                        replay.event = nil
+                        watched = watchedCallbacks | demandedCallbacks
+                        free = freeCallbacks & ~demandedCallbacks
+                    case .stop:
+                        break scan
+                    }
+                }
+                stop += 1
+            }
+            // Fold the run and the entry that ends it (not an `.other` one: `observe(_:ordinal:)` folds that).
+            let end = other || stop == count ? stop : stop + 1
+            if end > index {
+                eventCount &+= UInt64(end &- index)
+                lastTimestamp = base[end &- 1].timestamp
+                replay.state.fold(entries, &index, end: end, first: first, records: records, events: events, from: cursor, sceneIndexes: &sceneIndexes)
+                if stop < end {
+                    let entry = base[stop]
+                    let ordinal = first &+ UInt64(stop)
+                    if !entry.isRecord {
+                        dispatch(callback: entry, ordinal: ordinal, previous(stop))
+                    } else {
+                        dispatchOther(recordBase.unsafelyUnwrapped[Int(entry.record)], previous(stop))
+                        replay.event = nil
+                    }
+                }
+            }
+            if other {
+                if let event = events[Int(base[index].record)] { observe(event, ordinal: first &+ UInt64(index)) }
+                index += 1
+            }
+        }
+    }
+
+    /// What the batch loop does with a record entry (`dispatchOther` calls no monitor for a `.skip`).
     @inline(__always)
-    private func observe(callback entry: RecordBatch.Entry, ordinal: UInt64, from cursor: UnsafePointer<FrameCursor>) {
-        let previousTimestamp = advance(to: entry.timestamp)
-        replay.state.apply(callback: entry, ordinal: ordinal, from: cursor)
-        let key = Self.callbackKey(entry.callbackCode, entry.phaseCode)
-        let callback = entry.callback
-        let phase = entry.phase
-        if callbackTable.isEmpty(key), !isDemanded(callback, phase) { return }
-        var record = EventRecord(
-            timestamp: entry.timestamp, ordinal: ordinal, callback: callback, phase: phase,
-            animated: entry.animated, controller: entry.serial, controllerSlot: entry.slot)
-        record.parent = entry.parent
+    private func action(_ record: UnsafePointer<EventRecord>) -> RecordAction {
+        switch record.pointee.kind {
+        case .container:
+            let key = Self.containerKey(record.pointee.code)
+            if containerTable.isEmpty(key) { return .skip }
+            return freeContainers & (1 << UInt32(key)) != 0 ? .dispatch : .stop
+        case .app:
+            if demandedApp & (1 << (UInt32(record.pointee.code & 0xF) &+ (record.pointee.phase == .end ? 16 : 0))) != 0 { return .stop }
+            let key = Self.appKey(record.pointee.code, record.pointee.phase)
+            if appTable.isEmpty(key) { return .skip }
+            return freeApp & (1 << UInt32(key)) != 0 ? .dispatch : .stop
+        case .swiftUI:
+            if swiftUITable.isEmpty(0) { return .skip }
+            return freeSwiftUI ? .dispatch : .stop
+        case .mark:
+            return RecordAction(rawValue: markActions[Int(record.pointee.code)]) ?? .stop
+        case .callback, .other:
+            return .stop
+        }
+    }
+
+    /// A callback entry of a batch a monitor looks at: its record is built and dispatched.
+    @inline(__always)
+    private func dispatch(callback entry: RecordBatch.Entry, ordinal: UInt64, _ previousTimestamp: UInt64?) {
+        dispatch(record(of: entry, ordinal: ordinal), Self.callbackKey(entry.callbackCode, entry.phaseCode), previousTimestamp)
+    }
+
+    /// The record of a callback entry (what `RecordBatch.record(of:)` builds), field by field from its codes: the
+    /// decoder's fast path stores only valid codes in a callback entry (a callback ≤ 14, a phase ≤ 2, animated and
+    /// parent ≤ 2), whose raw values are the enums' case numbers (`CallbackCodeTests`).
+    @inline(__always)
+    func record(of entry: RecordBatch.Entry, ordinal: UInt64) -> EventRecord {
+        var record = callbackTemplate
+        record.timestamp = entry.timestamp
+        record.ordinal = ordinal
+        record.callback = entry.callbackCode <= 14 ? unsafeBitCast(entry.callbackCode, to: Callback.self) : .initialize
+        record.phase = entry.phaseCode <= 2 ? unsafeBitCast(entry.phaseCode, to: Phase.self) : .instant
+        record.animated = entry.animatedCode == 0 ? nil : entry.animatedCode == 2
+        record.controller = entry.serial
+        record.controllerSlot = entry.slot
+        record.parent = entry.parentCode <= 2 ? unsafeBitCast(entry.parentCode, to: EventRecord.Parent.self) : .absent
         record.parentSerial = entry.parentSerial
         record.parentSlot = entry.parentSlot
-        replay.cursor = cursor
-        dispatch(record, key, previousTimestamp)
-        replay.cursor = nil
+        return record
     }
 
     /// Counts the event and moves the clock; returns the previous event's timestamp (`nil` for the first).
@@ -236,31 +426,25 @@ public final class AuditSession {
         return previous
     }
 
-    /// Whether some monitor looks at the callback record now (its filter or its demand).
+    /// Whether some monitor looks at the callback with table key `key` now (its filter or its demand).
     @inline(__always)
-    private func isWatched(_ record: EventRecord, _ key: Int) -> Bool {
-        !callbackTable.isEmpty(key) || isDemanded(record.callback, record.phase)
-    }
-
-    /// Whether some monitor's demand asks for the callback beyond its filter.
-    @inline(__always)
-    private func isDemanded(_ callback: Callback, _ phase: Phase) -> Bool {
-        for target in demandTargets where target.demand.extra.contains(callback, phase) { return true }
-        return false
+    private func isWatched(_ key: Int) -> Bool {
+        (watchedCallbacks | demandedCallbacks) & (1 << UInt32(key)) != 0
     }
 
     /// Calls the monitors that look at the callback record now.
     private func dispatch(_ record: EventRecord, _ key: Int, _ previousTimestamp: UInt64?) {
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-        var found = takeFindings()
         for position in callbackTable.positions(key) {
-            callbackTable[position].monitor.observe(callback: record, context, &found)
+            callbackTable[position].observe(callback: record, context, &findings)
         }
-        for target in demandTargets
-        where !target.filter.contains(record.callback, record.phase) && target.demand.extra.contains(record.callback, record.phase) {
-            target.monitor.observe(callback: record, context, &found)
+        if demandedCallbacks & (1 << UInt32(key)) != 0 {
+            for target in demandTargets
+            where !target.filter.contains(record.callback, record.phase) && target.extra.contains(record.callback, record.phase) {
+                target.target.observe(callback: record, context, &findings)
+            }
         }
-        swap(&found, &findings)
+        updateDemands()
     }
 
     /// Calls the monitors that want a container, app, SwiftUI or mark record (the table of its kind, by operation,
@@ -277,10 +461,7 @@ public final class AuditSession {
         case .app:
             table = appTable
             key = Self.appKey(record.code, record.phase)
-            for target in demandTargets where target.demand.app.contains(code: record.code, record.phase) {
-                demanded = true
-                break
-            }
+            demanded = demandedApp & (1 << (UInt32(record.code & 0xF) &+ (record.phase == .end ? 16 : 0))) != 0
         case .swiftUI:
             table = swiftUITable
             key = 0
@@ -293,23 +474,22 @@ public final class AuditSession {
         }
         if table.isEmpty(key), !demanded, !custom { return }
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-        var found = takeFindings()
         for position in table.positions(key) {
-            table[position].monitor.observe(record: record, context, &found)
+            table[position].observe(record: record, context, &findings)
         }
         if demanded {
             let code = AppTransition(rawValue: record.code) != nil ? record.code : 0
             for target in demandTargets
-            where !target.appFilter.contains(code: code, record.phase) && target.demand.app.contains(code: code, record.phase) {
-                target.monitor.observe(record: record, context, &found)
+            where !target.appFilter.contains(code: code, record.phase) && target.app.contains(code: code, record.phase) {
+                target.target.observe(record: record, context, &findings)
             }
         }
         if custom, let name = context.string(of: record) {
             for target in customMarkTargets where target.filter.contains(name) {
-                target.target.monitor.observe(record: record, context, &found)
+                target.target.observe(record: record, context, &findings)
             }
         }
-        swap(&found, &findings)
+        updateDemands()
     }
 
     /// The record of a callback event: serials from its `ControllerRef`s; slot 0 stands for the controller and 1
@@ -331,15 +511,6 @@ public final class AuditSession {
         return record
     }
 
-    /// Moves `findings` out (leaving it empty) so monitors append to a local array: one exclusivity check per
-    /// event instead of one per monitor call on the class property. Put it back with `swap(&found, &findings)`.
-    @inline(__always)
-    private func takeFindings() -> [Finding] {
-        var found: [Finding] = []
-        swap(&found, &findings)
-        return found
-    }
-
     /// The replayed state after the last event observed.
     public var state: ReplayState { replay.state }
 
@@ -347,8 +518,8 @@ public final class AuditSession {
     /// (then by rule id, controller and message).
     public func finish() -> [Finding] {
         let end = TraceEnd(eventCount: eventCount, firstTimestamp: firstTimestamp, lastTimestamp: lastTimestamp)
-        for monitor in monitors {
-            monitor.finish(end, &findings)
+        for box in boxes {
+            box.monitor.finish(end, &findings)
         }
         // A total order, so the same trace always gives the same report (monitors may emit ties from dictionaries).
         return findings.sorted {
@@ -357,25 +528,58 @@ public final class AuditSession {
     }
 }
 
-/// A monitor as the dispatch table holds it: `AuditSession.monitors` keeps every monitor alive for the session's
-/// lifetime, so the table's references are unowned and calling through them costs no retain/release (≈ 4 pairs
-/// per callback event before).
-struct MonitorRef {
-    unowned(unsafe) let monitor: any RuleMonitor
+/// A monitor held strongly for the session's lifetime (`AuditSession` keeps every box), with its demand.
+final class MonitorBox {
+    let monitor: any RuleMonitor
+    /// `monitor.callbackDemand`, read once (a monitor keeps one demand object and changes its sets).
+    let demand: CallbackDemand?
 
     init(_ monitor: any RuleMonitor) {
         self.monitor = monitor
+        demand = monitor.callbackDemand
     }
 }
 
-/// A monitor with a `CallbackDemand`, its filter and its demand, held as `MonitorRef` is (no retain/release per
-/// callback event when the session checks the demand).
+/// A monitor as the dispatch tables hold it: an unmanaged reference to its box, called through
+/// `_withUnsafeGuaranteedRef`, so a call costs no retain/release (an `unowned(unsafe)` existential was retained and
+/// released around every call; the session keeps the boxes alive).
+struct MonitorRef {
+    let box: Unmanaged<MonitorBox>
+
+    init(_ box: MonitorBox) {
+        self.box = .passUnretained(box)
+    }
+
+    @inline(__always)
+    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        box._withUnsafeGuaranteedRef { $0.monitor.observe(callback: record, context, &findings) }
+    }
+
+    @inline(__always)
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        box._withUnsafeGuaranteedRef { $0.monitor.observe(record: record, context, &findings) }
+    }
+
+    @inline(__always)
+    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        box._withUnsafeGuaranteedRef { $0.monitor.observe(event, context, &findings) }
+    }
+}
+
+/// A monitor with a `CallbackDemand`, its fixed filters (`.all` for a kind it has no interest in, so the demand
+/// adds nothing there), held as `MonitorRef` is.
 struct DemandRef {
-    unowned(unsafe) let monitor: any RuleMonitor
-    /// The monitor's fixed filters (`.all` for a kind it has no interest in, so the demand adds nothing there).
+    let target: MonitorRef
     let filter: CallbackSet
     let appFilter: AppTransitionSet
-    unowned(unsafe) let demand: CallbackDemand
+
+    /// The demand's callbacks now.
+    @inline(__always)
+    var extra: CallbackSet { target.box._withUnsafeGuaranteedRef { $0.demand?.extra ?? [] } }
+
+    /// The demand's app events now.
+    @inline(__always)
+    var app: AppTransitionSet { target.box._withUnsafeGuaranteedRef { $0.demand?.app ?? [] } }
 }
 
 /// Holds the session's `ReplayState` so contexts can reach it without copying it per event, and the event being

@@ -1,22 +1,22 @@
-/// The monitors to call per key (a callback and phase, a container operation, an app transition and phase, a
+/// The monitors to call per key (a callback's `CallbackSet` bit, a container operation, an app transition and phase, a
 /// mark name's code), flattened: the monitors for key `k` are `targets[start[k]..<start[k + 1]]`, in registry
 /// order. Built once per session; a key no monitor wants costs one comparison.
 ///
 /// The storage is manually allocated (`deallocate()` when the owning session goes away) and the monitors are held
-/// `unowned(unsafe)` (`MonitorRef`), so reading the table costs no reference counting: an array of references
-/// read per event retained and released its buffer each time.
+/// unmanaged (`MonitorRef`), so reading the table costs no reference counting: an array of references read per
+/// event retained and released its buffer each time.
 struct DispatchTable {
     private let start: UnsafeMutablePointer<Int32>
     private let targets: UnsafeMutablePointer<MonitorRef>
 
     /// A table of `keys` keys holding, for key `k`, the `monitors` for which `wants(monitor, k)` holds.
-    init(keys: Int, _ monitors: [any RuleMonitor], wants: (any RuleMonitor, Int) -> Bool) {
+    init(keys: Int, _ monitors: [MonitorBox], wants: (any RuleMonitor, Int) -> Bool) {
         var starts: [Int32] = []
         var refs: [MonitorRef] = []
         starts.reserveCapacity(keys + 1)
         for key in 0..<keys {
             starts.append(Int32(refs.count))
-            refs += monitors.filter { wants($0, key) }.map(MonitorRef.init)
+            refs += monitors.filter { wants($0.monitor, key) }.map(MonitorRef.init)
         }
         starts.append(Int32(refs.count))
         start = .allocate(capacity: starts.count)

@@ -76,6 +76,24 @@ struct SerialMap<Value> {
         }
     }
 
+    /// The storage position of `key`, inserting `value()` first when there is none.
+    @inline(__always)
+    mutating func position(of key: UInt32, inserting value: @autoclosure () -> Value) -> Int {
+        position(of: key) ?? insertNew(key, value())
+    }
+
+    /// Adds `value` for `key` unless `key` has a value already (which is kept).
+    @inline(__always)
+    mutating func insertIfAbsent(_ key: UInt32, _ value: @autoclosure () -> Value) {
+        if position(of: key) == nil { insertNew(key, value()) }
+    }
+
+    /// Calls `body` with the value at a storage position (`position(of:)`) to change in place.
+    @inline(__always)
+    mutating func update<Result>(at position: Int, _ body: (inout Value) -> Result) -> Result {
+        body(&values[position])
+    }
+
     /// Inserts `key` (not present) and returns its position.
     @discardableResult
     private mutating func insertNew(_ key: UInt32, _ value: Value) -> Int {

@@ -88,6 +88,8 @@ final class AppearanceBalanceMonitor: RuleMonitor {
 
     let interests: EventInterests = .callbacks
     let callbackFilter = CallbackSet([.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
+    /// Its callbacks read nothing of the replayed state.
+    let stateFreeCallbacks = CallbackSet.all
     private let severity: Severity
     @exclusivity(unchecked) private var controllers = SerialMap<Tracked>()
 
@@ -98,21 +100,38 @@ final class AppearanceBalanceMonitor: RuleMonitor {
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         guard record.phase != .end else { return }
         let serial = record.controller
-        switch record.callback {
-        case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-            break
+        let callback = record.callback
+        let next: State
+        switch callback {
+        case .viewWillAppear: next = .appearing
+        case .viewDidAppear: next = .appeared
+        case .viewWillDisappear: next = .disappearing
+        case .viewDidDisappear: next = .disappeared
         case .deinitialize:
-            controllers[serial] = nil
+            controllers.removeValue(forKey: serial)
             return
         case .initialize, .loadView, .viewDidLoad:
-            if controllers[serial] == nil { controllers[serial] = Tracked(state: .disappeared) }
+            controllers.insertIfAbsent(serial, Tracked(state: .disappeared))
             return
         default:
-            if controllers[serial] == nil { controllers[serial] = Tracked(state: .unknown) }
+            controllers.insertIfAbsent(serial, Tracked(state: .unknown))
             return
         }
-        var tracked = controllers[serial] ?? Tracked(state: .unknown)
-        let problem: String? = switch (record.callback, tracked.state) {
+        // One lookup, then the record is read and changed where it is stored.
+        let position = controllers.position(of: serial, inserting: Tracked(state: .unknown))
+        let state = controllers[at: position].state
+        if let problem = Self.problem(callback, state) {
+            report(problem, controllers[at: position], record, context, &findings)
+        }
+        controllers.update(at: position) {
+            $0.state = next
+            $0.last = (callback, context.ordinal, record.timestamp)
+        }
+    }
+
+    /// What is wrong with `callback` (an appearance callback) in `state`, or `nil` when it is a legal step.
+    private static func problem(_ callback: Callback, _ state: State) -> String? {
+        switch (callback, state) {
         case (_, .unknown): nil
         case (.viewWillAppear, .disappeared), (.viewWillAppear, .disappearing): nil
         case (.viewWillAppear, .appearing): "viewWillAppear again while already appearing, with no viewDidAppear or viewWillDisappear between"
@@ -128,29 +147,22 @@ final class AppearanceBalanceMonitor: RuleMonitor {
         case (.viewDidDisappear, _): "viewDidDisappear without viewWillDisappear"
         default: nil
         }
-        if let problem {
-            var related: [RelatedEvent] = []
-            let name = context.controller(of: record).displayName
-            var message = "\(name): \(problem)"
-            if let last = tracked.last {
-                related.append(RelatedEvent(ordinal: last.ordinal, timestamp: last.timestamp, message: "previous appearance callback: \(last.callback.name) at \(context.time(last.timestamp))"))
-                message += "; the previous appearance callback was \(last.callback.name) at \(context.time(last.timestamp))"
-            }
-            message += " (state \(tracked.state.rawValue))."
-            findings.append(Finding(
-                ruleID: AppearanceBalanceRule.id, severity: severity, controller: name,
-                timestamp: record.timestamp, ordinal: context.ordinal, callback: record.callback.name,
-                message: message, related: related, source: context.source
-            ))
+    }
+
+    private func report(_ problem: String, _ tracked: Tracked, _ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        var related: [RelatedEvent] = []
+        let name = context.controller(of: record).displayName
+        var message = "\(name): \(problem)"
+        if let last = tracked.last {
+            related.append(RelatedEvent(ordinal: last.ordinal, timestamp: last.timestamp, message: "previous appearance callback: \(last.callback.name) at \(context.time(last.timestamp))"))
+            message += "; the previous appearance callback was \(last.callback.name) at \(context.time(last.timestamp))"
         }
-        tracked.state = switch record.callback {
-        case .viewWillAppear: .appearing
-        case .viewDidAppear: .appeared
-        case .viewWillDisappear: .disappearing
-        default: .disappeared
-        }
-        tracked.last = (record.callback, context.ordinal, record.timestamp)
-        controllers[serial] = tracked
+        message += " (state \(tracked.state.rawValue))."
+        findings.append(Finding(
+            ruleID: AppearanceBalanceRule.id, severity: severity, controller: name,
+            timestamp: record.timestamp, ordinal: context.ordinal, callback: record.callback.name,
+            message: message, related: related, source: context.source
+        ))
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {}

@@ -87,6 +87,9 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .marks, .recorder]
     let markFilter = MarkFilter([MarkName.work])
     let callbackFilter = CallbackSet([.viewWillLayoutSubviews, .viewDidLayoutSubviews])
+    /// Its callbacks and `work` marks read nothing of the replayed state.
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = .marks
 
     /// A layout callback interval that has begun and not ended.
     /// Trivially copyable, so the common begin/end pair costs an append and a removal of plain bytes; what
@@ -169,11 +172,16 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
                 index = found
             }
             let frame = index == last ? open.removeLast() : open.remove(at: index)
-            let frameDetails = frame.hasDetails ? details.removeValue(forKey: frame.ordinal) ?? Details() : Details()
             let duration = record.timestamp >= frame.begin ? record.timestamp - frame.begin : 0
             if index > 0 { open[index - 1].nested &+= duration }
             let own = duration >= frame.nested ? duration - frame.nested : 0
-            if own > budget { self.record(frame, frameDetails, context.controller(of: record), own: own, end: record.timestamp, context) }
+            // Most frames have no details and are within budget: nothing is built for them.
+            if frame.hasDetails {
+                let frameDetails = details.removeValue(forKey: frame.ordinal) ?? Details()
+                if own > budget { self.record(frame, frameDetails, context.controller(of: record), own: own, end: record.timestamp, context) }
+            } else if own > budget {
+                self.record(frame, Details(), context.controller(of: record), own: own, end: record.timestamp, context)
+            }
         case .instant:
             break
         }

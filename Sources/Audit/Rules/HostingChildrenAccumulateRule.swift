@@ -108,15 +108,23 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     let interests: EventInterests = [.callbacks, .containers, .swiftUI, .recorder]
     let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize], ends: false)
+    /// Its callbacks read nothing of the replayed state.
+    let stateFreeCallbacks = CallbackSet.all
     let containerFilter = ContainerOperationSet([.addChild, .removeFromParent])
+    /// SwiftUI hosts and removals read nothing of the replayed state (an addChild reads the parent's container kind).
+    let stateFreeRecords: EventInterests = .swiftUI
+    let stateFreeContainers = ContainerOperationSet([.removeFromParent])
     private let severity: Severity
     private let limit: Int
     private let hostingPrefixes: [String]
     /// Type names seen hosting a SwiftUI view.
     @exclusivity(unchecked) private var hostingTypes: Set<String> = []
-    @exclusivity(unchecked) private var children: [UInt32: Child] = [:]
+    /// The type name each live host was last seen with (`hostingTypes` holds it): a host seen again under the same
+    /// name costs a comparison instead of a hash of its name.
+    @exclusivity(unchecked) private var hostNames = SerialMap<String>()
+    @exclusivity(unchecked) private var children = SerialMap<Child>()
     /// Groups by parent serial, then by child type name.
-    @exclusivity(unchecked) private var groups: [UInt32: [String: Group]] = [:]
+    @exclusivity(unchecked) private var groups = SerialMap<[String: Group]>()
     @exclusivity(unchecked) private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
@@ -127,12 +135,41 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
+        if record.callback == .deinitialize, !hostNames.isEmpty { hostNames.removeValue(forKey: record.controller) }
         guard record.phase != .end, !children.isEmpty || !groups.isEmpty else { return }
         if record.callback == .deinitialize {
             remove(record.controller)
             reportGroups(ofParent: record.controller, &findings)
         } else if record.parent == .none {
             remove(record.controller)
+        }
+    }
+
+    /// Container and SwiftUI events, as records (the same logic as `observe(_:_:_:)`; no `Event` is built).
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        traceStart = context.traceStart
+        switch record.kind {
+        case .container:
+            switch record.containerOperation {
+            case .addChild?:
+                guard record.hasController, record.listCount > 0 else { return }
+                add(context.listController(0, of: record), to: context.controller(of: record), at: record.timestamp, context)
+            case .removeFromParent?:
+                guard record.listCount > 0 else { return }
+                remove(context.listSerial(0, of: record))
+            default:
+                break
+            }
+        case .swiftUI:
+            guard record.hasController else { return }
+            let typeName = context.controller(of: record).typeName
+            let position = hostNames.position(of: record.controller, inserting: "")
+            if hostNames[at: position] != typeName || typeName.isEmpty {
+                hostingTypes.insert(typeName)
+                hostNames.update(at: position) { $0 = typeName }
+            }
+        default:
+            context.withEvent(of: record) { observe($0, context, &findings) }
         }
     }
 
@@ -143,7 +180,7 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
             switch container.operation {
             case .addChild:
                 guard let parent = container.container, let child = container.controllers.first else { return }
-                add(child, to: parent, event, context)
+                add(child, to: parent, at: event.timestamp, context)
             case .removeFromParent:
                 guard let child = container.controllers.first else { return }
                 remove(child.serial)
@@ -156,6 +193,7 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
             // The process ended: every child and parent ended with it.
             reportAll(&findings)
             children.removeAll()
+            hostNames.removeAll()
         default:
             break
         }
@@ -165,11 +203,12 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         reportAll(&findings)
     }
 
-    private func add(_ child: ControllerRef, to parent: ControllerRef, _ event: Event, _ context: EventContext) {
+    /// An addChild at `timestamp` (the event being observed).
+    private func add(_ child: ControllerRef, to parent: ControllerRef, at timestamp: UInt64, _ context: EventContext) {
         if let kind = context.state[parent]?.containerKind, kind != .unknown { return }
         remove(child.serial)
         children[child.serial] = Child(parent: parent.serial, typeName: child.typeName)
-        let added = context.related(event, "addChild of \(child.displayName) at \(context.time(event.timestamp))")
+        let added = RelatedEvent(ordinal: context.ordinal, timestamp: timestamp, message: "addChild of \(child.displayName) at \(context.time(timestamp))", source: context.source)
         var group = groups[parent.serial]?[child.typeName] ?? Group(parent: parent, typeName: child.typeName, first: added)
         group.live.insert(child.serial)
         group.added += 1
@@ -178,16 +217,18 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
             group.peakEvent = added
         }
         if group.excess == nil, group.live.count > limit {
-            group.excess = (context.ordinal, event.timestamp, event.source)
+            group.excess = (context.ordinal, timestamp, context.source)
         }
         groups[parent.serial, default: [:]][child.typeName] = group
     }
 
     private func remove(_ serial: UInt32) {
-        guard let child = children.removeValue(forKey: serial) else { return }
-        guard groups[child.parent]?[child.typeName] != nil else { return }
-        groups[child.parent]![child.typeName]!.live.remove(serial)
-        groups[child.parent]![child.typeName]!.removed += 1
+        guard let child = children.removeValue(forKey: serial), let position = groups.position(of: child.parent) else { return }
+        groups.update(at: position) { byType in
+            guard byType[child.typeName] != nil else { return }
+            byType[child.typeName]!.live.remove(serial)
+            byType[child.typeName]!.removed += 1
+        }
     }
 
     private func isHosting(_ typeName: String) -> Bool {

@@ -140,6 +140,12 @@ final class LeakedControllerMonitor: RuleMonitor {
         .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent, .push, .present, .addChild, .setRoot, .setViewControllers,
         .selectTab, .interactiveTransitionCancel,
     ])
+    /// Callbacks and container events read nothing of the replayed state, but setViewControllers and setRoot (the
+    /// fold's list of the members they replaced).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeContainers = ContainerOperationSet([
+        .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent, .push, .present, .addChild, .selectTab, .interactiveTransitionCancel,
+    ])
     private let settings: RuleSettings
     private let grace: UInt64
     @exclusivity(unchecked) private var removed = SerialMap<Removal>()

@@ -55,6 +55,8 @@ enum ViewDidLoadOnceRule {
 final class ViewDidLoadOnceMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
     let callbackFilter = CallbackSet([.viewDidLoad, .deinitialize], ends: false)
+    /// Its callbacks read nothing of the replayed state.
+    let stateFreeCallbacks = CallbackSet.all
     private let severity: Severity
     @exclusivity(unchecked) private var firstLoad = SerialMap<(ordinal: UInt64, timestamp: UInt64)>()
 
@@ -66,10 +68,11 @@ final class ViewDidLoadOnceMonitor: RuleMonitor {
         guard record.phase != .end else { return }
         switch record.callback {
         case .viewDidLoad:
-            guard let first = firstLoad[record.controller] else {
-                firstLoad[record.controller] = (context.ordinal, record.timestamp)
+            guard let position = firstLoad.position(of: record.controller) else {
+                firstLoad.insertIfAbsent(record.controller, (context.ordinal, record.timestamp))
                 return
             }
+            let first = firstLoad[at: position]
             let name = context.controller(of: record).displayName
             findings.append(Finding(
                 ruleID: ViewDidLoadOnceRule.id, severity: severity, controller: name,
@@ -79,7 +82,7 @@ final class ViewDidLoadOnceMonitor: RuleMonitor {
                 source: context.source
             ))
         case .deinitialize:
-            firstLoad[record.controller] = nil
+            firstLoad.removeValue(forKey: record.controller)
         default:
             break
         }

@@ -55,6 +55,8 @@ enum ViewLoadedInInitRule {
 final class ViewLoadedInInitMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
     let callbackFilter = CallbackSet([.loadView, .viewDidLoad, .deinitialize], ends: false)
+    /// A deinit reads nothing of the replayed state (loadView and viewDidLoad read the open init).
+    let stateFreeCallbacks = CallbackSet([.deinitialize])
     private let severity: Severity
     /// The init (by its begin ordinal) already reported per controller, so loadView + viewDidLoad give one finding.
     @exclusivity(unchecked) private var reportedInit = SerialMap<UInt64>()
@@ -79,7 +81,7 @@ final class ViewLoadedInInitMonitor: RuleMonitor {
                 source: context.source
             ))
         case .deinitialize:
-            reportedInit[record.controller] = nil
+            reportedInit.removeValue(forKey: record.controller)
         default:
             break
         }
