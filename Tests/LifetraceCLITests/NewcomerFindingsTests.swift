@@ -30,7 +30,7 @@ struct NewcomerFindingsTests {
 
     @Test("times too large for nanoseconds are usage errors, not traps",
           arguments: [["state", "--at", "1e20"], ["state", "--at", "1e300"], ["events", "--from", "1e19"],
-                      ["events", "--to", "18446744073.709551615"]])
+                      ["events", "--to", "18446744073.709551616"]])
     func hugeTimes(options: [String]) throws {
         let scratch = try Scratch()
         let result = run([options[0], scratch.trace] + options.dropFirst())
