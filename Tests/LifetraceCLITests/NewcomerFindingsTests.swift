@@ -181,7 +181,9 @@ struct NewcomerFindingsTests {
         #expect(result.err.contains("bad.scenario:2"), "\(result.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.trace)) == before)
         #expect(FileManager.default.fileExists(atPath: scratch.trace + ".partial.lifetrace"))
-        #expect(!FileManager.default.fileExists(atPath: scratch.trace + ".simulating"))
+        let name = URL(fileURLWithPath: scratch.trace).lastPathComponent
+        let directory = URL(fileURLWithPath: scratch.trace).deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(name + ".simulating") } == [])
         let fresh = scratch.path("fresh.lifetrace")
         #expect(run(["simulate", scenario, "-o", fresh]).code == .usageOrInput)
         #expect(FileManager.default.fileExists(atPath: fresh))
