@@ -293,11 +293,11 @@ public final class AuditSession {
     ///
     /// - Parameter recordBase: `records`' storage (`nil` when empty).
     private func observeEntries(
-        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, first: UInt64, records: [EventRecord], recordBase: UnsafePointer<EventRecord>?,
+        _ entries: RecordBatch.Entries, first: UInt64, records: [EventRecord], recordBase: UnsafePointer<EventRecord>?,
         events: RecordBatch.OtherEvents, from cursor: UnsafePointer<FrameCursor>, sceneIndexes: inout [UInt32]
     ) {
         let count = entries.count
-        guard let base = entries.baseAddress else { return }
+        let base = entries
         var index = 0
         while index < count {
             // The timestamp of the event before the run (`nil` before the first event of the trace); inside the run,
@@ -315,17 +315,17 @@ public final class AuditSession {
             var watched = watchedCallbacks | demandedCallbacks
             var free = freeCallbacks & ~demandedCallbacks
             scan: while stop < count {
-                let entry = base + stop
-                if !entry.pointee.isRecord {
-                    let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.pointee.callbackCode, entry.pointee.phaseCode))
+                let entry = base[stop]
+                if !entry.isRecord {
+                    let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.callbackCode, entry.phaseCode))
                     if watched & bit != 0 {
                         if free & bit == 0 { break }
-                        dispatch(callback: entry.pointee, ordinal: first &+ UInt64(stop), previous(stop))
+                        dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop))
                         watched = watchedCallbacks | demandedCallbacks
                         free = freeCallbacks & ~demandedCallbacks
                     }
                 } else {
-                    let record = recordBase.unsafelyUnwrapped + Int(entry.pointee.record)
+                    let record = recordBase.unsafelyUnwrapped + Int(entry.record)
                     if record.pointee.kind == .other {
                         other = true
                         break
