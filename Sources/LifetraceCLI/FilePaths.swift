@@ -138,3 +138,19 @@ extension FilePaths {
         }
     }
 }
+
+extension FilePaths {
+    /// The temporary file that `-o path` is written under before it is renamed onto `path`: in the same directory
+    /// (rename(2) does not cross file systems), named `path.WHAT-PID-RANDOM`, unique to this process and call. Two
+    /// runs writing the same `-o` at once then never lock, remove or rename each other's file: each one writes its
+    /// own, and the last rename wins. (Before, both used `path.WHAT`: one removed the file the other was writing,
+    /// and every run could fail, leaving no trace at all.)
+    static func temporarySibling(of path: String, _ what: String) -> String {
+        "\(path).\(what)-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+    }
+
+    /// Why `rename(from, to)` failed, for an error message: `strerror` and the errno.
+    static func renameFailure(_ code: Int32) -> String {
+        "\(String(cString: strerror(code))) (errno \(code))"
+    }
+}

@@ -99,6 +99,11 @@ extension ScenarioParser {
             case .string:
                 fields.append(MarkField(field.name, .string(field.value)))
             case .duration:
+                if !field.quoted, TimeText.isOutOfRange(field.value) {
+                    throw ScenarioError(
+                        .syntax, "'\(field.name)' of mark '\(mark)' is too large: durations are nanoseconds in 64 bits, at most 18446744073.7s (about 584 years); found '\(field.value)'",
+                        near: field.word, offset: offset, line: line)
+                }
                 guard !field.quoted, TimeText.parseDuration(field.value) != nil else { throw bad() }
                 fields.append(MarkField(field.name, .string(field.value)))
             case .bool:

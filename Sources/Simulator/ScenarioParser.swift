@@ -195,6 +195,9 @@ public struct ScenarioParser: Sendable {
     private func parseStep(keyword: String, _ text: String, line: Int) throws -> Step {
         let timeText = String(text.prefix { !$0.isWhitespace })
         guard let time = TimeText.parseDuration(timeText) else {
+            if TimeText.isOutOfRange(timeText) {
+                throw ScenarioError(.syntax, "time '\(timeText)' is too large: times are nanoseconds in 64 bits, at most 18446744073.7s (about 584 years)", near: timeText)
+            }
             throw ScenarioError(.syntax, "expected a time after '\(keyword)' (e.g. 2.5s or 300ms), found '\(timeText)'", near: timeText.isEmpty ? nil : timeText)
         }
         let commandText = String(text.dropFirst(timeText.count)).trimmed()

@@ -33,7 +33,8 @@ public struct JSONLReader {
     private var controllersByName: [String: ControllerRef] = [:]
     /// The first controller seen with each serial, to refuse a serial reused for another type.
     private var controllersBySerial: [UInt32: ControllerRef] = [:]
-    private var nextSerial: UInt32 = 1
+    /// The serial a controller given by name only gets: one more than the largest seen; `nil` once 2^32 − 1 is used.
+    private var nextSerial: UInt32? = 1
 
     /// A reader over `bytes` held in memory.
     ///
@@ -369,7 +370,13 @@ public struct JSONLReader {
         } else if let name {
             if let known = controllersByName[name] { return known }
             let parsed = Self.parseDisplayName(name)
-            ref = ControllerRef(serial: parsed.serial ?? nextSerial, typeName: type ?? parsed.type, label: label ?? parsed.label)
+            if parsed.serial == 0 {
+                throw decoder.bad(member, "\"\(name)\" names serial 0, but serials start at 1 (give \"serial\" and \"type\", or a name Type#N with N ≥ 1)")
+            }
+            guard let serial = parsed.serial ?? nextSerial else {
+                throw decoder.bad(member, "\"\(name)\" needs a new serial, but serial 4294967295 (2^32 − 1, the largest) is taken; give \"serial\" and \"type\"")
+            }
+            ref = ControllerRef(serial: serial, typeName: type ?? parsed.type, label: label ?? parsed.label)
         } else {
             throw decoder.bad(member, "names no controller: give \"\(member)\" or \"serial\" and \"type\"")
         }
@@ -379,7 +386,8 @@ public struct JSONLReader {
         controllersBySerial[ref.serial] = ref
         controllersByName[ref.displayName] = ref
         if let name, name != ref.displayName, controllersByName[name] == nil { controllersByName[name] = ref }
-        if ref.serial >= nextSerial { nextSerial = ref.serial &+ 1 }
+        // After the largest serial there is none left for a controller given by name only (`nil`), rather than 0.
+        if let next = nextSerial, ref.serial >= next { nextSerial = ref.serial == .max ? nil : ref.serial + 1 }
         return ref
     }
 
@@ -458,13 +466,14 @@ struct LineDecoder {
         }
     }
 
-    /// A controller serial: an integer in 0 … 2^32 − 1, the range the trace format stores (docs/FORMAT.md §5).
+    /// A controller serial: an integer in 1 … 2^32 − 1 (serials start at 1, `ControllerRef.serial`; the trace
+    /// format stores 32 bits, docs/FORMAT.md §5).
     func optionalSerial(_ key: String) throws(JSONLError) -> UInt32? {
         switch object[key] {
         case nil, .null?: return nil
         case .number(let text)?:
-            guard JSONLValue.isIntegerText(text), let value = UInt32(text) else {
-                throw bad(key, "must be a controller serial, an integer from 0 to 4294967295 (2^32 − 1); got \(text)")
+            guard JSONLValue.isIntegerText(text), let value = UInt32(text), value >= 1 else {
+                throw bad(key, "must be a controller serial, an integer from 1 to 4294967295 (2^32 − 1; serials start at 1); got \(text)")
             }
             return value
         case let value?: throw bad(key, "must be a controller serial (an integer), not \(value.typeName)")

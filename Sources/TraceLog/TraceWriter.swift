@@ -143,13 +143,26 @@ public final class TraceWriter {
     /// The writer holds an exclusive `flock(2)` on the file from before it reads it until `close()` (or its
     /// release), so what it validates is what it appends to, and a second writer is refused.
     ///
-    /// - Throws: `TraceError` as `TraceReader.init(path:)` does; `.io` when another writer holds the file;
+    /// - Throws: `TraceError` as `TraceReader.init(path:)` does; `.io` when another writer holds the file or it
+    ///   cannot be opened for writing (a file that is not a trace and is read-only gets the reader's error, such
+    ///   as `.notATrace`, which says both);
     ///   `.corruptFrame` with the offset when the file is damaged in the middle (valid frames follow the damage:
     ///   appending would hide them, so this refuses); `.unsupportedVersion` for a file of a newer minor version
     ///   (this writer cannot keep its additions).
     public static func openForAppend(path: String, options: Options = .init()) throws -> TraceWriter {
         try validate(options, path: path)
-        let file = try lockedForWriting(path)
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .readWrite)
+        } catch let cannotWrite as TraceError {
+            throw whatIsWrong(path: path, cannotWrite: cannotWrite)
+        }
+        do {
+            try file.lockForWriting()
+        } catch {
+            file.close()
+            throw error
+        }
         let reader: TraceReader
         var recovery: RecoveryReport?
         do {
@@ -224,6 +237,22 @@ public final class TraceWriter {
         try file.truncate(to: cut)
         try file.sync()
         return RecoveryReport(offset: cut, droppedBytes: reader.fileSize - cut, reason: damage.message)
+    }
+
+    /// The error to report when `path` cannot be opened for writing (`cannotWrite`, e.g. a read-only file): if it
+    /// cannot be read as a trace either, that comes first — it is what the user must fix, and making the file
+    /// writable would not help — followed by the write error; else the write error alone.
+    private static func whatIsWrong(path: String, cannotWrite: TraceError) -> TraceError {
+        guard cannotWrite.code == .io else { return cannotWrite }
+        do {
+            _ = try TraceReader(path: path)
+            return cannotWrite
+        } catch var notATrace as TraceError where notATrace.code != .io {
+            notATrace.message += "; nor can it be opened for writing (\(cannotWrite.message))"
+            return notATrace
+        } catch {
+            return cannotWrite
+        }
     }
 
     /// `path` opened for reading and writing under the writers' exclusive lock (`FileDescriptor.lockForWriting`).

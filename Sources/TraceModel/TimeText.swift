@@ -5,46 +5,139 @@
 public enum TimeText {
     /// Parses a duration such as `1.5s`, `1500ms`, `250us`, `1500000000ns`, `2m` or `12.48` (seconds).
     ///
-    /// - Returns: Nanoseconds, or `nil` when the text is not a non-negative duration.
+    /// The conversion is exact, in integers (no `Double` on the way: a time of a week or more keeps its last
+    /// nanosecond): the decimal number times the unit, rounded to the nearest nanosecond (a half away from zero)
+    /// only when it has more fractional digits than a nanosecond (`1.5ns` is 2 ns).
+    ///
+    /// - Returns: Nanoseconds, or `nil` when the text is not a non-negative decimal duration or is too large for
+    ///   `UInt64` nanoseconds (`isOutOfRange(_:)` tells the two apart).
     public static func parseDuration(_ text: String) -> UInt64? {
-        let trimmed = text.trimmingSpaces()
-        let units: [(suffix: String, nanoseconds: Double)] = [
-            ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
-        ]
-        for unit in units where trimmed.hasSuffix(unit.suffix) {
-            let number = String(trimmed.dropLast(unit.suffix.count))
-            if unit.suffix == "ns", let whole = UInt64(number) { return whole }
-            return nanoseconds(number, times: unit.nanoseconds)
-        }
-        return nanoseconds(trimmed, times: 1_000_000_000)
+        if case .value(let nanoseconds) = read(text) { return nanoseconds }
+        return nil
     }
 
     /// Whether `text` is a well-formed non-negative duration that is too long for `UInt64` nanoseconds (more
-    /// than 18 446 744 073.7 s, about 584 years): the reason `parseDuration(_:)` returned `nil` for it, so an
-    /// error can say "too large" rather than "not a duration".
+    /// than 18 446 744 073.709 551 615 s, about 584 years): the reason `parseDuration(_:)` returned `nil` for it,
+    /// so an error can say "too large" rather than "not a duration".
     public static func isOutOfRange(_ text: String) -> Bool {
-        guard parseDuration(text) == nil else { return false }
-        let trimmed = text.trimmingSpaces()
-        let units: [(suffix: String, nanoseconds: Double)] = [
-            ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
-        ]
-        var number = trimmed
-        var scale = 1_000_000_000.0
-        if let unit = units.first(where: { trimmed.hasSuffix($0.suffix) }) {
-            number = String(trimmed.dropLast(unit.suffix.count))
-            scale = unit.nanoseconds
-        }
-        guard isDecimal(number), let value = Double(number), value >= 0, !value.isNaN else { return false }
-        return value * scale >= Double(UInt64.max)
+        if case .tooLarge = read(text) { return true }
+        return false
     }
 
-    /// `number × scale` rounded to whole nanoseconds, or `nil` when `number` is not a non-negative finite
-    /// number or the product does not fit in `UInt64` (so a typed `1e20` is rejected instead of trapping).
-    private static func nanoseconds(_ number: String, times scale: Double) -> UInt64? {
-        guard isDecimal(number), let value = Double(number), value.isFinite, value >= 0 else { return nil }
-        let result = (value * scale).rounded()
-        guard result < Double(UInt64.max) else { return nil }
-        return UInt64(result)
+    /// What `read(_:)` made of a duration's text.
+    enum Reading: Equatable {
+        case value(UInt64)
+        case tooLarge
+        case invalid
+    }
+
+    /// Units as (suffix, multiplier, power of ten): the nanoseconds of one unit are `multiplier × 10^power`.
+    private static let units: [(suffix: String, multiplier: UInt8, power: Int)] = [
+        ("ns", 1, 0), ("us", 1, 3), ("µs", 1, 3), ("ms", 1, 6), ("s", 1, 9), ("m", 6, 10),
+    ]
+
+    /// Reads `text` (a decimal number and an optional unit, seconds without one) exactly into nanoseconds.
+    static func read(_ text: String) -> Reading {
+        let trimmed = text.trimmingSpaces()
+        var number = Substring(trimmed)
+        var multiplier: UInt8 = 1
+        var power = 9
+        if let unit = units.first(where: { trimmed.hasSuffix($0.suffix) }) {
+            number = number.dropLast(unit.suffix.count)
+            multiplier = unit.multiplier
+            power = unit.power
+        }
+        guard let decimal = DecimalText(number) else { return .invalid }
+        return decimal.nanoseconds(multiplier: multiplier, power: power)
+    }
+
+    /// A non-negative decimal number as written: its significant digits and the power of ten they are scaled by.
+    private struct DecimalText {
+        /// Digit values (0…9), most significant first, without leading zeros (empty for zero).
+        var digits: [UInt8]
+        /// The value is `digits × 10^exponent`; saturated far beyond any duration (so `1e99999999999999999999`
+        /// reads as too large, not as invalid).
+        var exponent: Int
+
+        /// `nil` unless `text` is an optional `+`, digits with an optional fraction (`12`, `12.48`, `.5`, `5.`) and
+        /// an optional exponent (`1e3`, `2E-3`); hexadecimal, `inf` and `nan` are not decimal numbers.
+        init?(_ text: Substring) {
+            var bytes = text.utf8[...]
+            if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            var digits: [UInt8] = []
+            var count = 0
+            var fraction = 0
+            var seenPoint = false
+            while let byte = bytes.first {
+                if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                    count += 1
+                    if seenPoint { fraction += 1 }
+                    // Leading zeros are not kept (in the fraction, `fraction` still counts them).
+                    if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte - UInt8(ascii: "0")) }
+                } else if byte == UInt8(ascii: "."), !seenPoint {
+                    seenPoint = true
+                } else {
+                    break
+                }
+                bytes = bytes.dropFirst()
+            }
+            guard count > 0 else { return nil }
+            var exponent = 0
+            if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+                bytes = bytes.dropFirst()
+                var negative = false
+                if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {
+                    negative = bytes.first == UInt8(ascii: "-")
+                    bytes = bytes.dropFirst()
+                }
+                var exponentDigits = 0
+                while let byte = bytes.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                    exponent = Swift.min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000)
+                    exponentDigits += 1
+                    bytes = bytes.dropFirst()
+                }
+                guard exponentDigits > 0 else { return nil }
+                if negative { exponent = -exponent }
+            }
+            guard bytes.isEmpty else { return nil }
+            self.digits = digits
+            // Each fractional digit divides by ten (leading zeros of the fraction included: they were not kept).
+            self.exponent = exponent - fraction
+        }
+
+        /// `self × multiplier × 10^power` rounded to the nearest integer (a half up), if it fits in `UInt64`.
+        func nanoseconds(multiplier: UInt8, power: Int) -> Reading {
+            guard !digits.isEmpty else { return .value(0) }
+            // digits × multiplier, as decimal digits (multiplier is a single digit).
+            var scaled = digits
+            var carry: UInt8 = 0
+            for index in scaled.indices.reversed() {
+                let product = scaled[index] * multiplier + carry
+                scaled[index] = product % 10
+                carry = product / 10
+            }
+            if carry > 0 { scaled.insert(carry, at: 0) }
+            let shift = exponent + power
+            // The integer part: all digits shifted left by `shift` (zeros appended), or the leading ones when
+            // `shift` is negative; the first dropped digit rounds.
+            let integerCount = scaled.count + shift
+            guard integerCount <= 20 else { return .tooLarge }  // UInt64.max has 20 digits
+            var value: UInt64 = 0
+            for position in 0..<Swift.max(integerCount, 0) {
+                let digit = position < scaled.count ? scaled[position] : 0
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+                if overflow1 || overflow2 { return .tooLarge }
+                value = sum
+            }
+            let firstDropped = integerCount >= 0 && integerCount < scaled.count ? scaled[integerCount] : 0
+            if firstDropped >= 5 {
+                let (rounded, overflow) = value.addingReportingOverflow(1)
+                if overflow { return .tooLarge }
+                value = rounded
+            }
+            return .value(value)
+        }
     }
 
     /// Formats nanoseconds as seconds rounded to the nearest millisecond: `12.480 s` (5_903_988_000 ns reads
@@ -69,33 +162,6 @@ public enum TimeText {
     private static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
-    }
-}
-
-extension TimeText {
-    /// Whether `text` is a decimal number as people write one: an optional `+`, digits with an optional fraction
-    /// (`12`, `12.48`, `.5`, `5.`), and an optional exponent (`1e3`). `Double(_:)` also reads hexadecimal
-    /// (`0x10` is 16), `inf` and `nan`, which are not durations.
-    static func isDecimal(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-        func digits(_ bytes: inout Substring.UTF8View.SubSequence) -> Int {
-            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
-            bytes = bytes.dropFirst(count)
-            return count
-        }
-        var mantissa = digits(&bytes)
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            mantissa += digits(&bytes)
-        }
-        guard mantissa > 0 else { return false }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            guard digits(&bytes) > 0 else { return false }
-        }
-        return bytes.isEmpty
     }
 }
 

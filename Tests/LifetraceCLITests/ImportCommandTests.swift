@@ -7,6 +7,13 @@ import TraceModel
 /// `lifetrace import`, run in process.
 @Suite("import command")
 struct ImportCommandTests {
+    /// The temporary files an import into `trace` left beside it (`TRACE.importing-PID-RANDOM`).
+    static func temporaryFiles(of trace: String) throws -> [String] {
+        let url = URL(fileURLWithPath: trace)
+        return try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(url.lastPathComponent + ".importing") }
+    }
+
     static let cases = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/cases")
 

@@ -99,7 +99,7 @@ struct ImportInputTests {
         #expect(directory.code == .usageOrInput)
         #expect(directory.err.contains("is a directory"), "\(directory.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: trace)) == Data("keep".utf8))
-        #expect(!FileManager.default.fileExists(atPath: trace + ".importing"))
+        #expect(try ImportCommandTests.temporaryFiles(of: trace) == [])
     }
 
     @Test("junk without NUL bytes: mostly invalid UTF-8, no callback; a warning says it looks binary")
@@ -126,7 +126,7 @@ struct ImportInputTests {
         #expect(result.code == .usageOrInput)
         #expect(result.err.contains("strict.log:3001:"), "\(result.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: trace)) == Data("keep".utf8))
-        #expect(!FileManager.default.fileExists(atPath: trace + ".importing"))
+        #expect(try ImportCommandTests.temporaryFiles(of: trace) == [])
     }
 
     @Test("more untimed lines before the first timed one than the importer holds: a second pass, same events")

@@ -35,4 +35,37 @@ struct JSONLSerialCollisionTests {
         ])
         #expect(events.count == 3)
     }
+
+    @Test("serial 0 is refused (serials start at 1), given as a member, in a controller object or as Type#0",
+          arguments: [
+            #"{"t_ns":10,"event":"viewDidLoad","phase":"instant","controller":"A#0","serial":0,"type":"A"}"#,
+            #"{"t_ns":10,"event":"addChild","phase":"instant","container":{"serial":0,"type":"P"},"controllers":[]}"#,
+            #"{"t_ns":10,"event":"viewDidLoad","phase":"instant","controller":"A#0"}"#,
+            #"{"t_ns":10,"event":"viewDidLoad","phase":"instant","controller":"A#00"}"#,
+          ])
+    func serialZero(line: String) {
+        let ok = #"{"t_ns":5,"event":"viewDidLoad","phase":"instant","controller":"B#1","serial":1,"type":"B"}"#
+        #expect {
+            _ = try read([ok, line])
+        } throws: { error in
+            let failure = error as? JSONLError
+            return failure?.code == .badField && failure?.line == 2 && "\(error)".hasPrefix("in.jsonl:2: ")
+                && "\(error)".contains("serials start at 1")
+        }
+    }
+
+    @Test("after serial 2^32 − 1 a controller given by name only gets no serial 0: an error names the line")
+    func noSerialAfterTheLargest() {
+        let lines = [
+            #"{"t_ns":10,"event":"viewDidLoad","phase":"instant","controller":"A#4294967295","serial":4294967295,"type":"A"}"#,
+            #"{"t_ns":20,"event":"viewDidLoad","phase":"instant","controller":"Unnumbered"}"#,
+        ]
+        #expect {
+            _ = try read(lines)
+        } throws: { error in
+            (error as? JSONLError)?.line == 2 && "\(error)".contains("4294967295")
+        }
+        // The largest serial itself is fine.
+        #expect((try? read([lines[0]]))?.first?.controller?.serial == .max)
+    }
 }

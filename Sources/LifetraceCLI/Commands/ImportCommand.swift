@@ -137,7 +137,7 @@ struct ImportCommand: Command {
         var format: String
         var rules: [MarkRule] = []
         var strict = false
-        /// The trace to write (through `destination.importing`, renamed at the end).
+        /// The trace to write (through `destination.importing-PID-RANDOM`, renamed at the end).
         var destination: String
     }
 
@@ -156,20 +156,20 @@ struct ImportCommand: Command {
 
     /// Reads `request.input` in chunks, parses it and writes the trace as it goes: memory is bounded by what
     /// the parser keeps live (controllers, a few held events), not by the log's length. The trace is written
-    /// to `destination.importing` and renamed over `destination` only when everything succeeded.
+    /// to `destination.importing-PID-RANDOM` (`FilePaths.temporarySibling`) and renamed over `destination` only
+    /// when everything succeeded.
     ///
     /// - Throws: `ConsoleImportError` (strict mode), `JSONLError`, `ImportInputError` (unreadable input, no
     ///   lifecycle line), `TraceError` (cannot write the trace), `ImportWriteError` (cannot rename it).
     static func importFile(_ request: ImportRequest, progress: ImportProgress? = nil) throws -> ImportReport {
-        let temporary = request.destination + ".importing"
-        try? FileManager.default.removeItem(atPath: temporary)
+        let temporary = FilePaths.temporarySibling(of: request.destination, "importing")
         do {
             let report = request.format == "jsonl"
                 ? try importJSONL(request, to: temporary, progress: progress)
                 : try importText(request, to: temporary, progress: progress)
             // rename(2) replaces the destination atomically.
             guard rename(temporary, request.destination) == 0 else {
-                throw ImportWriteError(message: "\(request.destination): cannot move the new trace into place (errno \(errno))")
+                throw ImportWriteError(message: "\(request.destination): cannot move the new trace into place: \(FilePaths.renameFailure(errno))")
             }
             return report
         } catch {

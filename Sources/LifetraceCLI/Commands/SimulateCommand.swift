@@ -120,8 +120,7 @@ struct SimulateCommand: Command {
             case .generated(let count, let seed): identity = Array("generate \(count) seed \(seed)".utf8)
             }
             // Record under a temporary name; an existing TRACE is replaced only by a complete run (see below).
-            let temporary = resolvedOutput + ".simulating"
-            try? FileManager.default.removeItem(atPath: temporary)
+            let temporary = FilePaths.temporarySibling(of: resolvedOutput, "simulating")
             defer { try? FileManager.default.removeItem(atPath: temporary) }
             try TraceFileRecording.record(to: temporary, identity: identity) { recorderSink in
                 switch (printing, source) {
@@ -135,7 +134,7 @@ struct SimulateCommand: Command {
             let keepsExisting = failure != nil && FileManager.default.fileExists(atPath: resolvedOutput)
             let destination = keepsExisting ? resolvedOutput + ".partial.lifetrace" : resolvedOutput
             guard rename(temporary, destination) == 0 else {
-                output.errorLine("lifetrace simulate: error: \(destination): cannot move the new trace into place (errno \(errno))")
+                output.errorLine("lifetrace simulate: error: \(destination): cannot move the new trace into place: \(FilePaths.renameFailure(errno))")
                 return .usageOrInput
             }
             if keepsExisting {
