@@ -4,8 +4,8 @@ import TraceModel
 
 /// One audit of one trace: feed it every event in order, then `finish()`.
 ///
-/// Events are dispatched through tables: callbacks per (callback, phase) to the monitors whose
-/// `RuleMonitor.callbackFilter` holds it, plus the monitors whose `callbackDemand` asks for it now; container
+/// Events are dispatched through tables: callbacks per callback and end-or-not (a `CallbackSet` bit) to the
+/// monitors whose `RuleMonitor.callbackFilter` holds it, plus the monitors whose `callbackDemand` asks for it now; container
 /// events per operation (`containerFilter`), app events per transition and phase (`appFilter`, widened by
 /// `CallbackDemand.app`), marks per interned name (`markFilter`). An event no monitor wants costs the replay's
 /// fold and a table lookup. Monitors get callbacks as `EventRecord`s (`RuleMonitor.observe(callback:_:_:)`) and
@@ -13,6 +13,12 @@ import TraceModel
 /// records (`observeRest(of:batch:)`, `observe(_:from:)`) or `Event`s (`observe(_:ordinal:)`, which turns the
 /// event into the same record), so both paths find the same; an `Event` is built from a record only when a
 /// monitor asks for it (`EventContext.event(of:)`), once per event.
+///
+/// From batches (`observeRest(of:batch:)`) the events no monitor reads the replayed state at are folded a run at a
+/// time, by the replayer's fast paths; a monitor that reads nothing of the state for an event
+/// (`RuleMonitor.stateFreeCallbacks`, `stateFreeRecords`, `stateFreeContainers`) is called as the loop scans the
+/// run, before the run is folded. Each monitor still sees its events in trace order, and sees the state after the
+/// event wherever it reads it (`BatchDispatchAgreementTests`).
 ///
 /// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
 /// Not `Sendable`: use one session on one thread.
