@@ -1,3 +1,5 @@
+import TraceModel
+
 /// Where a command writes: standard output for results, standard error for diagnostics and progress.
 ///
 /// The CLI's `main` passes the process's streams; tests pass buffers and read them back.
@@ -39,9 +41,11 @@ public final class CommandOutput: @unchecked Sendable {
         writeError(text)
     }
 
-    /// Writes `text` followed by a newline to standard error.
+    /// Writes `text` as one line to standard error: control characters in it (a newline or an escape sequence in
+    /// a file name the user gave, which errors and warnings quote) are written out (`controlCharactersEscaped`),
+    /// so every error and warning stays one line, as docs/CLI.md promises, and nothing reaches the terminal raw.
     public func errorLine(_ text: String) {
-        writeError(text + "\n")
+        writeError(text.controlCharactersEscaped + "\n")
     }
 
     /// An output that collects both streams in memory, for tests.

@@ -75,3 +75,24 @@ struct ControlCharacterOutputTests {
         #expect(exported.out.contains(#""type":"Note\r\nEditor\u001b[31m\u0007"#))
     }
 }
+
+/// A file name is data from outside too: errors and warnings quote the path the user gave, and a newline or an
+/// escape sequence in it split the one-line error (`lifetrace state: error: bad` / `name.lifetrace: offset 0: …`)
+/// or reached the terminal. Standard error now escapes them, as text output does for names in a trace.
+@Suite("control characters in a file name never split an error line")
+struct ControlCharacterPathTests {
+    @Test("an error or warning naming a path with a newline, a carriage return or ESC is one line", arguments: [
+        ["state"], ["events"], ["info"], ["verify"], ["export"], ["timeline"], ["audit"], ["state", "--at", "1s"],
+    ])
+    func oneLine(command: [String]) throws {
+        let scratch = try CLIScratch("control-path")
+        let path = scratch.path("bad\nname\r\u{1B}[31m.lifetrace")
+        try Data("not a trace".utf8).write(to: URL(fileURLWithPath: path))
+        let result = runCLI([command[0], path] + command.dropFirst())
+        #expect(result.code == .usageOrInput)
+        let lines = result.err.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty, "\(result.err)")
+        #expect(result.err.contains(#"bad\nname\r\u{1B}[31m.lifetrace"#), "\(result.err)")
+        #expect(!result.err.unicodeScalars.contains { $0 == "\r" || $0 == "\u{1B}" }, "\(result.err)")
+    }
+}
