@@ -16,11 +16,11 @@ extension ReplayState {
     ///   - sceneIndexes: A cache of interned scene names by string slot, valid for one frame: start each frame
     ///     with an empty array and pass the same one for all of that frame's runs.
     public mutating func fold(
-        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ index: inout Int, end: Int, first: UInt64, records: [EventRecord],
+        _ entries: RecordBatch.Entries, _ index: inout Int, end: Int, first: UInt64, records: [EventRecord],
         events: RecordBatch.OtherEvents, from cursor: UnsafePointer<FrameCursor>, sceneIndexes: inout [UInt32]
     ) {
         // The quiet path never looks past `end` (it pairs a begin with the very next entry only within the run).
-        let run = UnsafeBufferPointer(rebasing: entries[..<end])
+        let run = entries.truncated(to: end)
         let refs = CursorRefs(cursor: cursor)
         while index < end {
             _ = foldQuietCallbacks(run, &index, first: first, until: nil)

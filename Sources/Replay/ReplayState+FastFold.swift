@@ -28,7 +28,7 @@ extension ReplayState {
     ///   - first: The ordinal of `entries[0]`.
     ///   - instant: The replay stops before the first event after this timestamp, when given.
     mutating func foldQuietCallbacks(
-        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, _ index: inout Int, first: UInt64, until instant: UInt64?
+        _ entries: RecordBatch.Entries, _ index: inout Int, first: UInt64, until instant: UInt64?
     ) -> QuietRunEnd {
         guard !controllers.isEmpty, startTime != nil, var now = time else { return .general }
         let limit = instant ?? UInt64.max

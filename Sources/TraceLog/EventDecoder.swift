@@ -24,11 +24,35 @@ struct EventDecoder {
     private var stringCodes: [UInt8] = []
     private static let unclassified: UInt8 = 0xFE
     /// The controllers of the frame's container records, as controller table slots (`EventRecord.listStart`).
-    private(set) var listSlots: [UInt32] = []
+    private var listTable = TableBuffer<UInt32>()
     /// The fields of the frame's mark records (`EventRecord.listStart`).
-    private(set) var fields: [MarkFieldRecord] = []
+    private var fieldTable = TableBuffer<MarkFieldRecord>()
+    /// The container lists and mark fields as arrays (for tests and checks; readers use `listSlot(_:)`, `field(_:)`).
+    var listSlots: [UInt32] { listTable.array }
+    var fields: [MarkFieldRecord] { fieldTable.array }
+
+    /// Entry `index` of the frame's container lists.
+    func listSlot(_ index: UInt32) -> UInt32 { listTable[Int(index)] }
+    /// Entry `index` of the frame's mark fields.
+    func field(_ index: UInt32) -> MarkFieldRecord { fieldTable[Int(index)] }
+
+    /// Copies the list table when this decoder shares it with a copy of itself, before appending to it.
+    @inline(__always)
+    private mutating func uniqueLists() {
+        if !isKnownUniquelyReferenced(&listTable) { listTable = listTable.copy() }
+    }
+
+    /// Copies the field table when this decoder shares it with a copy of itself, before appending to it.
+    @inline(__always)
+    private mutating func uniqueFields() {
+        if !isKnownUniquelyReferenced(&fieldTable) { fieldTable = fieldTable.copy() }
+    }
     /// The frame's controller table (first sight writes the controller in full), and each entry's serial.
-    private(set) var controllers: [ControllerRef] = []
+    /// Each entry's type name and label as string table slots (`typeSlot | labelSlot << 32`, `EventRecord.noString`
+    /// for no label): the `ControllerRef` is built when asked for (`controller(atSlot:)`), not when the frame names it.
+    private var controllerNames: [UInt64] = []
+    /// The frame's controller table so far, built (for tests and checks).
+    var controllers: [ControllerRef] { (0..<serials.count).map { controller(atSlot: UInt32($0)) } }
     private var serials: [UInt32] = []
     /// The last event `next()` returned as an `.other` record (until taken with `takeEvent()`).
     private(set) var event: Event?
@@ -171,30 +195,34 @@ struct EventDecoder {
     }
 
     /// Decodes up to `limit` events into `batch` (reset first): callbacks without a source or size argument whose
-    /// controllers the frame already named are read inline, straight from the streams (`fastRun`); every other
-    /// event goes through `next(into:)` (same checks, same errors). `batch.isFinished` is set when the frame's end
-    /// was reached and checked.
+    /// controllers the frame already named are read inline, straight from the streams (`fastRun`); marks,
+    /// container operations, app and SwiftUI events whose strings and controllers the frame already named too
+    /// (`fastRecord`); every other event goes through `next(into:)` (same checks, same errors). The batch's
+    /// timestamps are this frame's times buffer (each event takes the next one). `batch.isFinished` is set when
+    /// the frame's end was reached and checked.
     ///
     /// - Throws: What `next(into:)` throws; the entries before the failing event stay in `batch`.
     mutating func decode(into batch: inout RecordBatch, limit: Int) throws {
         batch.reset(firstOrdinal: ordinal)
-        let storage = batch.storage
-        storage.reserve(limit)
-        let entries = storage.base
+        let columns = batch.storage
+        columns.reserve(limit)
+        columns.setTimes(UnsafePointer(times) + deltaPosition, owner: storage)
+        let words = columns.words
+        let parents = columns.parents
         var record = EventRecord(otherAt: 0, ordinal: 0)
+        // The rows the inline paths may fill: no more events than the header's count, only events whose times fit in
+        // 64 bits (every row, whichever path reads it, takes one event and one time; the first failure ends the batch).
+        let inlineEnd = Swift.max(0, Swift.min(limit, expectedCount - decodedCount, validTimes - deltaPosition))
         var produced = 0
         defer { batch.count = produced }
         while produced < limit {
             // The callback run only where a callback starts (entering it costs more than this test).
             if ops.position < ops.end, ops.base[ops.position] == EventTag.callback {
-                produced += fastRun(into: entries + produced, limit: limit - produced)
+                produced = fastRun(words: words, parents: parents, from: produced, end: inlineEnd)
                 if produced >= limit { break }
             }
-            if fastRecord(into: &record) {
-                entries[produced] = RecordBatch.Entry(
-                    timestamp: record.timestamp, serial: 0, slot: 0, parentSerial: 0, parentSlot: 0, callbackCode: 0, phaseCode: 0,
-                    animatedCode: 0, parentCode: 0, isRecord: true, record: UInt32(batch.records.count)
-                )
+            if produced < inlineEnd, fastRecord(into: &record) {
+                words[produced] = RecordBatch.recordBit | UInt64(batch.records.count)
                 batch.records.append(record)
                 produced += 1
                 continue
@@ -204,16 +232,20 @@ struct EventDecoder {
                 return
             }
             if record.kind == .callback {
-                entries[produced] = RecordBatch.Entry(
-                    timestamp: record.timestamp, serial: record.controller, slot: record.controllerSlot, parentSerial: record.parentSerial,
-                    parentSlot: record.parentSlot, callbackCode: record.callback.rawValue, phaseCode: record.phase.rawValue,
-                    animatedCode: record.animated.map { $0 ? 2 : 1 } ?? 0, parentCode: record.parent.rawValue, isRecord: false, record: 0
-                )
+                let animated: UInt8 = record.animated.map { $0 ? 2 : 1 } ?? 0
+                let bits = record.phase.rawValue | animated << 2 | record.parent.rawValue << 4
+                var slot = UInt64(record.controllerSlot)
+                if slot >= RecordBatch.wideSlot {
+                    columns.wideSlots[produced] = record.controllerSlot
+                    slot = RecordBatch.wideSlot
+                }
+                words[produced] = RecordBatch.callbackWord(
+                    serial: record.controller, slot: slot, codeAndFlags: UInt16(record.callback.rawValue) | UInt16(bits) << 8)
+                if record.parent == .controller {
+                    parents[produced] = UInt64(record.parentSerial) | UInt64(record.parentSlot) << 32
+                }
             } else {
-                entries[produced] = RecordBatch.Entry(
-                    timestamp: record.timestamp, serial: 0, slot: 0, parentSerial: 0, parentSlot: 0, callbackCode: 0, phaseCode: 0,
-                    animatedCode: 0, parentCode: 0, isRecord: true, record: UInt32(batch.records.count)
-                )
+                words[produced] = RecordBatch.recordBit | UInt64(batch.records.count)
                 if record.kind == .other, let event = takeEvent() { batch.events.append(event, at: batch.records.count) }
                 batch.records.append(record)
             }
@@ -221,80 +253,78 @@ struct EventDecoder {
         }
     }
 
-    /// Reads up to `limit` consecutive callbacks without source or size whose controllers (and parents) the frame
-    /// already named, with valid bytes and times, into `entries`; stops before the first other event (nothing of
-    /// it consumed: the caller decodes it the general way, which reports any problem). Returns how many it read.
-    private mutating func fastRun(into entries: UnsafeMutablePointer<RecordBatch.Entry>, limit: Int) -> Int {
-        let available = Swift.min(limit, expectedCount - decodedCount, validTimes - deltaPosition)
-        guard available > 0, ops.position <= ops.end - 3 else { return 0 }
+    /// Reads consecutive callbacks without source or size whose controllers (and parents) the frame already named,
+    /// with valid bytes and times, into the batch's columns from row `start` up to row `end`; stops before the
+    /// first other event (nothing of it consumed: the caller decodes it the general way, which reports any
+    /// problem). Returns the row after the last one written.
+    ///
+    /// Per callback it writes one word (`RecordBatch.callbackWord`: serial, slot, and the code and flags bytes as
+    /// stored, which hold the phase, animated and parent presence), and a parent controller's row of `parents`.
+    @inline(__always)
+    private mutating func fastRun(words: UnsafeMutablePointer<UInt64>, parents: UnsafeMutablePointer<UInt64>, from start: Int, end: Int) -> Int {
+        guard start < end, ops.position <= ops.end &- 3 else { return start }
         // Moving pointers (few live values, so the loop keeps them in registers).
         let opsStart = ops.base + ops.position
         // The last position where a whole callback (tag, code, flags) still fits in the ops stream.
         let opsLast = ops.base + (ops.end - 3)
         let refsStart = refs.base + refs.position
         let refsEnd = refs.base + refs.end
-        let known = serials.count
-        let timeBase = UnsafePointer(times) + deltaPosition
-        let entriesEnd = entries + available
+        let known = UInt(bitPattern: serials.count)
+        let outStart = words + start
+        let outEnd = words + end
         var op = opsStart
         var ref = refsStart
-        var entry = entries
-        var time = timeBase
+        var out = outStart
         serials.withUnsafeBufferPointer { serialBuffer in
             guard let serialBase = serialBuffer.baseAddress else { return }
-            while entry < entriesEnd, op <= opsLast {
-                let code = op[1]
-                let bits = op[2]
-                // A callback; a known callback; no reserved bit, no size (bits 6, 7); no 2-bit field (phase, animated,
-                // parent presence) holding 3.
-                guard op[0] == EventTag.callback, code <= 14, bits < 0x40, bits & (bits >> 1) & 0x15 == 0, ref < refsEnd else { return }
+            while out < outEnd, op <= opsLast, op[0] == EventTag.callback {
+                // The code and the flags byte (little-endian: code | flags << 8).
+                let codeAndFlags = UInt16(littleEndian: UnsafeRawPointer(op + 1).loadUnaligned(as: UInt16.self))
+                // A known callback (code ≤ 14); no reserved bit, no size (flag bits 6, 7); no 2-bit field of the flags
+                // (phase, animated, parent presence) holding 3.
+                guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0, ref < refsEnd else {
+                    return
+                }
                 // The controller reference: a varint of 1 or 2 bytes naming an entry of the table (n + 2).
-                var reference = Int(ref[0])
+                var reference = UInt(ref[0])
                 var next = ref + 1
                 if reference >= 0x80 {
                     guard next < refsEnd, next[0] < 0x80 else { return }
-                    reference = (reference & 0x7F) | Int(next[0]) << 7
+                    reference = (reference & 0x7F) | UInt(next[0]) << 7
                     next += 1
                 }
+                // References 0 and 1 wrap around to huge slots; a 2-byte reference's slot fits in 16 bits.
                 let slot = reference &- 2
-                guard slot >= 0, slot < known else { return }
-                let parentCode = bits >> 4
-                var parentSlot = 0
-                var parentSerial: UInt32 = 0
-                if parentCode == 2 {
+                guard slot < known else { return }
+                // Parent presence 2: a controller (presence 1, `nil`, needs nothing more than the flags).
+                if codeAndFlags & 0x2000 != 0 {
                     guard next < refsEnd else { return }
-                    var parent = Int(next[0])
+                    var parent = UInt(next[0])
                     next += 1
                     if parent >= 0x80 {
                         guard next < refsEnd, next[0] < 0x80 else { return }
-                        parent = (parent & 0x7F) | Int(next[0]) << 7
+                        parent = (parent & 0x7F) | UInt(next[0]) << 7
                         next += 1
                     }
-                    parentSlot = parent &- 2
-                    guard parentSlot >= 0, parentSlot < known else { return }
-                    parentSerial = serialBase[parentSlot]
+                    let parentSlot = parent &- 2
+                    guard parentSlot < known else { return }
+                    parents[out - words] = UInt64(serialBase[Int(parentSlot)]) | UInt64(parentSlot) << 32
                 }
                 op += 3
                 ref = next
-                // Parent presence 1 (`nil`) and 2 (a controller) are `EventRecord.Parent.none`/`.controller`.
-                entry.initialize(to: RecordBatch.Entry(
-                    timestamp: time.pointee, serial: serialBase[slot], slot: UInt32(truncatingIfNeeded: slot), parentSerial: parentSerial,
-                    parentSlot: UInt32(truncatingIfNeeded: parentSlot), callbackCode: code, phaseCode: bits & 3,
-                    animatedCode: (bits >> 2) & 3, parentCode: parentCode, isRecord: false, record: 0
-                ))
-                entry += 1
-                time += 1
+                out.pointee = RecordBatch.callbackWord(serial: serialBase[Int(slot)], slot: UInt64(slot), codeAndFlags: codeAndFlags)
+                out += 1
             }
         }
-        let produced = entry - entries
-        guard produced > 0 else { return 0 }
-        ops.position += op - opsStart
-        refs.position += ref - refsStart
-        deltaPosition += produced
-        previousTimestamp = time[-1]
-        ordinal += UInt64(produced)
-        decodedCount += produced
-        return produced
+        let produced = out - outStart
+        guard produced > 0 else { return start }
+        ops.position &+= op - opsStart
+        refs.position &+= ref - refsStart
+        deltaPosition &+= produced
+        previousTimestamp = times[deltaPosition &- 1]
+        ordinal &+= UInt64(truncatingIfNeeded: produced)
+        decodedCount &+= produced
+        return start &+ produced
     }
 
     /// Reads the next event inline when it is a mark, a container operation, an app or a SwiftUI event without a
@@ -363,10 +393,13 @@ struct EventDecoder {
         guard let phase = Phase(rawValue: phaseCode) else { return false }
         guard let controllerSlot = Self.existingSlot(refs, &refsAt, known: serials.count) else { return false }
         guard let count = Self.varint(values, &valuesAt), count <= UInt64(ops.end - opsAt) else { return false }
-        let fieldStart = fields.count
+        // The fields are written after the table's last one and counted only when the whole mark reads.
+        uniqueFields()
+        fieldTable.reserve(extra: Int(count))
+        let fieldStart = fieldTable.count
+        var out = fieldTable.base + fieldStart
         for _ in 0..<Int(count) {
             guard let fieldName = Self.existingSlot(values, &valuesAt, known: stringCount), fieldName >= 0, opsAt < ops.end else {
-                fields.removeSubrange(fieldStart...)
                 return false
             }
             let typeCode = ops.base[opsAt]
@@ -375,17 +408,11 @@ struct EventDecoder {
             let bits: UInt64
             switch typeCode {
             case 0:
-                guard let value = Self.existingSlot(values, &valuesAt, known: stringCount), value >= 0 else {
-                    fields.removeSubrange(fieldStart...)
-                    return false
-                }
+                guard let value = Self.existingSlot(values, &valuesAt, known: stringCount), value >= 0 else { return false }
                 type = .string
                 bits = UInt64(value)
             case 1:
-                guard let raw = Self.varint(values, &valuesAt) else {
-                    fields.removeSubrange(fieldStart...)
-                    return false
-                }
+                guard let raw = Self.varint(values, &valuesAt) else { return false }
                 type = .int
                 bits = UInt64(bitPattern: Varint.zigZagDecoded(raw))
             case 2:
@@ -395,33 +422,23 @@ struct EventDecoder {
                 type = .bool
                 bits = 1
             case 4:
-                guard literals.end - literalsAt >= 8 else {
-                    fields.removeSubrange(fieldStart...)
-                    return false
-                }
-                var value: UInt64 = 0
-                for index in 0..<8 { value |= UInt64(literals.base[literalsAt + index]) << UInt64(index * 8) }
+                guard literals.end - literalsAt >= 8 else { return false }
+                bits = UInt64(littleEndian: UnsafeRawPointer(literals.base + literalsAt).loadUnaligned(as: UInt64.self))
                 literalsAt += 8
                 type = .double
-                bits = value
             default:
-                fields.removeSubrange(fieldStart...)
                 return false
             }
             let nameSlot = UInt32(truncatingIfNeeded: fieldName)
-            fields.append(MarkFieldRecord(nameSlot: nameSlot, nameCode: knownCode(ofSlot: nameSlot), type: type, bits: bits))
+            out.initialize(to: MarkFieldRecord(nameSlot: nameSlot, nameCode: knownCode(ofSlot: nameSlot), type: type, bits: bits))
+            out += 1
         }
-        record = EventRecord(otherAt: timestamp, ordinal: ordinal)
-        record.kind = .mark
+        fieldTable.commit(Int(count))
         let nameSlot = UInt32(truncatingIfNeeded: name)
-        record.stringSlot = nameSlot
-        record.code = knownCode(ofSlot: nameSlot)
-        record.phase = phase
-        if controllerSlot >= 0 {
-            setController(UInt32(truncatingIfNeeded: controllerSlot), on: &record)
-        }
-        record.listStart = UInt32(truncatingIfNeeded: fieldStart)
-        record.listCount = UInt32(truncatingIfNeeded: count)
+        record = EventRecord(
+            kind: .mark, timestamp: timestamp, ordinal: ordinal, phase: phase, controllerSlot: controllerSlot, serials: serials,
+            code: knownCode(ofSlot: nameSlot), stringSlot: nameSlot, listStart: fieldStart, listCount: Int(count)
+        )
         ops.position = opsAt
         values.position = valuesAt
         refs.position = refsAt
@@ -483,50 +500,39 @@ struct EventDecoder {
         let known = serials.count
         guard let containerSlot = Self.existingSlot(refs, &refsAt, known: known) else { return false }
         guard let count = Self.varint(values, &valuesAt), count <= UInt64(refs.end - refsAt) else { return false }
-        let listStart = listSlots.count
+        // The list is written after the table's last entry and counted only when the whole operation reads.
+        uniqueLists()
+        listTable.reserve(extra: Int(count))
+        let listStart = listTable.count
+        var out = listTable.base + listStart
         for _ in 0..<Int(count) {
-            guard let slot = Self.existingSlot(refs, &refsAt, known: known), slot >= 0 else {
-                listSlots.removeSubrange(listStart...)
-                return false
-            }
-            listSlots.append(UInt32(truncatingIfNeeded: slot))
+            guard let slot = Self.existingSlot(refs, &refsAt, known: known), slot >= 0 else { return false }
+            out.initialize(to: UInt32(truncatingIfNeeded: slot))
+            out += 1
         }
         var style = EventRecord.noStyle
         if bits & (1 << 4) != 0 {
-            guard opsAt < ops.end, ModalPresentationStyle(rawValue: ops.base[opsAt]) != nil else {
-                listSlots.removeSubrange(listStart...)
-                return false
-            }
+            guard opsAt < ops.end, ModalPresentationStyle(rawValue: ops.base[opsAt]) != nil else { return false }
             style = ops.base[opsAt]
             opsAt += 1
         }
         var index: Int64?
         if bits & (1 << 5) != 0 {
-            guard let raw = Self.varint(values, &valuesAt) else {
-                listSlots.removeSubrange(listStart...)
-                return false
-            }
+            guard let raw = Self.varint(values, &valuesAt) else { return false }
             index = Varint.zigZagDecoded(raw)
         }
-        record = EventRecord(otherAt: timestamp, ordinal: ordinal)
-        record.kind = .container
-        record.code = operation
-        record.phase = Phase(rawValue: bits & 3) ?? .instant
+        listTable.commit(Int(count))
+        let animated: Bool?
         switch (bits >> 2) & 3 {
-        case 1: record.animated = false
-        case 2: record.animated = true
-        default: record.animated = nil
+        case 1: animated = false
+        case 2: animated = true
+        default: animated = nil
         }
-        if containerSlot >= 0 {
-            setController(UInt32(truncatingIfNeeded: containerSlot), on: &record)
-        }
-        record.listStart = UInt32(truncatingIfNeeded: listStart)
-        record.listCount = UInt32(truncatingIfNeeded: count)
-        record.style = style
-        if let index {
-            record.hasIndex = true
-            record.index = index
-        }
+        record = EventRecord(
+            kind: .container, timestamp: timestamp, ordinal: ordinal, phase: Phase(rawValue: bits & 3) ?? .instant, animated: animated,
+            controllerSlot: containerSlot, serials: serials, code: operation, listStart: listStart, listCount: Int(count), style: style,
+            index: index
+        )
         ops.position = opsAt
         values.position = valuesAt
         refs.position = refsAt
@@ -545,7 +551,12 @@ struct EventDecoder {
 
     /// The controller of entry `slot` of the frame's controller table (`EventRecord.controllerSlot`).
     func controller(atSlot slot: UInt32) -> ControllerRef {
-        controllers[Int(slot)]
+        let names = controllerNames[Int(slot)]
+        let labelSlot = UInt32(truncatingIfNeeded: names >> 32)
+        return ControllerRef(
+            serial: serials[Int(slot)], typeName: strings[Int(UInt32(truncatingIfNeeded: names))],
+            label: labelSlot == EventRecord.noString ? nil : strings[Int(labelSlot)]
+        )
     }
 
     /// The string at `slot` of the frame's string table.
@@ -581,17 +592,17 @@ struct EventDecoder {
             switch record.parent {
             case .absent: parent = nil
             case .none: parent = ParentArgument.none
-            case .controller: parent = .controller(controllers[Int(record.parentSlot)])
+            case .controller: parent = .controller(controller(atSlot: record.parentSlot))
             }
             payload = .callback(CallbackEvent(
-                record.callback, record.phase, controller: controllers[Int(record.controllerSlot)], animated: record.animated, parent: parent
+                record.callback, record.phase, controller: controller(atSlot: record.controllerSlot), animated: record.animated, parent: parent
             ))
         case .container:
             let start = Int(record.listStart)
-            let list = listSlots[start..<start + Int(record.listCount)].map { controllers[Int($0)] }
+            let list = listTable.elements(from: start, count: Int(record.listCount)).map { controller(atSlot: $0) }
             payload = .container(ContainerEvent(
                 ContainerOperation(rawValue: record.code) ?? .setRoot, record.phase,
-                container: record.hasController ? controllers[Int(record.controllerSlot)] : nil, controllers: list,
+                container: record.hasController ? controller(atSlot: record.controllerSlot) : nil, controllers: list,
                 animated: record.animated, style: record.presentationStyle, index: record.hasIndex ? Int(record.index) : nil
             ))
         case .app:
@@ -602,14 +613,14 @@ struct EventDecoder {
         case .swiftUI:
             payload = .swiftUI(SwiftUIEvent(
                 SwiftUIEvent.Action(rawValue: record.code) ?? .onAppear, view: strings[Int(record.stringSlot)],
-                host: record.hasController ? controllers[Int(record.controllerSlot)] : nil
+                host: record.hasController ? controller(atSlot: record.controllerSlot) : nil
             ))
         case .mark:
             let start = Int(record.listStart)
-            let list = fields[start..<start + Int(record.listCount)].map { MarkField(strings[Int($0.nameSlot)], value(of: $0)) }
+            let list = fieldTable.elements(from: start, count: Int(record.listCount)).map { MarkField(strings[Int($0.nameSlot)], value(of: $0)) }
             payload = .mark(MarkEvent(
                 strings[Int(record.stringSlot)], record.phase,
-                controller: record.hasController ? controllers[Int(record.controllerSlot)] : nil, fields: list
+                controller: record.hasController ? controller(atSlot: record.controllerSlot) : nil, fields: list
             ))
         case .other:
             return event ?? Event(timestamp: record.timestamp, .unknown(UnknownEvent(tag: 0, body: [])))
@@ -746,11 +757,12 @@ struct EventDecoder {
         try readOptionalController(into: &record)
         let count = try Self.need(values.readVarint(), "controller count", ordinal)
         guard count <= UInt64(refs.remaining) else { throw failure("controller count \(count) exceeds the payload") }
-        record.listStart = UInt32(listSlots.count)
+        uniqueLists()
+        record.listStart = UInt32(listTable.count)
         record.listCount = UInt32(count)
         for _ in 0..<count {
             guard let slot = try readControllerSlot() else { throw failure("missing container subject") }
-            listSlots.append(slot)
+            listTable.append(slot)
         }
         if bits & (1 << 4) != 0 { record.style = try readEnum(ModalPresentationStyle.self, "presentation style").rawValue }
         if bits & (1 << 5) != 0 {
@@ -772,7 +784,8 @@ struct EventDecoder {
         try readOptionalController(into: &record)
         let count = try Self.need(values.readVarint(), "field count", ordinal)
         guard count <= UInt64(ops.remaining) else { throw failure("field count \(count) exceeds the payload") }
-        record.listStart = UInt32(fields.count)
+        uniqueFields()
+        record.listStart = UInt32(fieldTable.count)
         record.listCount = UInt32(count)
         for _ in 0..<count {
             let fieldName = try readRequiredStringSlot("field name")
@@ -797,7 +810,7 @@ struct EventDecoder {
                 bits = try Self.need(literals.readUInt64(), "double field", ordinal)
             case let other: throw failure("unknown field type \(other)")
             }
-            fields.append(MarkFieldRecord(nameSlot: fieldName, nameCode: nameCode, type: type, bits: bits))
+            fieldTable.append(MarkFieldRecord(nameSlot: fieldName, nameCode: nameCode, type: type, bits: bits))
         }
     }
 
@@ -933,9 +946,16 @@ struct EventDecoder {
     }
 
     /// The `KnownName` raw value of the string at `slot`, classified on first request.
+    @inline(__always)
     private mutating func knownCode(ofSlot slot: UInt32) -> UInt8 {
         let code = stringCodes[Int(slot)]
         if code != Self.unclassified { return code }
+        return classify(slot)
+    }
+
+    /// Classifies the string at `slot` (`knownCode(ofSlot:)`'s first request).
+    @inline(never)
+    private mutating func classify(_ slot: UInt32) -> UInt8 {
         let classified = KnownName(strings[Int(slot)]).rawValue
         stringCodes[Int(slot)] = classified
         return classified
@@ -948,7 +968,7 @@ struct EventDecoder {
 
     private mutating func readController() throws -> ControllerRef? {
         guard let slot = try readControllerSlot() else { return nil }
-        return controllers[Int(slot)]
+        return controller(atSlot: slot)
     }
 
     /// Reads a controller reference; returns its slot in the frame's table (adding it on first sight), or `nil`
@@ -961,11 +981,11 @@ struct EventDecoder {
         case 1:
             let serial = try Self.require(values.readVarint(), "controller serial", ordinal)
             guard serial <= UInt64(UInt32.max) else { throw failure("controller serial \(serial) exceeds 32 bits") }
-            let typeName = try readRequiredString("controller type name")
-            let label = try readString()
-            controllers.append(ControllerRef(serial: UInt32(serial), typeName: typeName, label: label))
+            let typeSlot = try readRequiredStringSlot("controller type name")
+            let labelSlot = try readStringSlot()
+            controllerNames.append(UInt64(typeSlot) | UInt64(labelSlot) << 32)
             serials.append(UInt32(serial))
-            return UInt32(controllers.count - 1)
+            return UInt32(serials.count - 1)
         default:
             let index = reference - 2
             guard index < UInt64(serials.count) else {

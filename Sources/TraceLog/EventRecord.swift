@@ -118,6 +118,41 @@ public struct EventRecord: Sendable, Hashable {
         self.hasController = false
     }
 
+    /// A record of `kind` with the fields the decoder's inline readers set, in one initialisation; the others as
+    /// `init(otherAt:ordinal:)` leaves them. `controllerSlot` negative: no controller.
+    @inline(__always)
+    init(
+        kind: Kind, timestamp: UInt64, ordinal: UInt64, phase: Phase, animated: Bool? = nil, controllerSlot: Int, serials: [UInt32],
+        code: UInt8, stringSlot: UInt32 = EventRecord.noString, listStart: Int = 0, listCount: Int = 0, style: UInt8 = EventRecord.noStyle,
+        index: Int64? = nil
+    ) {
+        self.kind = kind
+        self.timestamp = timestamp
+        self.ordinal = ordinal
+        self.callback = .initialize
+        self.phase = phase
+        self.animated = animated
+        if controllerSlot >= 0 {
+            self.controller = serials[controllerSlot]
+            self.controllerSlot = UInt32(truncatingIfNeeded: controllerSlot)
+            self.hasController = true
+        } else {
+            self.controller = 0
+            self.controllerSlot = 0
+            self.hasController = false
+        }
+        self.parent = .absent
+        self.parentSerial = 0
+        self.parentSlot = 0
+        self.code = code
+        self.stringSlot = stringSlot
+        self.listStart = UInt32(truncatingIfNeeded: listStart)
+        self.listCount = UInt32(truncatingIfNeeded: listCount)
+        self.style = style
+        self.hasIndex = index != nil
+        self.index = index ?? 0
+    }
+
     /// The operation of a `.container` record.
     public var containerOperation: ContainerOperation? {
         kind == .container ? ContainerOperation(rawValue: code) : nil

@@ -105,13 +105,13 @@ public struct FrameCursor {
     /// Entry `index` of the frame's container lists: a controller table slot (`EventRecord.listStart` …
     /// `listStart + listCount - 1` of a `.container` record).
     public func listSlot(_ index: UInt32) -> UInt32 {
-        decoder.listSlots[Int(index)]
+        decoder.listSlot(index)
     }
 
     /// Entry `index` of the frame's mark fields (`EventRecord.listStart` … `listStart + listCount - 1` of a
     /// `.mark` record).
     public func field(_ index: UInt32) -> MarkFieldRecord {
-        decoder.fields[Int(index)]
+        decoder.field(index)
     }
 
     /// A mark field's value as a `FieldValue` (builds a `String` for a string value).
@@ -134,9 +134,9 @@ extension UnsafePointer where Pointee == FrameCursor {
     /// `FrameCursor.serial(atSlot:)`.
     public func serial(atSlot slot: UInt32) -> UInt32 { pointee.decoder.serial(atSlot: slot) }
     /// `FrameCursor.listSlot(_:)`.
-    public func listSlot(_ index: UInt32) -> UInt32 { pointee.decoder.listSlots[Int(index)] }
+    public func listSlot(_ index: UInt32) -> UInt32 { pointee.decoder.listSlot(index) }
     /// `FrameCursor.field(_:)`.
-    public func field(_ index: UInt32) -> MarkFieldRecord { pointee.decoder.fields[Int(index)] }
+    public func field(_ index: UInt32) -> MarkFieldRecord { pointee.decoder.field(index) }
     /// `FrameCursor.value(of:)`.
     public func value(of field: MarkFieldRecord) -> FieldValue { pointee.decoder.value(of: field) }
     /// `FrameCursor.controller(atSlot:)`.

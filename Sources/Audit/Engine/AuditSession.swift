@@ -299,11 +299,11 @@ public final class AuditSession {
     ///
     /// - Parameter recordBase: `records`' storage (`nil` when empty).
     private func observeEntries(
-        _ entries: UnsafeBufferPointer<RecordBatch.Entry>, first: UInt64, records: [EventRecord], recordBase: UnsafePointer<EventRecord>?,
+        _ entries: RecordBatch.Entries, first: UInt64, records: [EventRecord], recordBase: UnsafePointer<EventRecord>?,
         events: RecordBatch.OtherEvents, from cursor: UnsafePointer<FrameCursor>, sceneIndexes: inout [UInt32]
     ) {
         let count = entries.count
-        guard let base = entries.baseAddress else { return }
+        let base = entries
         // The record dispatched for a callback entry: its fields set in place per dispatch (no copy per event).
         var record = callbackTemplate
         var index = 0
@@ -323,17 +323,17 @@ public final class AuditSession {
             var watched = watchedCallbacks | demandedCallbacks
             var free = freeCallbacks & ~demandedCallbacks
             scan: while stop < count {
-                let entry = base + stop
-                if !entry.pointee.isRecord {
-                    let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.pointee.callbackCode, entry.pointee.phaseCode))
+                let entry = base[stop]
+                if !entry.isRecord {
+                    let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.callbackCode, entry.phaseCode))
                     if watched & bit != 0 {
                         if free & bit == 0 { break }
-                        dispatch(callback: entry.pointee, ordinal: first &+ UInt64(stop), previous(stop), in: &record)
+                        dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop), in: &record)
                         watched = watchedCallbacks | demandedCallbacks
                         free = freeCallbacks & ~demandedCallbacks
                     }
                 } else {
-                    let recordPointer = recordBase.unsafelyUnwrapped + Int(entry.pointee.record)
+                    let recordPointer = recordBase.unsafelyUnwrapped + Int(entry.record)
                     if recordPointer.pointee.kind == .other {
                         other = true
                         break
