@@ -154,3 +154,39 @@ extension FilePaths {
         "\(String(cString: strerror(code))) (errno \(code))"
     }
 }
+
+/// What `FilePaths.replaceTrace(at:with:)` did.
+enum TraceReplacement: Equatable {
+    case replaced
+    /// `rename(2)` failed with this errno.
+    case renameFailed(Int32)
+    /// A writer (a `Recorder`, a `TraceWriter`) has the trace at the destination open: nothing was renamed.
+    case busy
+}
+
+extension FilePaths {
+    /// Renames the finished trace `temporary` onto `destination`, unless a writer has the trace now at
+    /// `destination` open. A writer holds the writers' exclusive `flock(2)` until it closes (`TraceWriter`);
+    /// renaming over its file would leave it writing into a file that no longer has a name, and every event it
+    /// records from then on would be lost without a word. A shared lock is held across the rename, so two
+    /// commands replacing the same trace at once do not refuse each other, and a writer opening it meanwhile
+    /// waits.
+    static func replaceTrace(at destination: String, with temporary: String) -> TraceReplacement {
+        let descriptor = open(destination, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        if descriptor >= 0 {
+            var result: Int32
+            repeat {
+                result = flock(descriptor, LOCK_SH | LOCK_NB)
+            } while result < 0 && errno == EINTR
+            if result < 0, errno == EWOULDBLOCK || errno == EAGAIN { return .busy }
+        }
+        guard rename(temporary, destination) == 0 else { return .renameFailed(errno) }
+        return .replaced
+    }
+
+    /// The error for `TraceReplacement.busy`.
+    static func busyDestinationMessage(_ destination: String) -> String {
+        "\(destination): another writer has this trace open (a recorder in another process, or another TraceWriter); replacing it would lose every event that writer records from now on. Stop that writer first, or choose another -o"
+    }
+}

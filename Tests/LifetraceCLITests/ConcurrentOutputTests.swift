@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TraceLog
+import TraceModel
 
 @testable import LifetraceCLI
 
@@ -60,5 +61,33 @@ struct ConcurrentOutputTests {
         #expect(reader.problems.isEmpty)
         #expect(reader.eventCount >= 30_000)
         #expect(try Self.leftovers(scratch, keeping: ["same.lifetrace"]) == [])
+    }
+
+    /// A trace a writer still has open (a recorder recording into it) is not renamed over: the writer would go on
+    /// writing into a file without a name, and lose every later event silently. Before, `import -o` and
+    /// `simulate -o` replaced it and said nothing; a recorder then wrote 4 s of events into the void.
+    @Test("import and simulate refuse to replace a trace a writer has open, exit 2; once it is closed they replace it",
+          arguments: [["simulate", "--generate", "100", "-o"], ["import", "JSONL", "-o"]])
+    func writerStillOpen(command: [String]) throws {
+        let scratch = try CLIScratch("replace-open-trace")
+        let jsonl = scratch.path("in.jsonl")
+        let source = scratch.path("source.lifetrace")
+        try #require(runCLI(["simulate", "--generate", "50", "--seed", "2", "-o", source]).code == .success)
+        try #require(runCLI(["export", source, "-o", jsonl]).code == .success)
+        let live = scratch.path("live.lifetrace")
+        let header = TraceHeader(clockDomain: .synthetic, wallClockAnchor: WallClockAnchor(unixNanoseconds: 0, monotonicNanoseconds: 0), producer: "test")
+        let writer = try TraceWriter(creating: live, header: header)
+        let arguments = command.map { $0 == "JSONL" ? jsonl : $0 } + [live]
+
+        let refused = runCLI(arguments)
+        #expect(refused.code == .usageOrInput)
+        #expect(refused.err.contains("another writer has this trace open"), "\(refused.err)")
+        #expect(try Self.leftovers(scratch, keeping: ["in.jsonl", "source.lifetrace", "live.lifetrace"]) == [])
+        try writer.append(Event(timestamp: 5, .recorder(.note("still recording"))))
+        try writer.close()
+        #expect(try TraceReader(path: live).eventCount == 1, "the writer's trace is the one at the path")
+
+        #expect(runCLI(arguments).code == .success)
+        #expect(try TraceReader(path: live).eventCount > 1)
     }
 }

@@ -168,8 +168,13 @@ struct ImportCommand: Command {
                 ? try importJSONL(request, to: temporary, progress: progress)
                 : try importText(request, to: temporary, progress: progress)
             // rename(2) replaces the destination atomically.
-            guard rename(temporary, request.destination) == 0 else {
-                throw ImportWriteError(message: "\(request.destination): cannot move the new trace into place: \(FilePaths.renameFailure(errno))")
+            switch FilePaths.replaceTrace(at: request.destination, with: temporary) {
+            case .replaced:
+                break
+            case .renameFailed(let code):
+                throw ImportWriteError(message: "\(request.destination): cannot move the new trace into place: \(FilePaths.renameFailure(code))")
+            case .busy:
+                throw ImportWriteError(message: FilePaths.busyDestinationMessage(request.destination))
             }
             return report
         } catch {

@@ -133,8 +133,14 @@ struct SimulateCommand: Command {
             // existing TRACE with it: the partial one goes to TRACE.partial.lifetrace instead.
             let keepsExisting = failure != nil && FileManager.default.fileExists(atPath: resolvedOutput)
             let destination = keepsExisting ? resolvedOutput + ".partial.lifetrace" : resolvedOutput
-            guard rename(temporary, destination) == 0 else {
-                output.errorLine("lifetrace simulate: error: \(destination): cannot move the new trace into place: \(FilePaths.renameFailure(errno))")
+            switch FilePaths.replaceTrace(at: destination, with: temporary) {
+            case .replaced:
+                break
+            case .renameFailed(let code):
+                output.errorLine("lifetrace simulate: error: \(destination): cannot move the new trace into place: \(FilePaths.renameFailure(code))")
+                return .usageOrInput
+            case .busy:
+                output.errorLine("lifetrace simulate: error: \(FilePaths.busyDestinationMessage(destination))")
                 return .usageOrInput
             }
             if keepsExisting {
