@@ -153,4 +153,19 @@ struct InfoVerifyCommandTests {
             #expect(missing.err.contains("missing argument"))
         }
     }
+
+    /// `verify --repair` on a JSON Lines file refuses before checking it, so it must not talk of a bad line: the
+    /// file may be sound. Before: "… is JSON Lines (fix or delete the bad line by hand)" for a sound export.
+    @Test("verify --repair on a sound JSON Lines export: exit 2, says --repair is for .lifetrace, no 'bad line' claim")
+    func repairJSONL() throws {
+        let scratch = Scratch()
+        let trace = try scratch.trace("t.lifetrace", count: 20)
+        let jsonl = "\(scratch.directory)/t.jsonl"
+        try #require(run(["export", trace, "-o", jsonl]).code == .success)
+        let result = run(["verify", "--repair", jsonl])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.contains("--repair applies only to a .lifetrace trace"), "\(result.err)")
+        #expect(!result.err.contains("fix or delete the bad line"), "\(result.err)")
+        #expect(run(["verify", jsonl]).code == .success)
+    }
 }

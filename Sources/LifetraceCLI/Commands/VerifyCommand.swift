@@ -32,7 +32,8 @@ struct VerifyCommand: Command {
         let input = try TraceInput(path: path)
         guard case .trace(var reader) = input.source else {
             if arguments.flag("repair") {
-                throw ValidationError("--repair cuts the torn tail of a .lifetrace trace; \(path) is JSON Lines (fix or delete the bad line by hand)")
+                // Said before checking the file: it may be sound ("fix the bad line" misled for a sound export).
+                throw ValidationError("--repair applies only to a .lifetrace trace (it cuts a torn tail); \(path) is JSON Lines, which has none: 'lifetrace verify \(path)' checks it, and a bad line is fixed or deleted by hand")
             }
             return try verifyJSONL(input, output: output)
         }
