@@ -103,6 +103,10 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.viewDidAppear, .viewWillDisappear, .deinitialize], ends: false)
     /// Only willEnterForeground (not its end) closes confirmed cycles.
     let appFilter = AppTransitionSet([.willEnterForeground], ends: false)
+    /// Callbacks, SwiftUI and app events read nothing of the replayed state (screen marks do: the owner's
+    /// appearance and the attribution).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = [.swiftUI, .app]
 
     /// One screen view: where it was sent.
     private struct View {
@@ -127,6 +131,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     /// A controller's open appearance cycle.
     private struct Tracked {
         var controller: ControllerRef
+        /// The position of `controller.typeName` in `types`.
+        var type: Int
         /// Screen views of the current cycle, and whether it reached viewDidAppear.
         var cycle: [View] = []
         var confirmed = false
@@ -142,11 +148,19 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
 
     /// The totals of one controller type, over every instance that sent a screen view.
     private struct TypeTotals {
+        var name: String
         var instances = 0
         /// viewDidAppear callbacks of those instances since their first screen view.
         var appearances = 0
+        /// The screen view names in first-seen order, and their totals (`totals[i]` is of `names[i]`): a type
+        /// sends few names, so a scan of `==` beats hashing the name per screen view.
         var names: [String] = []
-        var byName: [String: NameTotals] = [:]
+        var totals: [NameTotals] = []
+
+        /// The position of `name` in `names`.
+        func index(of name: String) -> Int? {
+            names.firstIndex(of: name)
+        }
     }
 
     /// The callbacks whose cancelled screen views `work_before_visible` reports.
@@ -156,8 +170,9 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     private let screenMarks: [String]
     var markFilter: MarkFilter { MarkFilter(screenMarks) }
     @exclusivity(unchecked) private var tracked = SerialMap<Tracked>()
-    @exclusivity(unchecked) private var byType: [String: TypeTotals] = [:]
-    @exclusivity(unchecked) private var typeOrder: [String] = []
+    /// The types in first-seen order (the order findings are reported in), and their positions by name.
+    @exclusivity(unchecked) private var types: [TypeTotals] = []
+    @exclusivity(unchecked) private var typeIndex: [String: Int] = [:]
     /// The last SwiftUI onAppear: its ordinal, host and view name.
     @exclusivity(unchecked) private var lastOnAppear: (ordinal: UInt64, host: ControllerRef?, view: String)?
 
@@ -175,13 +190,17 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         switch record.callback {
         case .viewDidAppear:
             if !tracked[at: position].confirmed {
-                byType[tracked[at: position].controller.typeName]!.appearances += 1
+                types[tracked[at: position].type].appearances += 1
                 tracked[at: position].confirmed = true
             }
         case .viewWillDisappear:
-            close(&tracked[at: position], by: closer(": the appearance ended without viewDidAppear"))
+            if tracked[at: position].cycle.isEmpty {
+                Self.resetEmpty(&tracked[at: position])
+            } else {
+                close(&tracked[at: position], by: closer(": the appearance ended without viewDidAppear"))
+            }
         case .deinitialize:
-            close(&tracked[at: position], by: closer(""))
+            if !tracked[at: position].cycle.isEmpty { close(&tracked[at: position], by: closer("")) }
             tracked.removeValue(forKey: record.controller)
         default:
             break
@@ -192,13 +211,18 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     /// for them), and passes over, without building their `Event`, the SwiftUI events other than onAppear.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         switch record.kind {
-        case .swiftUI where record.swiftUIAction != .onAppear: return
+        case .swiftUI:
+            // As the `Event`'s `SwiftUIEvent` (host and view) says, read from the record.
+            guard record.swiftUIAction == .onAppear else { return }
+            lastOnAppear = (context.ordinal, record.hasController ? context.controller(of: record) : nil, context.string(of: record) ?? "")
         case .mark:
             if record.phase != .end, isScreenMark(record, context) { observeScreenView(record, context) }
-            return
-        default: break
+        case .app:
+            guard record.appTransition == .willEnterForeground, record.phase != .end else { return }
+            closeConfirmed()
+        default:
+            context.withEvent(of: record) { observe($0, context, &findings) }
         }
-        context.withEvent(of: record) { observe($0, context, &findings) }
     }
 
     /// Whether the mark `record` is one of `screen_marks`: by its name code, or by its string for a custom name.
@@ -233,7 +257,10 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             tracked[owner.serial] = start(owner, appearance: appearance, at: record.timestamp)
             position = tracked.count - 1  // a new entry is stored last (`SerialMap`)
         }
-        Self.countView(view.name, in: &byType[owner.typeName]!)
+        // The owner's type: the tracked entry's, unless the owner is named with another type here (one serial under
+        // two names), then looked up by name as for a new entry.
+        let type = owner.typeName == tracked[at: position].controller.typeName ? tracked[at: position].type : typeIndex[owner.typeName]!
+        Self.countView(view.name, in: &types[type])
         switch appearance {
         case .appearing, .appeared:
             if tracked[at: position].cycle.isEmpty, appearance == .appearing { tracked[at: position].cycleStart = appearanceSince ?? record.timestamp }
@@ -245,14 +272,6 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .swiftUI(let action):
-            if action.action == .onAppear { lastOnAppear = (context.ordinal, action.host, action.view) }
-        case .app(let app):
-            guard app.transition == .willEnterForeground, app.phase != .end else { return }
-            for serial in Array(tracked.keys) where tracked[serial]!.confirmed {
-                close(&tracked[serial]!)
-                tracked[serial]!.confirmed = true
-            }
         case .recorder(.runStarted) where context.ordinal > 0:
             for serial in tracked.keys.sorted() { close(&tracked[serial]!) }
             tracked.removeAll()
@@ -264,48 +283,67 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
         for serial in tracked.keys.sorted() { close(&tracked[serial]!) }
         tracked.removeAll()
-        for typeName in typeOrder { report(typeName, end.time, &findings) }
+        for type in types.indices { report(type, end.time, &findings) }
     }
 
-    /// Counts a screen view named `name` in `type` (one lookup of the name when it was seen before).
-    private static func countView(_ name: String, in type: inout TypeTotals) {
-        if type.byName[name] == nil {
-            type.byName[name] = NameTotals(views: 1)
-            type.names.append(name)
-        } else {
-            type.byName[name]!.views += 1
+    /// willEnterForeground: the confirmed cycles close (and stay confirmed).
+    private func closeConfirmed() {
+        for position in 0..<tracked.count where tracked[at: position].confirmed {
+            close(&tracked[at: position])
+            tracked[at: position].confirmed = true
         }
+    }
+
+    /// Counts a screen view named `name` in `type`.
+    private static func countView(_ name: String, in type: inout TypeTotals) {
+        if let index = type.index(of: name) {
+            type.totals[index].views += 1
+        } else {
+            type.names.append(name)
+            type.totals.append(NameTotals(views: 1))
+        }
+    }
+
+    /// What `close` does to an entry whose cycle is empty.
+    @inline(__always)
+    private static func resetEmpty(_ entry: inout Tracked) {
+        entry.confirmed = false
+        entry.cycleStart = nil
     }
 
     /// Starts tracking `controller` at its first screen view, in the middle of its current cycle.
     private func start(_ controller: ControllerRef, appearance: Appearance, at time: UInt64) -> Tracked {
-        var entry = Tracked(controller: controller)
+        let type: Int
+        if let known = typeIndex[controller.typeName] {
+            type = known
+        } else {
+            type = types.count
+            types.append(TypeTotals(name: controller.typeName))
+            typeIndex[controller.typeName] = type
+        }
+        var entry = Tracked(controller: controller, type: type)
         entry.confirmed = appearance == .appeared
         entry.cycleStart = time
-        if byType[controller.typeName] == nil {
-            byType[controller.typeName] = TypeTotals()
-            typeOrder.append(controller.typeName)
-        }
-        byType[controller.typeName]!.instances += 1
-        if appearance == .appeared { byType[controller.typeName]!.appearances += 1 }
+        types[type].instances += 1
+        if appearance == .appeared { types[type].appearances += 1 }
         return entry
     }
 
     /// Ends the current appearance cycle: one screen view per name counts if it reached viewDidAppear.
     private func close(_ entry: inout Tracked, by closer: (() -> RelatedEvent)? = nil) {
         guard !entry.cycle.isEmpty else {
-            entry.confirmed = false
-            entry.cycleStart = nil
+            Self.resetEmpty(&entry)
             return
         }
-        var seen = Set<String>()
-        for view in entry.cycle {
+        // The names seen in this cycle so far: views before `index` (a cycle holds few views).
+        for index in entry.cycle.indices {
+            let view = entry.cycle[index]
             if !entry.confirmed {
                 // `work_before_visible` reports work (a screen view included) started in these callbacks for an
                 // appearance that does not complete; it is not reported twice.
                 if let callback = view.enclosing, Self.beforeVisible.contains(callback) { continue }
                 count(view, .cancelled(appearingSince: entry.cycleStart ?? view.time, closedBy: closer?()), in: &entry)
-            } else if !seen.insert(view.name).inserted {
+            } else if entry.cycle[..<index].contains(where: { $0.name == view.name }) {
                 count(view, .duplicate, in: &entry)
             }
         }
@@ -315,15 +353,17 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     }
 
     private func count(_ view: View, _ why: Extra, in entry: inout Tracked) {
-        let typeName = entry.controller.typeName
-        byType[typeName]!.byName[view.name]!.extra += 1
-        if byType[typeName]!.byName[view.name]!.first.count < 3 { byType[typeName]!.byName[view.name]!.first.append((view, why, entry.controller)) }
+        let type = entry.type
+        let index = types[type].index(of: view.name)!
+        types[type].totals[index].extra += 1
+        if types[type].totals[index].first.count < 3 { types[type].totals[index].first.append((view, why, entry.controller)) }
     }
 
-    private func report(_ typeName: String, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
-        guard let type = byType[typeName] else { return }
-        for name in type.names {
-            guard let total = type.byName[name], total.extra > 0, let first = total.first.first else { continue }
+    private func report(_ position: Int, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
+        let type = types[position]
+        let typeName = type.name
+        for (name, total) in zip(type.names, type.totals) {
+            guard total.extra > 0, let first = total.first.first else { continue }
             let several = type.instances > 1
             let who = several ? "\(typeName) (\(type.instances) instances)" : first.controller.displayName
             let label = name.isEmpty ? "screen view" : "screen view '\(name)'"

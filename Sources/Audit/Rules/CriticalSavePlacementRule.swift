@@ -126,6 +126,9 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     let markFilter = MarkFilter([MarkName.save])
     let callbackFilter = CallbackSet(CancelledDisappearances<(key: TypeKey, save: Save)>.callbacks, ends: false)
     let containerFilter = CancelledDisappearances<(key: TypeKey, save: Save)>.containerOperations
+    /// Callbacks and container events read nothing of the replayed state (saves do: the attribution).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = .containers
     @exclusivity(unchecked) private var candidates: [TypeKey: Candidate] = [:]
     @exclusivity(unchecked) private var safe: Set<TypeKey> = []
     @exclusivity(unchecked) private var safeKeysForAnyType: Set<String> = []

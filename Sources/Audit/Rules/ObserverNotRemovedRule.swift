@@ -120,8 +120,8 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
     /// the next deinit, run start or the end), before anything it settles against can change.
     var markFilter: MarkFilter { MarkFilter(addMarks + removeMarks) }
 
+    /// One live registration of an owner (kept by owner serial; the owner's name is read only for a finding).
     private struct Registration {
-        var owner: ControllerRef
         var name: String
         var ordinal: UInt64
         var time: UInt64
@@ -148,8 +148,9 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
     private let severity: Severity
     private let addMarks: [String]
     private let removeMarks: [String]
-    /// Both lists, to pass over other marks without building them while no deinit window is open.
-    private let watched: MarkNames
+    /// `addMarks` and `removeMarks`, matched on records.
+    private let addNames: MarkNames
+    private let removeNames: MarkNames
     /// Live registrations by owner serial, in add order.
     @exclusivity(unchecked) private var live = SerialMap<[Registration]>()
     @exclusivity(unchecked) private var pending: [PendingDeinit] = []
@@ -159,14 +160,47 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
         severity = settings.severity
         addMarks = settings.names("add_marks", default: [MarkName.observerAdd])
         removeMarks = settings.names("remove_marks", default: [MarkName.observerRemove])
-        watched = MarkNames(addMarks + removeMarks)
+        addNames = MarkNames(addMarks)
+        removeNames = MarkNames(removeMarks)
     }
 
-    /// A mark matters only while a deinit window is open (any mark may close an instant one) or when it is a
-    /// begin or instant of an add or remove mark: every other one is passed over without building its `Event`.
+    /// Add and remove marks, read from the record (name code, owner serial, `name`/`id` field): no `Event` is
+    /// built for them.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard !pending.isEmpty || (record.kind == .mark && record.phase != .end && watched.contains(record, context)) else { return }
-        context.withEvent(of: record) { observe($0, context, &findings) }
+        guard record.kind == .mark else { return }
+        if !pending.isEmpty { settleClosedInstants(context, &findings) }
+        guard record.phase != .end else { return }
+        if addNames.contains(record, context) {
+            guard let owner = Self.ownerSerial(record, context) else { return }
+            let name = (context.field(.name, of: record) ?? context.field(.id, of: record))?.description ?? ""
+            let registration = Registration(
+                name: name, ordinal: context.ordinal, time: record.timestamp,
+                addedIn: context.attribution.enclosing(of: ControllerRef(serial: owner, typeName: ""))?.name, source: context.source
+            )
+            if let position = live.position(of: owner) {
+                if let earlier = live[at: position].first(where: { $0.name == name }), let ownerRef = MarkOwner.of(record, context) {
+                    reportTwice(earlier, again: registration, owner: ownerRef, context, &findings)
+                }
+                live[at: position].append(registration)
+            } else {
+                live[owner] = [registration]
+            }
+        } else if removeNames.contains(record, context) {
+            guard let owner = Self.ownerSerial(record, context), let position = live.position(of: owner) else { return }
+            guard let name = (context.field(.name, of: record) ?? context.field(.id, of: record))?.description else {
+                live[owner] = nil
+                return
+            }
+            if let index = live[at: position].firstIndex(where: { $0.name == name }) {
+                live[at: position].remove(at: index)
+                if live[at: position].isEmpty { live[owner] = nil }
+            }
+        }
+    }
+
+    /// The serial of `MarkOwner.of(_:_:)` of the mark `record`.
+    private static func ownerSerial(_ record: EventRecord, _ context: EventContext) -> UInt32? {
+        record.hasController ? record.controller : context.attribution.enclosing(of: nil)?.controller?.serial
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
@@ -185,31 +219,6 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .mark(let mark):
-            if !pending.isEmpty { settleClosedInstants(context, &findings) }
-            guard mark.phase != .end else { return }
-            if addMarks.contains(mark.name) {
-                guard let owner = MarkOwner.of(mark, context) else { return }
-                let name = (mark[field: "name"] ?? mark[field: "id"])?.description ?? ""
-                let registration = Registration(
-                    owner: owner, name: name, ordinal: context.ordinal, time: event.timestamp,
-                    addedIn: context.attribution.enclosing(of: owner)?.name, source: event.source
-                )
-                if let earlier = live[owner.serial]?.first(where: { $0.name == name }) {
-                    reportTwice(earlier, again: registration, context, &findings)
-                }
-                live[owner.serial, default: []].append(registration)
-            } else if removeMarks.contains(mark.name) {
-                guard let owner = MarkOwner.of(mark, context), live[owner.serial] != nil else { return }
-                guard let name = (mark[field: "name"] ?? mark[field: "id"])?.description else {
-                    live[owner.serial] = nil
-                    return
-                }
-                if let index = live[owner.serial]!.firstIndex(where: { $0.name == name }) {
-                    live[owner.serial]!.remove(at: index)
-                    if live[owner.serial]!.isEmpty { live[owner.serial] = nil }
-                }
-            }
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended: deinit windows close, and registrations die with the process.
             for exit in pending { settle(exit, context.time, &findings) }
@@ -254,14 +263,14 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
         }
     }
 
-    private func reportTwice(_ earlier: Registration, again: Registration, _ context: EventContext, _ findings: inout [Finding]) {
-        guard reported.insert(Key(typeName: again.owner.typeName, name: again.name, twice: true)).inserted else { return }
+    private func reportTwice(_ earlier: Registration, again: Registration, owner: ControllerRef, _ context: EventContext, _ findings: inout [Finding]) {
+        guard reported.insert(Key(typeName: owner.typeName, name: again.name, twice: true)).inserted else { return }
         let first = earlier.addedIn.map { "in \($0) at \(context.time(earlier.time))" } ?? "at \(context.time(earlier.time))"
         let now = again.addedIn.map { "in \($0) at \(context.time(again.time))" } ?? "at \(context.time(again.time))"
         findings.append(Finding(
-            ruleID: ObserverNotRemovedRule.id, severity: severity, controller: again.owner.displayName,
+            ruleID: ObserverNotRemovedRule.id, severity: severity, controller: owner.displayName,
             timestamp: again.time, ordinal: again.ordinal, callback: again.addedIn,
-            message: "\(again.owner.displayName) adds observer \(MarkOwner.quoted(again.name)) \(now) while the one added \(first) is still registered: every notification is now handled twice. The callback that removes it runs less often than the one that adds it.",
+            message: "\(owner.displayName) adds observer \(MarkOwner.quoted(again.name)) \(now) while the one added \(first) is still registered: every notification is now handled twice. The callback that removes it runs less often than the one that adds it.",
             related: [RelatedEvent(ordinal: earlier.ordinal, timestamp: earlier.time, message: "observer \(MarkOwner.quoted(earlier.name)) first added \(first)", source: earlier.source)],
             source: again.source
         ))

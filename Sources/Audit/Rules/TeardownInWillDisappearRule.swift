@@ -114,7 +114,11 @@ enum TeardownInWillDisappearRule {
 final class TeardownInWillDisappearMonitor: RuleMonitor {
     /// A teardown mark held for a viewWillDisappear. Words are only built when a finding is made.
     struct Teardown {
-        var mark: MarkEvent
+        /// The mark's label, in parts.
+        var mark: MarkLabel
+        /// The start that restores it (`task.start`, `download`), for the standard resource stops
+        /// (`MarkEvent.undoneStart`).
+        var undoes: (name: String, id: String)?
         var ordinal: UInt64
         var timestamp: UInt64
         var source: EventSource?
@@ -123,9 +127,7 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         var willDisappearOrdinal: UInt64
         var willDisappearTime: UInt64
 
-        var label: String { mark.label }
-        /// The start that restores it (`task.start`, `download`), for the standard resource stops.
-        var undoes: (name: String, id: String)? { mark.undoneStart }
+        var label: String { mark.text }
     }
 
     /// A cancelled disappearance whose teardowns wait for the controller's reappearance to (maybe) restore them.
@@ -140,6 +142,9 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
     let callbackFilter = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear], ends: false)
     let containerFilter = CancelledDisappearances<Teardown>.containerOperations
+    /// Callbacks and container events read nothing of the replayed state (marks do: the attribution).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = .containers
     private let severity: Severity
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
@@ -153,8 +158,6 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
 
     /// `marks`, matched on records.
     private let teardownNames: MarkNames
-    /// The standard resource starts (`MarkEvent.resourceStart`), matched on records.
-    private static let resourceStarts = MarkNames([MarkName.timerStart, MarkName.taskStart, MarkName.requestStart, MarkName.observerAdd])
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -162,19 +165,41 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         teardownNames = MarkNames(marks)
     }
 
-    /// Passes over, without building their `Event`, the container events while nothing is held and the resource
-    /// starts while no disappearance is cancelled: `observe(_:_:_:)` would ignore them.
+    /// Reads marks from the record (no `Event` is built for them), and passes over, without building their
+    /// `Event`, the container events while nothing is held.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         switch record.kind {
         case .mark:
-            guard (teardownNames.contains(record, context) && Self.inWillDisappear(record, context))
-                || (!cancelled.isEmpty && Self.resourceStarts.contains(record, context)) else { return }
+            traceStart = context.traceStart
+            if teardownNames.contains(record, context), Self.inWillDisappear(record, context) { hold(record, context) }
+            if !cancelled.isEmpty, let start = Self.resourceStart(record, context) { restart(start, record, context) }
+            return
         case .container:
             guard !held.isEmpty else { return }
         default:
             break
         }
         context.withEvent(of: record) { observe($0, context, &findings) }
+    }
+
+    /// `MarkEvent.resourceStart` of the mark `record`, read from the record.
+    private static func resourceStart(_ record: EventRecord, _ context: EventContext) -> (name: String, id: String)? {
+        switch record.markName {
+        case .timerStart?, .taskStart?, .requestStart?: (record.markName!.string!, context.field(.id, of: record)?.stringValue ?? "")
+        case .observerAdd?: (MarkName.observerAdd, context.field(.name, of: record)?.stringValue ?? "")
+        default: nil
+        }
+    }
+
+    /// `MarkEvent.undoneStart` of the mark `record`, read from the record.
+    private static func undoneStart(_ record: EventRecord, _ context: EventContext) -> (name: String, id: String)? {
+        switch record.markName {
+        case .timerStop?: (MarkName.timerStart, context.field(.id, of: record)?.stringValue ?? "")
+        case .observerRemove?: (MarkName.observerAdd, context.field(.name, of: record)?.stringValue ?? "")
+        case .taskCancel?: (MarkName.taskStart, context.field(.id, of: record)?.stringValue ?? "")
+        case .requestCancel?: (MarkName.requestStart, context.field(.id, of: record)?.stringValue ?? "")
+        default: nil
+        }
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
@@ -191,9 +216,6 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         switch event.payload {
         case .container:
             if let cancellation = held.observe(event, context) { remember(cancellation) }
-        case .mark(let mark):
-            if marks.contains(mark.name) { hold(mark, event, context) }
-            if !cancelled.isEmpty, let start = mark.resourceStart { restart(start, mark, event, context) }
         case .recorder(.runStarted) where context.ordinal > 0:
             // The process ended: controllers still torn down stayed so until then.
             reportAll(&findings)
@@ -215,22 +237,28 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         return !record.hasController || ref.serial == record.controller
     }
 
-    private func hold(_ mark: MarkEvent, _ event: Event, _ context: EventContext) {
-        guard let enclosing = context.attribution.enclosing(of: mark.controller),
+    /// Holds the teardown mark `record` for the viewWillDisappear of its controller it happens in.
+    private func hold(_ record: EventRecord, _ context: EventContext) {
+        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
+        guard let enclosing = context.attribution.enclosing(of: probe),
               case .controller(let ref, .viewWillDisappear) = enclosing.subject,
-              (mark.controller ?? ref) == ref else { return }
+              !record.hasController || context.controller(of: record) == ref else { return }
         held.hold(Teardown(
-            mark: mark, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, controller: ref,
+            mark: MarkLabel(record, context), undoes: Self.undoneStart(record, context), ordinal: context.ordinal,
+            timestamp: record.timestamp, source: context.source, controller: ref,
             willDisappearOrdinal: enclosing.ordinal, willDisappearTime: enclosing.timestamp
         ), for: ref)
     }
 
-    private func restart(_ start: (name: String, id: String), _ mark: MarkEvent, _ event: Event, _ context: EventContext) {
-        guard let enclosing = context.attribution.enclosing(of: mark.controller),
-              let ref = enclosing.controller, (mark.controller ?? ref) == ref,
+    /// A resource start (`start`, the mark `record`) in an appearance callback of a controller whose
+    /// disappearance was cancelled: it may restore a teardown.
+    private func restart(_ start: (name: String, id: String), _ record: EventRecord, _ context: EventContext) {
+        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
+        guard let enclosing = context.attribution.enclosing(of: probe),
+              let ref = enclosing.controller, !record.hasController || context.controller(of: record) == ref,
               let callback = enclosing.callback, callback == .viewWillAppear || callback == .viewIsAppearing || callback == .viewDidAppear,
               cancelled[ref.serial] != nil else { return }
-        cancelled[ref.serial]!.restarts[Self.key(start)] = context.related(event, "\(mark.label) at \(context.time(event.timestamp)) in \(callback.name) restarted it")
+        cancelled[ref.serial]!.restarts[Self.key(start)] = context.related(record, "\(MarkLabel(record, context).text) at \(context.time(record.timestamp)) in \(callback.name) restarted it")
     }
 
     private func remember(_ cancellation: CancelledDisappearances<Teardown>.Cancellation) {

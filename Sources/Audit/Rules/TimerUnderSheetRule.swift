@@ -128,6 +128,10 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .containers, .callbacks, .recorder]
     let callbackFilter = CallbackSet([.deinitialize], ends: false)
     let containerFilter = ContainerOperationSet([.present, .dismiss, .presentationControllerDidDismiss])
+    /// Deinit and dismissals read nothing of the replayed state (presentations and marks do: appearance,
+    /// attribution).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeContainers = ContainerOperationSet([.dismiss, .presentationControllerDidDismiss])
 
     private struct Timer {
         var owner: ControllerRef
@@ -199,14 +203,20 @@ final class TimerUnderSheetMonitor: RuleMonitor {
             }
             return
         case .container:
+            // Read from the record: no `Event` is built.
             switch record.containerOperation {
             case .present?:
                 guard record.listCount > 0, let style = record.presentationStyle, styles.contains(style) else { return }
-            case .dismiss?, .presentationControllerDidDismiss?:
-                guard !covers.isEmpty else { return }
+                present(record, style, context)
+            case let operation? where operation == .dismiss || operation == .presentationControllerDidDismiss:
+                guard !covers.isEmpty, record.listCount > 0 else { return }
+                let presented = context.listSerial(0, of: record)
+                let time = record.timestamp
+                uncover(presented, at: time, ending: context.related(record, "\(operation.name) of \(context.listController(0, of: record).displayName) at \(context.time(time))"), how: "until \(context.listController(0, of: record).displayName) was dismissed at \(context.time(time))", context.time, &findings)
             default:
-                return
+                break
             }
+            return
         default:
             break
         }
@@ -220,11 +230,41 @@ final class TimerUnderSheetMonitor: RuleMonitor {
             owner: owner, id: MarkOwner.identifier(record, context), start: record.timestamp, ordinal: context.ordinal,
             startedIn: context.attribution.enclosing(of: owner)?.name, source: context.source
         )
-        timers[owner.serial, default: []].append(timer)
+        if let position = timers.position(of: owner.serial) {
+            timers[at: position].append(timer)
+        } else {
+            timers[owner.serial] = [timer]
+        }
         for index in covers.indices where covers[index].covered.contains(owner.serial) {
             covers[index].timers.append(CoveredTimer(timer: timer, since: record.timestamp))
             break
         }
+    }
+
+    /// A presentation of `style` (one that leaves the presenter's view in place), read from the record: the
+    /// controllers that appeared and are not covered yet become covered, with their running timers.
+    private func present(_ record: EventRecord, _ style: ModalPresentationStyle, _ context: EventContext) {
+        let presented = context.listSerial(0, of: record)
+        var covered = Set<UInt32>()
+        var running: [CoveredTimer] = []
+        for (serial, list) in zip(timers.keys, timers.values) where serial != presented && Self.hasAppeared(list[0].owner.serial, context) {
+            guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
+            covered.insert(serial)
+            running += list.map { CoveredTimer(timer: $0, since: record.timestamp) }
+        }
+        // Controllers already appeared without a timer yet may start one while covered.
+        if record.hasController, record.controller != presented, Self.hasAppeared(record.controller, context) {
+            covered.insert(record.controller)
+        }
+        running.sort { $0.timer.ordinal < $1.timer.ordinal }
+        covers.append(Cover(
+            presented: context.listController(0, of: record), presenter: record.hasController ? context.controller(of: record) : nil, style: style,
+            time: record.timestamp, ordinal: context.ordinal, source: context.source, covered: covered, timers: running))
+    }
+
+    /// Whether the replayed state has the controller `serial` appeared (read in place).
+    private static func hasAppeared(_ serial: UInt32, _ context: EventContext) -> Bool {
+        context.state.controllers.withRecord(of: serial) { $0.appearance } == .appeared
     }
 
     /// A stop mark, read from the record (its name is read only for a finding): no `Event` is built.
@@ -256,29 +296,6 @@ final class TimerUnderSheetMonitor: RuleMonitor {
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         switch event.payload {
-        case .container(let container):
-            switch container.operation {
-            case .present:
-                guard let presented = container.controllers.first, let style = container.style, styles.contains(style) else { return }
-                var covered = Set<UInt32>()
-                var running: [CoveredTimer] = []
-                for (serial, list) in zip(timers.keys, timers.values) where serial != presented.serial && context.state[list[0].owner]?.appearance == .appeared {
-                    guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
-                    covered.insert(serial)
-                    running += list.map { CoveredTimer(timer: $0, since: event.timestamp) }
-                }
-                // Controllers already appeared without a timer yet may start one while covered.
-                if let presenter = container.container, presenter.serial != presented.serial, context.state[presenter]?.appearance == .appeared {
-                    covered.insert(presenter.serial)
-                }
-                running.sort { $0.timer.ordinal < $1.timer.ordinal }
-                covers.append(Cover(presented: presented, presenter: container.container, style: style, time: event.timestamp, ordinal: context.ordinal, source: event.source, covered: covered, timers: running))
-            case .dismiss, .presentationControllerDidDismiss:
-                guard let presented = container.controllers.first else { return }
-                uncover(presented.serial, at: event.timestamp, ending: context.related(event, "\(container.operation.name) of \(presented.displayName) at \(context.time(event.timestamp))"), how: "until \(presented.displayName) was dismissed at \(context.time(event.timestamp))", context.time, &findings)
-            default:
-                break
-            }
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended: its timers and presentations ended with it.
             let last = context.previousTimestamp ?? event.timestamp

@@ -139,11 +139,16 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     let callbackDemand: CallbackDemand? = CallbackDemand()
     /// Exits (and their ends); every app event while an exit window is open (`CallbackDemand.app`).
     let appFilter = AppTransitionSet([.didEnterBackground, .willTerminate])
+    /// Nothing it looks at reads the replayed state.
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = [.app, .marks]
     /// Unsaved edits by controller serial (0 for marks without a controller), then key.
     @exclusivity(unchecked) private var unsaved: [UInt32: [String: Edits]] = [:]
     @exclusivity(unchecked) private var pending: [PendingExit] = []
     /// The first event's timestamp: times in messages are measured from it (`EventContext.time(_:)`).
     @exclusivity(unchecked) private var traceStart: UInt64 = 0
+    /// Whether `callbackDemand` asks for everything (an exit window is open).
+    @exclusivity(unchecked) private var isDemanding = false
 
     init(settings: RuleSettings) {
         self.settings = settings
@@ -155,8 +160,11 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         updateDemand()
     }
 
-    /// Every callback and app event while an exit window is open, since any of them may close it.
+    /// Every callback and app event while an exit window is open, since any of them may close it (written only
+    /// when that changes).
     private func updateDemand() {
+        guard pending.isEmpty == isDemanding else { return }
+        isDemanding = !pending.isEmpty
         callbackDemand!.extra = pending.isEmpty ? [] : .all
         callbackDemand!.app = pending.isEmpty ? [] : .all
     }
@@ -189,6 +197,15 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     /// Reads `edit` and `save` marks from the record (name code, controller, `key` and `critical` fields): no
     /// `Event` is built for them.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        if record.kind == .app {
+            // The `AppEvent` the record stands for, without building the `Event` (as the decoder builds it: an
+            // unknown transition code reads as didFinishLaunching).
+            traceStart = context.traceStart
+            defer { updateDemand() }
+            let app = AppEvent(record.appTransition ?? .didFinishLaunching, record.phase, scene: context.string(of: record))
+            observe(app, at: record.timestamp, source: context.source, context, &findings)
+            return
+        }
         guard record.kind == .mark else {
             context.withEvent(of: record) { observe($0, context, &findings) }
             return
@@ -222,27 +239,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         defer { updateDemand() }
         switch event.payload {
         case .app(let app):
-            if !pending.isEmpty {
-                settle(findings: &findings) { closer in
-                    switch closer {
-                    case .appEnd(let transition): transition == app.transition && app.phase == .end
-                    case .nextCallback: true
-                    case .callbackEnd: false
-                    }
-                }
-            }
-            guard app.phase != .end, app.transition == .didEnterBackground || app.transition == .willTerminate else { return }
-            guard !unsaved.isEmpty else { return }
-            let edits = unsaved.values.flatMap(\.values).sorted { $0.first.ordinal < $1.first.ordinal }
-            unsaved.removeAll()
-            let subject = app.scene.map { "scene '\($0)'" } ?? "the app"
-            let verb = app.transition == .didEnterBackground ? "entered the background" : "was about to terminate"
-            pending.append(PendingExit(
-                closer: app.phase == .begin ? .appEnd(app.transition) : .nextCallback,
-                ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
-                callbackName: app.delegateMethodName, what: "\(subject) \(verb) at \(context.time(event.timestamp)) (\(app.delegateMethodName))",
-                edits: edits
-            ))
+            observe(app, at: event.timestamp, source: event.source, context, &findings)
         case .recorder(.runStarted(let process)) where context.ordinal > 0:
             // The previous process ended (killed or crashed): exit windows close, and every edit still unsaved
             // was lost with it.
@@ -261,6 +258,31 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         default:
             break
         }
+    }
+
+    /// An app or scene delegate event, at `timestamp`.
+    private func observe(_ app: AppEvent, at timestamp: UInt64, source: EventSource?, _ context: EventContext, _ findings: inout [Finding]) {
+        if !pending.isEmpty {
+            settle(findings: &findings) { closer in
+                switch closer {
+                case .appEnd(let transition): transition == app.transition && app.phase == .end
+                case .nextCallback: true
+                case .callbackEnd: false
+                }
+            }
+        }
+        guard app.phase != .end, app.transition == .didEnterBackground || app.transition == .willTerminate else { return }
+        guard !unsaved.isEmpty else { return }
+        let edits = unsaved.values.flatMap(\.values).sorted { $0.first.ordinal < $1.first.ordinal }
+        unsaved.removeAll()
+        let subject = app.scene.map { "scene '\($0)'" } ?? "the app"
+        let verb = app.transition == .didEnterBackground ? "entered the background" : "was about to terminate"
+        pending.append(PendingExit(
+            closer: app.phase == .begin ? .appEnd(app.transition) : .nextCallback,
+            ordinal: context.ordinal, timestamp: timestamp, source: source,
+            callbackName: app.delegateMethodName, what: "\(subject) \(verb) at \(context.time(timestamp)) (\(app.delegateMethodName))",
+            edits: edits
+        ))
     }
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {

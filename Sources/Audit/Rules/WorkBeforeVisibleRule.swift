@@ -121,8 +121,8 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         /// The ordinal and timestamp of the callback's begin (or instant).
         var callbackOrdinal: UInt64
         var callbackTime: UInt64
-        /// The work's marks; their labels are only built when a finding is made.
-        var marks: [MarkEvent]
+        /// The work's marks; their labels' text is only built when a finding is made.
+        var marks: [MarkLabel]
         var ordinal: UInt64
         var timestamp: UInt64
         var source: EventSource?
@@ -132,7 +132,13 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .marks, .recorder]
-    let callbackFilter = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
+    /// No fixed callbacks: `observe(callback:_:_:)` ignores every callback while no work waits, so it asks for
+    /// `watched` only while some does (`callbackDemand`, `updateDemand()`).
+    let callbackFilter: CallbackSet = []
+    let callbackDemand: CallbackDemand? = CallbackDemand()
+    private static let watched = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
+    /// Whether `callbackDemand` holds `watched`.
+    @exclusivity(unchecked) private var isDemanding = false
     private let settings: RuleSettings
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
@@ -148,7 +154,15 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         grace = settings.duration("grace", default: WorkBeforeVisibleRule.defaultGrace)
     }
 
+    /// Asks for `watched` exactly while work waits (written only when that changes).
+    private func updateDemand() {
+        guard pending.isEmpty == isDemanding else { return }
+        isDemanding = !pending.isEmpty
+        callbackDemand!.extra = isDemanding ? Self.watched : []
+    }
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         guard !pending.isEmpty, record.phase != .end, let batches = pending[record.controller] else { return }
         lastContext = context
         let serial = record.controller
@@ -178,22 +192,33 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         }
     }
 
-    /// A work mark matters only inside an early callback of its own controller (`start`): checked on the record
-    /// (the attribution needs only the mark's controller serial) before its `Event` is built.
+    /// A work mark matters only inside an early callback of its own controller (`start`): read from the record (the
+    /// attribution needs only the mark's controller serial; no `Event` is built).
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        if record.kind == .mark {
-            let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
-            guard let enclosing = context.attribution.enclosing(of: probe), case .controller(let ref, let callback) = enclosing.subject,
-                  early.contains(callback), !record.hasController || ref.serial == record.controller else { return }
+        defer { updateDemand() }
+        guard record.kind == .mark else {
+            context.withEvent(of: record) { observe($0, context, &findings) }
+            return
         }
-        context.withEvent(of: record) { observe($0, context, &findings) }
+        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
+        guard let enclosing = context.attribution.enclosing(of: probe), case .controller(let ref, let callback) = enclosing.subject,
+              early.contains(callback), !record.hasController || ref.serial == record.controller else { return }
+        guard Self.isWork(record, context, marks) else { return }
+        // The mark's controller must be the callback's by name too (`ControllerRef` equality), as `start` says.
+        if record.hasController, context.controller(of: record) != ref { return }
+        start(MarkLabel(record, context), at: record.timestamp, ref, callback, enclosing, context)
+    }
+
+    /// Whether the mark `record` is one of `marks` (by its name string: the list is short).
+    private static func isWork(_ record: EventRecord, _ context: EventContext, _ marks: [String]) -> Bool {
+        if let code = record.markName, let string = code.string { return marks.contains(string) }
+        guard let name = context.string(of: record) else { return false }
+        return marks.contains(name)
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         switch event.payload {
-        case .mark(let mark):
-            guard marks.contains(mark.name) else { return }
-            start(mark, event, context)
         case .recorder(.runStarted) where context.ordinal > 0:
             guard !pending.isEmpty else { return }
             lastContext = context
@@ -210,11 +235,8 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         reportAll(end: end.lastTimestamp, endText: "the trace ended at \(end.time(end.lastTimestamp))", related: nil, &findings)
     }
 
-    private func start(_ mark: MarkEvent, _ event: Event, _ context: EventContext) {
-        guard let enclosing = context.attribution.enclosing(of: mark.controller),
-              case .controller(let ref, let callback) = enclosing.subject,
-              early.contains(callback),
-              (mark.controller ?? ref) == ref else { return }
+    /// Work (the mark labelled `mark`, at `timestamp`) started in `callback` of `ref`, the `enclosing` callback.
+    private func start(_ mark: MarkLabel, at timestamp: UInt64, _ ref: ControllerRef, _ callback: Callback, _ enclosing: EnclosingCallback, _ context: EventContext) {
         lastContext = context
         let position = pending.position(of: ref.serial)
         // In place: copying the batches out and back copied every batch and its marks.
@@ -225,7 +247,7 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         let appearing = callback == .viewWillAppear || callback == .viewIsAppearing
         let batch = Batch(
             controller: ref, callback: callback, callbackOrdinal: enclosing.ordinal, callbackTime: enclosing.timestamp,
-            marks: [mark], ordinal: context.ordinal, timestamp: event.timestamp, source: event.source, appearing: appearing
+            marks: [mark], ordinal: context.ordinal, timestamp: timestamp, source: context.source, appearing: appearing
         )
         if let position {
             pending[at: position].append(batch)
@@ -253,7 +275,7 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         if let state = lastContext?.state[batch.controller], state.viewAttachedTo != nil, state.parent.serial == nil { return }
         let name = batch.controller.displayName
         let start = TimeText.seconds(batch.timestamp - min(batch.timestamp, lastContext?.traceStart ?? 0))
-        let message = "\(name) starts work in \(batch.callback.name) at \(start) (\(batch.marks.map(\.label).joined(separator: ", "))), before its view is visible, and \(what)."
+        let message = "\(name) starts work in \(batch.callback.name) at \(start) (\(batch.marks.map(\.text).joined(separator: ", "))), before its view is visible, and \(what)."
         var related = [RelatedEvent(ordinal: batch.callbackOrdinal, timestamp: batch.callbackTime, message: "\(name) \(batch.callback.name) at \(TimeText.seconds(batch.callbackTime - min(batch.callbackTime, lastContext?.traceStart ?? 0)))")]
         if let outcome { related.append(outcome) }
         findings.append(Finding(
