@@ -4,8 +4,8 @@ import TraceModel
 
 /// One audit of one trace: feed it every event in order, then `finish()`.
 ///
-/// Events are dispatched through tables: callbacks per (callback, phase) to the monitors whose
-/// `RuleMonitor.callbackFilter` holds it, plus the monitors whose `callbackDemand` asks for it now; container
+/// Events are dispatched through tables: callbacks per callback and end-or-not (a `CallbackSet` bit) to the
+/// monitors whose `RuleMonitor.callbackFilter` holds it, plus the monitors whose `callbackDemand` asks for it now; container
 /// events per operation (`containerFilter`), app events per transition and phase (`appFilter`, widened by
 /// `CallbackDemand.app`), marks per interned name (`markFilter`). An event no monitor wants costs the replay's
 /// fold and a table lookup. Monitors get callbacks as `EventRecord`s (`RuleMonitor.observe(callback:_:_:)`) and
@@ -13,6 +13,12 @@ import TraceModel
 /// records (`observeRest(of:batch:)`, `observe(_:from:)`) or `Event`s (`observe(_:ordinal:)`, which turns the
 /// event into the same record), so both paths find the same; an `Event` is built from a record only when a
 /// monitor asks for it (`EventContext.event(of:)`), once per event.
+///
+/// From batches (`observeRest(of:batch:)`) the events no monitor reads the replayed state at are folded a run at a
+/// time, by the replayer's fast paths; a monitor that reads nothing of the state for an event
+/// (`RuleMonitor.stateFreeCallbacks`, `stateFreeRecords`, `stateFreeContainers`) is called as the loop scans the
+/// run, before the run is folded. Each monitor still sees its events in trace order, and sees the state after the
+/// event wherever it reads it (`BatchDispatchAgreementTests`).
 ///
 /// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
 /// Not `Sendable`: use one session on one thread.
@@ -298,6 +304,8 @@ public final class AuditSession {
     ) {
         let count = entries.count
         let base = entries
+        // The record dispatched for a callback entry: its fields set in place per dispatch (no copy per event).
+        var record = callbackTemplate
         var index = 0
         while index < count {
             // The timestamp of the event before the run (`nil` before the first event of the trace); inside the run,
@@ -320,21 +328,21 @@ public final class AuditSession {
                     let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.callbackCode, entry.phaseCode))
                     if watched & bit != 0 {
                         if free & bit == 0 { break }
-                        dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop))
+                        dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop), in: &record)
                         watched = watchedCallbacks | demandedCallbacks
                         free = freeCallbacks & ~demandedCallbacks
                     }
                 } else {
-                    let record = recordBase.unsafelyUnwrapped + Int(entry.record)
-                    if record.pointee.kind == .other {
+                    let recordPointer = recordBase.unsafelyUnwrapped + Int(entry.record)
+                    if recordPointer.pointee.kind == .other {
                         other = true
                         break
                     }
-                    switch action(record) {
+                    switch action(recordPointer) {
                     case .skip:
                         break
                     case .dispatch:
-                        dispatchOther(record.pointee, previous(stop))
+                        dispatchOther(recordPointer.pointee, previous(stop))
                         replay.event = nil
                         watched = watchedCallbacks | demandedCallbacks
                         free = freeCallbacks & ~demandedCallbacks
@@ -354,7 +362,7 @@ public final class AuditSession {
                     let entry = base[stop]
                     let ordinal = first &+ UInt64(stop)
                     if !entry.isRecord {
-                        dispatch(callback: entry, ordinal: ordinal, previous(stop))
+                        dispatch(callback: entry, ordinal: ordinal, previous(stop), in: &record)
                     } else {
                         dispatchOther(recordBase.unsafelyUnwrapped[Int(entry.record)], previous(stop))
                         replay.event = nil
@@ -393,8 +401,9 @@ public final class AuditSession {
 
     /// A callback entry of a batch a monitor looks at: its record is built and dispatched.
     @inline(__always)
-    private func dispatch(callback entry: RecordBatch.Entry, ordinal: UInt64, _ previousTimestamp: UInt64?) {
-        dispatch(record(of: entry, ordinal: ordinal), Self.callbackKey(entry.callbackCode, entry.phaseCode), previousTimestamp)
+    private func dispatch(callback entry: RecordBatch.Entry, ordinal: UInt64, _ previousTimestamp: UInt64?, in record: inout EventRecord) {
+        Self.fill(&record, from: entry, ordinal: ordinal)
+        dispatch(record, Self.callbackKey(entry.callbackCode, entry.phaseCode), previousTimestamp)
     }
 
     /// The record of a callback entry (what `RecordBatch.record(of:)` builds), field by field from its codes: the
@@ -403,6 +412,13 @@ public final class AuditSession {
     @inline(__always)
     func record(of entry: RecordBatch.Entry, ordinal: UInt64) -> EventRecord {
         var record = callbackTemplate
+        Self.fill(&record, from: entry, ordinal: ordinal)
+        return record
+    }
+
+    /// Sets the fields of a callback record (made from `callbackTemplate`) that differ from entry to entry.
+    @inline(__always)
+    static func fill(_ record: inout EventRecord, from entry: RecordBatch.Entry, ordinal: UInt64) {
         record.timestamp = entry.timestamp
         record.ordinal = ordinal
         record.callback = entry.callbackCode <= 14 ? unsafeBitCast(entry.callbackCode, to: Callback.self) : .initialize
@@ -413,7 +429,6 @@ public final class AuditSession {
         record.parent = entry.parentCode <= 2 ? unsafeBitCast(entry.parentCode, to: EventRecord.Parent.self) : .absent
         record.parentSerial = entry.parentSerial
         record.parentSlot = entry.parentSlot
-        return record
     }
 
     /// Counts the event and moves the clock; returns the previous event's timestamp (`nil` for the first).
@@ -432,7 +447,8 @@ public final class AuditSession {
         (watchedCallbacks | demandedCallbacks) & (1 << UInt32(key)) != 0
     }
 
-    /// Calls the monitors that look at the callback record now.
+    /// Calls the monitors that look at the callback record now (kept out of the batch loop, whose scan stays small).
+    @inline(never)
     private func dispatch(_ record: EventRecord, _ key: Int, _ previousTimestamp: UInt64?) {
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
         for position in callbackTable.positions(key) {
@@ -449,6 +465,7 @@ public final class AuditSession {
 
     /// Calls the monitors that want a container, app, SwiftUI or mark record (the table of its kind, by operation,
     /// transition or name; plus the demands for app events).
+    @inline(never)
     private func dispatchOther(_ record: EventRecord, _ previousTimestamp: UInt64?) {
         let table: DispatchTable
         let key: Int

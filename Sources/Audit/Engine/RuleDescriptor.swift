@@ -15,8 +15,13 @@ public struct RuleDescriptor: Sendable {
     public var explanation: String
     /// How to fix a finding.
     public var fix: String
-    /// At least one triggering and one non-triggering example.
-    public var examples: [RuleExample]
+    /// At least one triggering and one non-triggering example. Built when read (each read builds them again):
+    /// an audit never reads them, and building every rule's example traces was most of an audit's set-up.
+    public var examples: [RuleExample] {
+        get { makeExamples() }
+        set { makeExamples = { newValue } }
+    }
+    private var makeExamples: @Sendable () -> [RuleExample]
 
     public init(
         id: String,
@@ -27,7 +32,7 @@ public struct RuleDescriptor: Sendable {
         parameters: [RuleParameter] = [],
         explanation: String,
         fix: String,
-        examples: [RuleExample]
+        examples: @autoclosure @escaping @Sendable () -> [RuleExample]
     ) {
         self.id = id
         self.summary = summary
@@ -37,6 +42,6 @@ public struct RuleDescriptor: Sendable {
         self.parameters = parameters
         self.explanation = explanation
         self.fix = fix
-        self.examples = examples
+        makeExamples = examples
     }
 }

@@ -134,6 +134,36 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         var source: EventSource?
     }
 
+    /// The details of the open frames that have some: few (frames nest a few deep), so a list searched from its
+    /// end costs less than hashing the ordinal.
+    private struct DetailsByOrdinal {
+        var entries: [(ordinal: UInt64, details: Details)] = []
+
+        func index(of ordinal: UInt64) -> Int? {
+            entries.lastIndex { $0.ordinal == ordinal }
+        }
+
+        /// The position of `ordinal`'s details, added empty when it has none.
+        mutating func index(adding ordinal: UInt64) -> Int {
+            if let index = index(of: ordinal) { return index }
+            entries.append((ordinal, Details()))
+            return entries.count - 1
+        }
+
+        mutating func set(_ details: Details, for ordinal: UInt64) {
+            entries[index(adding: ordinal)].details = details
+        }
+
+        mutating func removeValue(forKey ordinal: UInt64) -> Details? {
+            guard let index = index(of: ordinal) else { return nil }
+            return entries.remove(at: index).details
+        }
+
+        mutating func removeAll() {
+            entries.removeAll()
+        }
+    }
+
     private struct Key: Hashable {
         var typeName: String
         var callback: Callback
@@ -143,7 +173,7 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     private let budget: UInt64
     @exclusivity(unchecked) private var open: [Frame] = []
     /// The details of the open frames that have some, by the frame's ordinal.
-    @exclusivity(unchecked) private var details: [UInt64: Details] = [:]
+    @exclusivity(unchecked) private var details = DetailsByOrdinal()
     @exclusivity(unchecked) private var overruns: [Key: Overruns] = [:]
     @exclusivity(unchecked) private var order: [Key] = []
 
@@ -158,7 +188,7 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
             var frame = Frame(controller: record.controller, callback: record.callback, begin: record.timestamp, ordinal: context.ordinal)
             if let source = context.source {
                 frame.hasDetails = true
-                details[frame.ordinal] = Details(source: source)
+                details.set(Details(source: source), for: frame.ordinal)
             }
             open.append(frame)
         case .end:
@@ -189,24 +219,24 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
 
     /// `work` marks, as records: no `Event` is built for them.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard record.kind == .mark, record.markName == .work, !open.isEmpty else { return }
-        let label = context.field(.label, of: record)?.description ?? ""
+        guard record.kind == .mark, record.markName == .work, !open.isEmpty, record.phase != .instant else { return }
         let markController: UInt32? = record.hasController ? record.controller : nil
         guard let index = open.lastIndex(where: { markController == nil || $0.controller == markController }) else { return }
         let ordinal = open[index].ordinal
-        switch record.phase {
-        case .begin:
+        if record.phase == .begin {
             open[index].hasDetails = true
-            details[ordinal, default: Details()].openWork.append((label, record.timestamp, context.ordinal))
-        case .end:
-            guard open[index].hasDetails, let work = details[ordinal]?.openWork.lastIndex(where: { $0.label == label }) else { return }
-            let begun = details[ordinal]!.openWork.remove(at: work)
+            let label = context.field(.label, of: record)?.description ?? ""
+            let slot = details.index(adding: ordinal)
+            details.entries[slot].details.openWork.append((label, record.timestamp, context.ordinal))
+        } else {
+            guard open[index].hasDetails, let slot = details.index(of: ordinal) else { return }
+            let label = context.field(.label, of: record)?.description ?? ""
+            guard let work = details.entries[slot].details.openWork.lastIndex(where: { $0.label == label }) else { return }
+            let begun = details.entries[slot].details.openWork.remove(at: work)
             let duration = record.timestamp >= begun.begin ? record.timestamp - begun.begin : 0
-            if duration >= details[ordinal]!.longestWork?.duration ?? 0 {
-                details[ordinal]!.longestWork = (label, duration, begun.ordinal, begun.begin)
+            if duration >= details.entries[slot].details.longestWork?.duration ?? 0 {
+                details.entries[slot].details.longestWork = (label, duration, begun.ordinal, begun.begin)
             }
-        case .instant:
-            break
         }
     }
 

@@ -205,7 +205,8 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     /// An addChild at `timestamp` (the event being observed).
     private func add(_ child: ControllerRef, to parent: ControllerRef, at timestamp: UInt64, _ context: EventContext) {
-        if let kind = context.state[parent]?.containerKind, kind != .unknown { return }
+        // Read in place (`state[parent]` copied the parent's whole record).
+        if let kind = context.state.controllers.withRecord(of: parent.serial, { $0.containerKind }), kind != .unknown { return }
         remove(child.serial)
         children[child.serial] = Child(parent: parent.serial, typeName: child.typeName)
         let added = RelatedEvent(ordinal: context.ordinal, timestamp: timestamp, message: "addChild of \(child.displayName) at \(context.time(timestamp))", source: context.source)

@@ -54,18 +54,45 @@ enum ViewLoadedInInitRule {
 /// The monitor of `view_loaded_in_init`.
 final class ViewLoadedInInitMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
-    let callbackFilter = CallbackSet([.loadView, .viewDidLoad, .deinitialize], ends: false)
-    /// A deinit reads nothing of the replayed state (loadView and viewDidLoad read the open init).
-    let stateFreeCallbacks = CallbackSet([.deinitialize])
+    /// Init begins and ends (counted, `openInits`) and deinits; loadView and viewDidLoad only while some init is
+    /// open (`callbackDemand`), since only then can one run inside an init.
+    let callbackFilter = CallbackSet([.initialize]).union(CallbackSet([.deinitialize], ends: false))
+    let callbackDemand: CallbackDemand? = CallbackDemand()
+    /// Inits and deinits read nothing of the replayed state (loadView and viewDidLoad read the open init).
+    let stateFreeCallbacks = CallbackSet([.initialize, .deinitialize])
     private let severity: Severity
     /// The init (by its begin ordinal) already reported per controller, so loadView + viewDidLoad give one finding.
     @exclusivity(unchecked) private var reportedInit = SerialMap<UInt64>()
+    /// Per controller, its init begins less its init ends (only positive counts are kept). Never less than the
+    /// replayed state's open init intervals of that controller (`CallbackAttribution.openFrame(_:ofSerial:)`: the
+    /// fold pushes at each begin and pops at most one per end), so with no count no loadView or viewDidLoad can be
+    /// inside an init.
+    @exclusivity(unchecked) private var openInits = SerialMap<Int>()
 
     init(settings: RuleSettings) {
         severity = settings.severity
     }
 
+    private static let loads = CallbackSet([.loadView, .viewDidLoad], ends: false)
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        if record.callback == .initialize {
+            switch record.phase {
+            case .begin:
+                openInits[record.controller, default: 0] += 1
+            case .end:
+                guard let position = openInits.position(of: record.controller) else { return }
+                if openInits[at: position] > 1 {
+                    openInits.update(at: position) { $0 -= 1 }
+                } else {
+                    openInits.removeValue(forKey: record.controller)
+                }
+            case .instant:
+                return
+            }
+            callbackDemand!.extra = openInits.isEmpty ? [] : Self.loads
+            return
+        }
         guard record.phase != .end else { return }
         switch record.callback {
         case .loadView, .viewDidLoad:
