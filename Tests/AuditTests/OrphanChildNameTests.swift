@@ -4,9 +4,9 @@ import TraceModel
 
 @testable import Audit
 
-/// `orphan_child` keeps parents as serials (`SerialTable`) and names a parent in a finding by the name it had in
-/// the event that made it the parent, also when one serial is recorded under two names.
-@Suite("orphan_child: parent names and flat state")
+/// `orphan_child` names a parent in a finding by the name it had in the event that made it the parent, also when
+/// one serial is recorded under two names.
+@Suite("orphan_child: parent names")
 struct OrphanChildNameTests {
     /// push under `first`, willMove(toParent:) naming the same serial as `second`, then removeFromParent without
     /// willMove(toParent: nil): the removal finding names the parent as `second` does.
@@ -41,22 +41,5 @@ struct OrphanChildNameTests {
             #expect(removal.count == 1)
             #expect(removal.first?.message.hasPrefix("ChildViewController#1 was removed from \(second.displayName) with removeFromParent()") == true)
         }
-    }
-
-    @Test("SerialTable matches a Dictionary under random sets, small and huge serials", arguments: [UInt64(1), 2])
-    func serialTable(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
-        let table = SerialTable<Int>(empty: -1)
-        var reference: [UInt32: Int] = [:]
-        for step in 0..<20_000 {
-            let serial = generator.next() % 5 == 0 ? UInt32(truncatingIfNeeded: generator.next()) : UInt32(generator.next() % 3_000)
-            if generator.next() % 3 == 0 {
-                #expect(table[serial] == (reference[serial] ?? -1))
-            } else {
-                table[serial] = step
-                reference[serial] = step
-            }
-        }
-        for (serial, value) in reference { #expect(table[serial] == value) }
     }
 }

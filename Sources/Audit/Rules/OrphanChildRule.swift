@@ -81,11 +81,6 @@ enum OrphanChildRule {
 }
 
 /// The monitor of `orphan_child`.
-///
-/// Per-controller state is flat (`SerialTable`, one `Link` per serial) and keeps controllers as serials. A parent
-/// is shown in a finding by the name it had in the event that made it the parent: the rule keeps the first name it
-/// saw for each parent serial (`parentNames`) and, for the rare child whose parent was recorded under another name
-/// (one serial under two names: a label that differs, or a hand-made trace), that name beside it (`oddParents`).
 final class OrphanChildMonitor: RuleMonitor {
     struct PendingDidMove {
         var child: ControllerRef
@@ -100,29 +95,6 @@ final class OrphanChildMonitor: RuleMonitor {
         }
     }
 
-    /// What the rule knows of one controller.
-    struct Link: Equatable {
-        /// The parent's serial (when `hasParent`), from addChild, push, setViewControllers, selectTab,
-        /// willMove/didMove(toParent:).
-        var parent: UInt32 = 0
-        /// The presenter's serial (when `hasPresenter`).
-        var presenter: UInt32 = 0
-        var flags: UInt8 = 0
-
-        static let hasParent: UInt8 = 1
-        static let hasPresenter: UInt8 = 2
-        /// Set as a window's root.
-        static let isRoot: UInt8 = 4
-        /// Got willMove(toParent: nil) since it was added.
-        static let isLeaving: UInt8 = 8
-        /// Already reported as an orphan (one finding per instance).
-        static let isReported: UInt8 = 16
-        /// The parent's name is in `oddParents`, not `parentNames`.
-        static let hasOddParentName: UInt8 = 32
-        /// Any of these makes appearance callbacks legitimate (or already reported).
-        static let placed: UInt8 = hasParent | hasPresenter | isRoot | isReported
-    }
-
     let interests: EventInterests = [.callbacks, .containers, .recorder]
     /// Parent changes and deinit at every phase, appearance callbacks at begin; while an addChild waits for
     /// didMove(toParent:), viewDidAppear at every phase, and every callback only once a waiting child appeared
@@ -130,27 +102,25 @@ final class OrphanChildMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.willMoveToParent, .didMoveToParent, .deinitialize])
         .union(CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false))
     let containerFilter = ContainerOperationSet([.addChild, .push, .setViewControllers, .selectTab, .setRoot, .present, .pop, .dismiss, .removeFromParent, .attachView])
-    /// willMove(toParent:) and deinit, and the container operations other than removeFromParent and attachView,
-    /// read nothing of the replayed state (appearance callbacks read the attribution; didMove(toParent: nil),
-    /// removeFromParent and attachView read it for a finding).
-    let stateFreeCallbacks = CallbackSet([.willMoveToParent, .deinitialize])
-    let stateFreeContainers = ContainerOperationSet([.addChild, .push, .setViewControllers, .selectTab, .setRoot, .present, .pop, .dismiss])
     let callbackDemand: CallbackDemand? = CallbackDemand()
     /// What a waiting child needs before it appeared: its viewDidAppear (end or instant) marks it appeared.
     private static let waitingDemand = CallbackSet([.viewDidAppear])
     /// Whether a waiting child appeared since `pendingDidMove` was last empty (then any callback of it is a
     /// finding, so every callback is wanted); may stay set after that child stops waiting, which only widens
     /// the demand.
-    @exclusivity(unchecked) private var anyAppeared = false
+    private var anyAppeared = false
     private let settings: RuleSettings
-    private let links = SerialTable<Link>(empty: Link())
-    /// The first name the rule saw for each serial it recorded as a parent.
-    private let parentNames = SerialTable<ControllerRef?>(empty: nil)
-    /// What `callbackDemand` holds (written only when it changes).
-    @exclusivity(unchecked) private var demanded: CallbackSet = []
-    /// Child serial → its parent's name, when that differs from the parent serial's entry in `parentNames`.
-    @exclusivity(unchecked) private var oddParents = SerialMap<ControllerRef>()
+    /// Child serial → parent, from addChild, push, setViewControllers, selectTab, willMove/didMove(toParent:).
+    @exclusivity(unchecked) private var parents = SerialMap<ControllerRef>()
+    /// Presented serial → presenter.
+    @exclusivity(unchecked) private var presenters = SerialMap<UInt32>()
+    /// Controllers set as a window's root.
+    @exclusivity(unchecked) private var roots = SerialMap<Void>()
+    /// Children that got willMove(toParent: nil) since they were added.
+    @exclusivity(unchecked) private var leaving = SerialMap<Void>()
     @exclusivity(unchecked) private var pendingDidMove = SerialMap<PendingDidMove>()
+    /// Controllers already reported as orphans (one finding per instance).
+    @exclusivity(unchecked) private var reported = SerialMap<Void>()
 
     init(settings: RuleSettings) {
         self.settings = settings
@@ -161,16 +131,11 @@ final class OrphanChildMonitor: RuleMonitor {
         updateDemand()
     }
 
-    /// Container events, read from the record: serials for the children, the container's name only to check it
-    /// against the name kept for it (`setParent`), whole `ControllerRef`s only for an addChild or a finding.
-    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        if record.kind == .container { observeContainer(record, context, &findings) }
-        updateDemand()
-    }
-
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         defer { updateDemand() }
         switch event.payload {
+        case .container(let container):
+            observe(container, event, context, &findings)
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended (killed or crashed) before these children got didMove(toParent:): as
             // inconclusive as a trace that ends there, and said so now rather than at the end of a later run.
@@ -190,66 +155,43 @@ final class OrphanChildMonitor: RuleMonitor {
         }
     }
 
-    private func observeContainer(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard record.phase != .end else { return }
-        // An unknown code stands for setRoot, as the `Event` built from the record says.
-        let operation = ContainerOperation(rawValue: record.code) ?? .setRoot
-        let count = Int(record.listCount)
-        switch operation {
+    private func observe(_ container: ContainerEvent, _ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        guard container.phase != .end else { return }
+        switch container.operation {
         case .addChild:
-            guard record.hasController else { return }
-            let parent = context.controller(of: record)
-            let parentIsKnownName = isKnownName(parent)
-            for index in 0..<count {
-                let child = context.listController(index, of: record)
-                setParent(of: child.serial, to: parent, isKnownName: parentIsKnownName)
-                links[child.serial].flags &= ~Link.isLeaving
-                pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChildAt: (context.ordinal, record.timestamp, context.source))
+            guard let parent = container.container else { return }
+            for child in container.controllers {
+                parents[child.serial] = parent
+                leaving.remove(child.serial)
+                pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChildAt: (context.ordinal, event.timestamp, event.source))
             }
         case .push, .setViewControllers, .selectTab:
-            guard record.hasController else { return }
-            let parent = context.controller(of: record)
-            let parentIsKnownName = isKnownName(parent)
-            for index in 0..<count {
-                let child = context.listSerial(index, of: record)
-                setParent(of: child, to: parent, isKnownName: parentIsKnownName)
-                links[child].flags &= ~Link.isLeaving
+            guard let parent = container.container else { return }
+            for child in container.controllers {
+                parents[child.serial] = parent
+                leaving.remove(child.serial)
             }
         case .setRoot:
-            for index in 0..<count { links[context.listSerial(index, of: record)].flags |= Link.isRoot }
+            for root in container.controllers { roots.insert(root.serial) }
         case .present:
-            guard record.hasController else { return }
-            let presenter = record.controller
-            for index in 0..<count {
-                let presented = context.listSerial(index, of: record)
-                links[presented].presenter = presenter
-                links[presented].flags |= Link.hasPresenter
-            }
+            guard let presenter = container.container else { return }
+            for presented in container.controllers { presenters[presented.serial] = presenter.serial }
         case .pop, .dismiss:
-            for index in 0..<count { forget(context.listSerial(index, of: record)) }
+            for child in container.controllers { forget(child.serial) }
         case .removeFromParent:
-            for index in 0..<count {
-                let child = context.listSerial(index, of: record)
-                checkRemoval(of: child, { context.listController(index, of: record) }, at: record.timestamp, source: context.source, context, &findings, what: "removeFromParent()")
-            }
+            for child in container.controllers { checkRemoval(of: child, at: event.timestamp, source: event.source, context, &findings, what: "removeFromParent()") }
         case .attachView:
-            guard record.hasController else { return }
-            let host = record.controller
-            for index in 0..<count {
-                let child = context.listSerial(index, of: record)
-                let link = links[child]
-                guard !(link.flags & Link.hasParent != 0 && link.parent == host),
-                      !(link.flags & Link.hasPresenter != 0 && link.presenter == host),
-                      link.flags & Link.isReported == 0 else { continue }
-                links[child].flags |= Link.isReported
-                let hostRef = context.controller(of: record)
-                let childRef = context.listController(index, of: record)
-                let parentNote = link.flags & Link.hasParent != 0 ? " (its parent is \(parentName(of: child, link).displayName))" : ""
+            guard let host = container.container else { return }
+            for child in container.controllers {
+                guard parents[child.serial]?.serial != host.serial, presenters[child.serial] != host.serial,
+                      !reported.contains(child.serial) else { continue }
+                reported.insert(child.serial)
+                let parentNote = parents[child.serial].map { " (its parent is \($0.displayName))" } ?? ""
                 findings.append(Finding(
-                    ruleID: OrphanChildRule.id, severity: settings.severity, controller: childRef.displayName,
-                    timestamp: record.timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: hostRef)?.name,
-                    message: "the view of \(childRef.displayName) was added under \(hostRef.displayName)'s view at \(context.time(record.timestamp)) without addChild\(parentNote): the child is orphaned from the controller tree and gets no appearance, trait or size updates from UIKit.",
-                    source: context.source
+                    ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
+                    timestamp: event.timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: host)?.name,
+                    message: "the view of \(child.displayName) was added under \(host.displayName)'s view at \(context.time(event.timestamp)) without addChild\(parentNote): the child is orphaned from the controller tree and gets no appearance, trait or size updates from UIKit.",
+                    source: event.source
                 ))
             }
         default:
@@ -280,22 +222,23 @@ final class OrphanChildMonitor: RuleMonitor {
         }
         switch callback {
         case .willMoveToParent:
-            if record.parent == .controller {
-                setParent(of: serial, record, context)
-                links[serial].flags &= ~Link.isLeaving
+            if let parent = context.parent(of: record) {
+                parents[serial] = parent
+                leaving.remove(serial)
             } else if record.parent != .absent, record.phase != .end {
-                links[serial].flags |= Link.isLeaving
+                leaving.insert(serial)
             }
         case .didMoveToParent:
-            if record.parent == .controller {
-                setParent(of: serial, record, context)
+            if let parent = context.parent(of: record) {
+                parents[serial] = parent
             } else if record.parent != .absent, record.phase != .end {
-                checkRemoval(of: serial, { context.controller(of: record) }, at: record.timestamp, source: context.source, context, &findings, what: "didMove(toParent: nil)")
+                checkRemoval(of: context.controller(of: record), at: record.timestamp, source: context.source, context, &findings, what: "didMove(toParent: nil)")
             }
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-            guard record.phase == .begin, links[serial].flags & Link.placed == 0,
+            guard record.phase == .begin, !parents.contains(serial), !presenters.contains(serial), !roots.contains(serial),
+                  !reported.contains(serial),
                   let host = context.attribution.innermostOpenAppearanceCallback(excludingSerial: serial) else { return }
-            links[serial].flags |= Link.isReported
+            reported.insert(serial)
             let child = context.controller(of: record)
             findings.append(Finding(
                 ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
@@ -305,100 +248,42 @@ final class OrphanChildMonitor: RuleMonitor {
                 source: context.source
             ))
         case .deinitialize:
-            // forget, and the presenter, root and reported marks too: nothing of the controller is left.
-            if !pendingDidMove.isEmpty { pendingDidMove[serial] = nil }
-            if links[serial] != Link() {
-                if links[serial].flags & Link.hasOddParentName != 0 { oddParents[serial] = nil }
-                links[serial] = Link()
-            }
+            forget(serial)
+            presenters[serial] = nil
+            roots.remove(serial)
+            reported.remove(serial)
         default:
             break
         }
-    }
-
-    /// Whether `ref` is the name kept for its serial in `parentNames` (keeping it when there is none yet).
-    @inline(__always)
-    private func isKnownName(_ ref: ControllerRef) -> Bool {
-        let known = parentNames.withValue(of: ref.serial) { known -> Bool? in
-            guard let known else { return nil }
-            return known.typeName == ref.typeName && known.label == ref.label
-        }
-        if let known { return known }
-        parentNames[ref.serial] = ref
-        return true
-    }
-
-    /// Records the callback `record`'s parent argument (a controller) as the parent of `child`.
-    @inline(__always)
-    private func setParent(of child: UInt32, _ record: EventRecord, _ context: EventContext) {
-        guard let parentRef = context.parent(of: record) else { return }
-        setParent(of: child, to: parentRef, isKnownName: isKnownName(parentRef))
-    }
-
-    /// Makes `parent` (named as kept when `isKnownName`, else by `parent` itself) the parent of `child`.
-    @inline(__always)
-    private func setParent(of child: UInt32, to parent: ControllerRef, isKnownName: Bool) {
-        var link = links[child]
-        let hadOdd = link.flags & Link.hasOddParentName != 0
-        link.parent = parent.serial
-        if isKnownName {
-            link.flags = (link.flags | Link.hasParent) & ~Link.hasOddParentName
-            if hadOdd { oddParents[child] = nil }
-        } else {
-            link.flags |= Link.hasParent | Link.hasOddParentName
-            oddParents[child] = parent
-        }
-        links[child] = link
-    }
-
-    /// The parent of `child` as named when it was recorded (`link` is `child`'s, with `hasParent`).
-    private func parentName(of child: UInt32, _ link: Link) -> ControllerRef {
-        if link.flags & Link.hasOddParentName != 0, let odd = oddParents[child] { return odd }
-        return parentNames[link.parent] ?? ControllerRef(serial: link.parent, typeName: "")
     }
 
     /// Narrows `callbackDemand` to what the waiting children need: nothing when none waits, their viewDidAppear
     /// until one appeared, then every callback (a waiting child that appeared and gets any callback but
     /// didMove(toParent:) is a finding).
     private func updateDemand() {
-        let wanted: CallbackSet
         if pendingDidMove.isEmpty {
             anyAppeared = false
-            wanted = []
+            callbackDemand!.extra = []
         } else {
-            wanted = anyAppeared ? .all : Self.waitingDemand
-        }
-        if wanted != demanded {
-            demanded = wanted
-            callbackDemand!.extra = wanted
+            callbackDemand!.extra = anyAppeared ? .all : Self.waitingDemand
         }
     }
 
-    /// A removal of `child` (`childRef` builds its `ControllerRef`, only for a finding).
-    private func checkRemoval(of child: UInt32, _ childRef: () -> ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, _ findings: inout [Finding], what: String) {
-        defer { forget(child) }
-        let link = links[child]
-        guard link.flags & Link.hasParent != 0, link.flags & Link.isLeaving == 0 else { return }
-        let parent = parentName(of: child, link)
-        let childName = childRef().displayName
+    private func checkRemoval(of child: ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, _ findings: inout [Finding], what: String) {
+        defer { forget(child.serial) }
+        guard let parent = parents[child.serial], !leaving.contains(child.serial) else { return }
         findings.append(Finding(
-            ruleID: OrphanChildRule.id, severity: settings.severity, controller: childName,
+            ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
             timestamp: timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: parent)?.name,
-            message: "\(childName) was removed from \(parent.displayName) with \(what) at \(context.time(timestamp)) without willMove(toParent: nil) first: the child is not told it is leaving.",
+            message: "\(child.displayName) was removed from \(parent.displayName) with \(what) at \(context.time(timestamp)) without willMove(toParent: nil) first: the child is not told it is leaving.",
             source: source
         ))
     }
 
-    /// Forgets `serial`'s parent, leaving mark and waiting addChild.
     private func forget(_ serial: UInt32) {
-        var link = links[serial]
-        if link.flags & (Link.hasParent | Link.isLeaving) != 0 {
-            if link.flags & Link.hasOddParentName != 0 { oddParents[serial] = nil }
-            link.flags &= ~(Link.hasParent | Link.isLeaving | Link.hasOddParentName)
-            link.parent = 0
-            links[serial] = link
-        }
-        if !pendingDidMove.isEmpty { pendingDidMove[serial] = nil }
+        parents[serial] = nil
+        leaving.remove(serial)
+        pendingDidMove[serial] = nil
     }
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
