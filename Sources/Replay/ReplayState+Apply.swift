@@ -167,14 +167,7 @@ extension ReplayState {
                             applyCallback(CallbackFacts(entry, ordinal: eventOrdinal), refs)
                             continue
                         }
-                        let record = records[Int(entry.record)]
-                        if record.kind == .app {
-                            applyAppRecord(record, refs, sceneIndexes: &sceneIndexes)
-                        } else if record.kind != .other {
-                            applyRecord(record, refs)
-                        } else if let event = events[Int(entry.record)] {
-                            apply(event, ordinal: eventOrdinal)
-                        }
+                        applyBatchRecord(Int(entry.record), records, events, ordinal: eventOrdinal, refs, sceneIndexes: &sceneIndexes)
                     }
                     return false
                 }
@@ -437,6 +430,25 @@ extension ReplayState {
 
     private mutating func applyApp(_ event: AppEvent, _ time: UInt64, _ ordinal: UInt64) {
         applyApp(event, sceneIndex: SceneNames.shared.index(of: event.scene), time, ordinal)
+    }
+
+    /// Folds record `index` of a batch (`RecordBatch.records`, and `events` for a record of kind `.other`) with
+    /// ordinal `ordinal`: an app record with its scene interned once per frame string slot (`sceneIndexes`), any
+    /// other standard record from the frame's tables, an `.other` record as its `Event`. The batch loops' common
+    /// step (`applyRest`, `fold(_:_:end:…)`).
+    @inline(__always)
+    mutating func applyBatchRecord<T: RecordTables>(
+        _ index: Int, _ records: [EventRecord], _ events: RecordBatch.OtherEvents, ordinal: UInt64, _ tables: T,
+        sceneIndexes: inout [UInt32]
+    ) {
+        let record = records[index]
+        if record.kind == .app {
+            applyAppRecord(record, tables, sceneIndexes: &sceneIndexes)
+        } else if record.kind != .other {
+            applyRecord(record, tables)
+        } else if let event = events[index] {
+            apply(event, ordinal: ordinal)
+        }
     }
 
     /// An `.app` record of `applyRest`'s batch, its scene interned once per frame string slot (`sceneIndexes`:

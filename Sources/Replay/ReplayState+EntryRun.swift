@@ -32,14 +32,7 @@ extension ReplayState {
                 apply(callback: entry, ordinal: ordinal, from: cursor)
                 continue
             }
-            let record = records[Int(entry.record)]
-            if record.kind == .app {
-                applyAppRecord(record, refs, sceneIndexes: &sceneIndexes)
-            } else if record.kind != .other {
-                applyRecord(record, refs)
-            } else if let event = events[Int(entry.record)] {
-                apply(event, ordinal: ordinal)
-            }
+            applyBatchRecord(Int(entry.record), records, events, ordinal: ordinal, refs, sceneIndexes: &sceneIndexes)
         }
     }
 }
