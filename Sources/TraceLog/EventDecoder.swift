@@ -253,6 +253,23 @@ struct EventDecoder {
         }
     }
 
+    /// `fastRun`'s read of a controller reference at `next` (before `end`, at least one byte there): a varint of 1
+    /// or 2 bytes naming table entry n as n + 2. Returns the slot, with `next` past the reference, or `nil` (`next`
+    /// undefined) when the reference is longer, cut off by `end`, or names no entry below `known` (references 0 and
+    /// 1 wrap around to huge slots; a 2-byte reference's slot fits in 16 bits).
+    @inline(__always)
+    private static func shortSlot(_ next: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, known: UInt) -> UInt? {
+        var reference = UInt(next[0])
+        next += 1
+        if reference >= 0x80 {
+            guard next < end, next[0] < 0x80 else { return nil }
+            reference = (reference & 0x7F) | UInt(next[0]) << 7
+            next += 1
+        }
+        let slot = reference &- 2
+        return slot < known ? slot : nil
+    }
+
     /// Reads consecutive callbacks without source or size whose controllers (and parents) the frame already named,
     /// with valid bytes and times, into the batch's columns from row `start` up to row `end`; stops before the
     /// first other event (nothing of it consumed: the caller decodes it the general way, which reports any
@@ -285,29 +302,12 @@ struct EventDecoder {
                 guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0, ref < refsEnd else {
                     return
                 }
-                // The controller reference: a varint of 1 or 2 bytes naming an entry of the table (n + 2).
-                var reference = UInt(ref[0])
-                var next = ref + 1
-                if reference >= 0x80 {
-                    guard next < refsEnd, next[0] < 0x80 else { return }
-                    reference = (reference & 0x7F) | UInt(next[0]) << 7
-                    next += 1
-                }
-                // References 0 and 1 wrap around to huge slots; a 2-byte reference's slot fits in 16 bits.
-                let slot = reference &- 2
-                guard slot < known else { return }
+                // The controller reference.
+                var next = ref
+                guard let slot = Self.shortSlot(&next, refsEnd, known: known) else { return }
                 // Parent presence 2: a controller (presence 1, `nil`, needs nothing more than the flags).
                 if codeAndFlags & 0x2000 != 0 {
-                    guard next < refsEnd else { return }
-                    var parent = UInt(next[0])
-                    next += 1
-                    if parent >= 0x80 {
-                        guard next < refsEnd, next[0] < 0x80 else { return }
-                        parent = (parent & 0x7F) | UInt(next[0]) << 7
-                        next += 1
-                    }
-                    let parentSlot = parent &- 2
-                    guard parentSlot < known else { return }
+                    guard next < refsEnd, let parentSlot = Self.shortSlot(&next, refsEnd, known: known) else { return }
                     parents[out - words] = UInt64(serialBase[Int(parentSlot)]) | UInt64(parentSlot) << 32
                 }
                 op += 3
