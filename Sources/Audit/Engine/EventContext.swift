@@ -33,7 +33,10 @@ public struct EventContext {
     /// The replayed state of the whole trace after this event (`Replay`'s fold). Lent, not copied (a `_read`
     /// accessor): `context.state[controller]` copies one controller's record, not the whole state.
     public var state: ReplayState {
-        _read { yield replay.state }
+        _read {
+            replay.catchUp()
+            yield replay.state
+        }
     }
 
     /// `timestamp` as seconds since the first event of the trace, e.g. `5.904 s`.
