@@ -14,11 +14,11 @@ import TraceModel
 /// event into the same record), so both paths find the same; an `Event` is built from a record only when a
 /// monitor asks for it (`EventContext.event(of:)`), once per event.
 ///
-/// From batches (`observeRest(of:batch:)`) the events no monitor reads the replayed state at are folded a run at a
-/// time, by the replayer's fast paths; a monitor that reads nothing of the state for an event
-/// (`RuleMonitor.stateFreeCallbacks`, `stateFreeRecords`, `stateFreeContainers`) is called as the loop scans the
-/// run, before the run is folded. Each monitor still sees its events in trace order, and sees the state after the
-/// event wherever it reads it (`BatchDispatchAgreementTests`).
+/// From batches (`observeRest(of:batch:)`) the monitors are called as the loop scans the batch, before the events
+/// are folded into the state; the fold catches up, up to and including the event being observed, only when a
+/// monitor reads the state (`EventContext.state`, `attribution`, `enclosingCallback(of:)`), so the events between
+/// two such reads are folded in one call of the replayer's fast paths. Each monitor still sees its events in trace
+/// order, and sees the state after the event wherever it reads it (`BatchDispatchAgreementTests`).
 ///
 /// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
 /// Not `Sendable`: use one session on one thread.

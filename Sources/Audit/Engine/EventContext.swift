@@ -27,6 +27,16 @@ public struct EventContext {
         self.replay = replay
     }
 
+    /// Whether `state`, `attribution` and `enclosingCallback(of:)` show the replayed state after this event: always
+    /// (the engine folds the events it has dispatched but not folded yet when a monitor first reads the state at an
+    /// event: `AuditSession.observeRest(of:batch:)`). Kept for monitors written for the engine that called
+    /// state-free monitors before folding (and `deferUntilFolded()`).
+    public var isFolded: Bool { true }
+
+    /// Asked to be called again for this event once the state is folded through it, where `isFolded` was `false`.
+    /// `isFolded` is always `true` now (the state is folded on demand), so this does nothing.
+    public func deferUntilFolded() {}
+
     /// Which callbacks are executing, after the event was applied (read from the replayed state).
     public var attribution: CallbackAttribution { CallbackAttribution(replay: replay) }
 
