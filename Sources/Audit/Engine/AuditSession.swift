@@ -41,8 +41,9 @@ public final class AuditSession {
     /// The callbacks some monitor's fixed filter holds, by `CallbackSet` bit: what the batch loop tests per
     /// callback entry (with `demandedCallbacks`) to fold the entries no monitor looks at in runs.
     private let watchedCallbacks: UInt32
-    /// Of `watchedCallbacks`, the bits every monitor of which reads nothing of the replayed state there
-    /// (`RuleMonitor.stateFreeCallbacks`): the batch loop calls them as it scans, without ending the fold's run.
+    /// The bits no fixed filter holds, or every monitor whose fixed filter holds it reads nothing of the replayed
+    /// state there (`RuleMonitor.stateFreeCallbacks`): with no demand in the way, the batch loop calls them as it
+    /// scans, without ending the fold's run.
     private let freeCallbacks: UInt32
     /// Of the container operations and app keys some monitor looks at, those every monitor of which reads nothing
     /// of the replayed state there (`RuleMonitor.stateFreeRecords`, `stateFreeContainers`), by table key; whether
@@ -54,6 +55,9 @@ public final class AuditSession {
     /// What the demands add now, as `CallbackSet` and `AppTransitionSet` bits (re-read after every call of a
     /// monitor, which may change its own demand).
     @exclusivity(unchecked) private var demandedCallbacks: UInt32 = 0
+    /// Of `demandedCallbacks`, the bits some demanding monitor reads the replayed state at (not in its
+    /// `stateFreeCallbacks`): those end the fold's run; the other demanded bits are called as the loop scans.
+    @exclusivity(unchecked) private var demandedStateful: UInt32 = 0
     @exclusivity(unchecked) private var demandedApp: UInt32 = 0
     /// A callback record whose fields `record(of:ordinal:)` fills in (copying it costs less than `EventRecord`'s
     /// initializers, which are not inlined across modules).
@@ -77,7 +81,7 @@ public final class AuditSession {
             guard box.demand != nil else { return nil }
             return DemandRef(
                 target: MonitorRef(box), filter: monitor.interests.contains(.callbacks) ? monitor.callbackFilter : .all,
-                appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all)
+                appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all, stateFree: monitor.stateFreeCallbacks)
         }
         demandTargets = .allocate(capacity: demands.count)
         _ = demandTargets.initialize(from: demands)
@@ -108,7 +112,7 @@ public final class AuditSession {
             if watching.allSatisfy({ $0.monitor.stateFreeCallbacks.rawValue & bit != 0 }) { free |= bit }
         }
         watchedCallbacks = watched
-        freeCallbacks = free
+        freeCallbacks = free | ~watched
         func allFree(_ table: DispatchTable, _ key: Int, _ isFree: (any RuleMonitor) -> Bool) -> Bool {
             !table.isEmpty(key) && table.positions(key).allSatisfy { isFree(table[$0].box.takeUnretainedValue().monitor) }
         }
@@ -180,12 +184,16 @@ public final class AuditSession {
     private func updateDemands() {
         guard demandTargets.count > 0 else { return }
         var callbacks: UInt32 = 0
+        var stateful: UInt32 = 0
         var app: UInt32 = 0
         for target in demandTargets {
-            callbacks |= target.extra.rawValue & ~target.filter.rawValue
+            let extra = target.extra.rawValue & ~target.filter.rawValue
+            callbacks |= extra
+            stateful |= extra & ~target.stateFree.rawValue
             app |= target.app.rawValue
         }
         demandedCallbacks = callbacks
+        demandedStateful = stateful
         demandedApp = app
     }
 
@@ -321,7 +329,7 @@ public final class AuditSession {
             var stop = index
             var other = false
             var watched = watchedCallbacks | demandedCallbacks
-            var free = freeCallbacks & ~demandedCallbacks
+            var free = freeCallbacks & ~demandedStateful
             scan: while stop < count {
                 let entry = base[stop]
                 if !entry.isRecord {
@@ -330,7 +338,7 @@ public final class AuditSession {
                         if free & bit == 0 { break }
                         dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop), in: &record)
                         watched = watchedCallbacks | demandedCallbacks
-                        free = freeCallbacks & ~demandedCallbacks
+                        free = freeCallbacks & ~demandedStateful
                     }
                 } else {
                     let recordPointer = recordBase.unsafelyUnwrapped + Int(entry.record)
@@ -345,7 +353,7 @@ public final class AuditSession {
                         dispatchOther(recordPointer.pointee, previous(stop))
                         replay.event = nil
                         watched = watchedCallbacks | demandedCallbacks
-                        free = freeCallbacks & ~demandedCallbacks
+                        free = freeCallbacks & ~demandedStateful
                     case .stop:
                         break scan
                     }
@@ -589,6 +597,8 @@ struct DemandRef {
     let target: MonitorRef
     let filter: CallbackSet
     let appFilter: AppTransitionSet
+    /// The monitor's `stateFreeCallbacks`: demanded callbacks in it are called as the batch loop scans.
+    let stateFree: CallbackSet
 
     /// The demand's callbacks now.
     @inline(__always)

@@ -35,6 +35,20 @@ public struct CallbackAttribution {
         }
     }
 
+    /// `enclosing(of:)` for a mark of the controller `serial` (`nil`: of no controller), as the replayed state's
+    /// `ActiveCallback`: `nil` exactly when `enclosing(of:)` is, and no `ControllerRef` or scene name is built
+    /// (resolve them with `enclosing(of:)` or `ReplayState.controllerRef(of:)` when a finding needs them).
+    public func enclosingActive(ofSerial serial: UInt32?) -> ActiveCallback? {
+        withUnsafeMutablePointer(to: &replay.state) { state in
+            guard let active = state.pointee.borrowedEnclosingCallback(of: serial.map { ControllerRef(serial: $0, typeName: "") }) else { return nil }
+            // As `enclosing(_:_:isInstantWindow:)`: a controller callback whose controller has no record is none.
+            if case .controller = active.kind {
+                guard let owner = active.controllerSerial, state.pointee.borrowedHasRecord(owner) else { return nil }
+            }
+            return active
+        }
+    }
+
     /// The open interval of `callback` of `controller` (begin seen, end not yet), innermost first, or `nil`.
     public func openFrame(_ callback: Callback, of controller: ControllerRef) -> EnclosingCallback? {
         guard let frame = openFrame(callback, ofSerial: controller.serial) else { return nil }
@@ -88,5 +102,9 @@ extension ReplayState {
 
     fileprivate mutating func borrowedControllerRef(of callback: ActiveCallback) -> ControllerRef? {
         controllerRef(of: callback)
+    }
+
+    fileprivate mutating func borrowedHasRecord(_ serial: UInt32) -> Bool {
+        controllers.contains(serial)
     }
 }

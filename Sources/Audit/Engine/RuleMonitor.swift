@@ -22,7 +22,7 @@ public protocol RuleMonitor: AnyObject {
     /// Callbacks wanted for now beyond `callbackFilter`, changed by the monitor as it goes (default: `nil`, none).
     var callbackDemand: CallbackDemand? { get }
 
-    /// The callbacks (of `callbackFilter`) for which `observe(callback:_:_:)` reads nothing of the replayed state:
+    /// The callbacks (of `callbackFilter`, or demanded through `callbackDemand`) for which `observe(callback:_:_:)` reads nothing of the replayed state:
     /// neither `EventContext.state` nor `attribution` nor `enclosingCallback(of:)`, only the record and what the
     /// context tells of it (`ordinal`, `traceStart`, `previousTimestamp`, `time(_:)`, `source`, `controller(of:)`,
     /// `parent(of:)`, `event(of:)`, `related(_:_:)`). The engine may call the monitor for these before it has folded
