@@ -42,6 +42,7 @@ extension ReplayState {
         let limit = instant ?? UInt64.max
         let transitionsInFlight = !transitions.isEmpty
         let firstIndex = index
+        let count = entries.count
         // The entry whose callback becomes `lastCallback` (the last begin or instant taken), -1 for none.
         var lastActive = -1
         // No insertion or removal happens in the run, so the snapshot stays valid throughout.
@@ -52,22 +53,26 @@ extension ReplayState {
                 eventCount &+= UInt64(index &- firstIndex)
                 lastOrdinal = first &+ UInt64(index &- 1)
                 if lastActive >= 0 {
-                    let entry = entries[lastActive]
+                    let word = entries.word(at: lastActive)
                     lastCallback = ActiveCallback(
-                        entry.callbackCode, serial: entry.serial, since: entry.timestamp, ordinal: first &+ UInt64(lastActive),
-                        isInstant: entry.phaseCode == Phase.instant.rawValue
+                        word.callbackCode, serial: word.serial, since: entries.timestamp(at: lastActive), ordinal: first &+ UInt64(lastActive),
+                        isInstant: word.phaseCode == Phase.instant.rawValue
                     )
                 }
             }
         }
-        while index < entries.count {
-            let entry = entries[index]
-            if entry.timestamp > limit { return .instant }
-            if entry.isRecord {
+        // Each entry is read by column (its word, its time, its parent only when it has one): the gathered `Entry`
+        // would load every column.
+        while index < count {
+            let word = entries.word(at: index)
+            let timestamp = entries.timestamp(at: index)
+            if timestamp > limit { return .instant }
+            // Time going backwards is reported by the general fold.
+            guard timestamp >= now else { return .general }
+            if word.isRecord {
                 // A mark that changes nothing, and the end of the innermost app callback, are taken too (only the
                 // time bookkeeping, and the pop), so that they do not cut the run.
-                guard entry.timestamp >= now else { return .general }
-                let record = records[Int(entry.record)]
+                let record = records[Int(word.record)]
                 if record.kind == .mark {
                     guard Self.isQuietMark(record, table) else { return .general }
                 } else {
@@ -75,19 +80,18 @@ extension ReplayState {
                           popInnermostApp(transition, slot: record.stringSlot, &sceneIndexes)
                     else { return .general }
                 }
-                now = entry.timestamp
+                now = timestamp
                 index += 1
                 continue
             }
-            let code = entry.callbackCode
-            guard entry.timestamp >= now, code <= Callback.didMoveToParent.rawValue, let position = table.position(of: entry.serial) else {
-                return .general
-            }
+            let code = word.callbackCode
+            guard code <= Callback.didMoveToParent.rawValue, let position = table.position(of: word.serial) else { return .general }
             let state = table.states + position
             guard state.pointee.deinitTime == nil, state.pointee.processEndTime == nil else { return .general }
-            if entry.parentCode == EventRecord.Parent.controller.rawValue, !Self.isKnownAlive(entry.parentSerial, table) { return .general }
-            let serial = entry.serial
-            switch entry.phaseCode {
+            let hasParent = word.parentCode == EventRecord.Parent.controller.rawValue
+            if hasParent, !Self.isKnownAlive(entries.parentSerial(at: index), table) { return .general }
+            let serial = word.serial
+            switch word.phaseCode {
             case Phase.end.rawValue:
                 let depth = state.pointee.callbacks.count
                 guard code != Callback.deinitialize.rawValue, depth > 0, state.pointee.callbacks[depth - 1].isCallback(code, of: serial) else {
@@ -95,56 +99,65 @@ extension ReplayState {
                 }
                 state.pointee.callbacks.removeLast()
                 Self.popExecuting(&executing, code, serial)
-                now = entry.timestamp
+                now = timestamp
                 index += 1
             case Phase.begin.rawValue:
+                let ordinal = first &+ UInt64(index)
                 if code == Callback.deinitialize.rawValue {
                     // applyLocal's deinit (the record is alive, so `deinitTime` is nil); never paired with its end,
                     // whose liveness check looks for deinit on the stack.
-                    let ordinal = first &+ UInt64(index)
-                    state.pointee.deinitTime = entry.timestamp
+                    state.pointee.deinitTime = timestamp
                     state.pointee.deinitOrdinal = ordinal
-                    let active = ActiveCallback(code, serial: serial, since: entry.timestamp, ordinal: ordinal, isInstant: false)
+                    let active = ActiveCallback(code, serial: serial, since: timestamp, ordinal: ordinal, isInstant: false)
                     state.pointee.callbacks.append(active)
                     executing.append(active)
                     lastActive = index
-                    now = entry.timestamp
+                    now = timestamp
                     index += 1
                     continue
                 }
                 // A begin whose very next event is its own end (`applyRest`'s pair): neither is pushed.
                 var pairs = false
-                if index + 1 < entries.count {
-                    let next = entries[index + 1]
-                    if !next.isRecord, next.phaseCode == Phase.end.rawValue, next.serial == serial, next.callbackCode == code,
-                       next.timestamp <= limit {
-                        // The general fold pairs these too; what it does for them the quiet path does not.
-                        guard next.timestamp >= entry.timestamp else { return .general }
-                        if next.parentCode == EventRecord.Parent.controller.rawValue, !Self.isKnownAlive(next.parentSerial, table) {
-                            return .general
+                var pairTime: UInt64 = 0
+                if index + 1 < count {
+                    let next = entries.word(at: index + 1)
+                    if word.isSameCallback(as: next), next.phaseCode == Phase.end.rawValue {
+                        pairTime = entries.timestamp(at: index + 1)
+                        if pairTime <= limit {
+                            // The general fold pairs these too; what it does for them the quiet path does not.
+                            guard pairTime >= timestamp else { return .general }
+                            if next.parentCode == EventRecord.Parent.controller.rawValue,
+                               !Self.isKnownAlive(entries.parentSerial(at: index + 1), table) {
+                                return .general
+                            }
+                            pairs = true
                         }
-                        pairs = true
                     }
                 }
-                let ordinal = first &+ UInt64(index)
-                guard Self.quietEffect(entry, state, ordinal, table, transitionsInFlight: transitionsInFlight) else { return .general }
+                guard Self.quietEffect(
+                    code, timestamp, state, ordinal, table, transitionsInFlight: transitionsInFlight,
+                    parent: word.parentCode, parentSerial: hasParent ? entries.parentSerial(at: index) : 0, serial: serial
+                ) else { return .general }
                 lastActive = index
                 if pairs {
-                    now = entries[index + 1].timestamp
+                    now = pairTime
                     index += 2
                 } else {
-                    let active = ActiveCallback(code, serial: serial, since: entry.timestamp, ordinal: ordinal, isInstant: false)
+                    let active = ActiveCallback(code, serial: serial, since: timestamp, ordinal: ordinal, isInstant: false)
                     state.pointee.callbacks.append(active)
                     executing.append(active)
-                    now = entry.timestamp
+                    now = timestamp
                     index += 1
                 }
             case Phase.instant.rawValue:
                 guard code != Callback.deinitialize.rawValue,
-                      Self.quietEffect(entry, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight)
+                      Self.quietEffect(
+                        code, timestamp, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight,
+                        parent: word.parentCode, parentSerial: hasParent ? entries.parentSerial(at: index) : 0, serial: serial
+                      )
                 else { return .general }
                 lastActive = index
-                now = entry.timestamp
+                now = timestamp
                 index += 1
             default:
                 return .general
@@ -217,17 +230,16 @@ extension ReplayState {
         }
     }
 
-    /// `takeEffect` of the begin or instant `entry` (not deinit) with ordinal `ordinal` on the record at `state`,
-    /// when it reports nothing and touches nothing but the records (`didMove(toParent:)` links and unlinks
-    /// through `table`); `false`, with every record untouched, when it would (the general fold then takes the
-    /// event).
+    /// `takeEffect` of the begin or instant of callback `code` (not deinit) at `time` with ordinal `ordinal` on the
+    /// record at `state` (of `serial`; `parent` the entry's `EventRecord.Parent` raw value, `parentSerial` its
+    /// controller when it names one), when it reports nothing and touches nothing but the records
+    /// (`didMove(toParent:)` links and unlinks through `table`); `false`, with every record untouched, when it
+    /// would (the general fold then takes the event).
     @inline(__always)
     private static func quietEffect(
-        _ entry: RecordBatch.Entry, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64,
-        _ table: ControllerTable.FoldAccess, transitionsInFlight: Bool
+        _ code: UInt8, _ time: UInt64, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64,
+        _ table: ControllerTable.FoldAccess, transitionsInFlight: Bool, parent: UInt8, parentSerial: UInt32, serial: UInt32
     ) -> Bool {
-        let code = entry.callbackCode
-        let time = entry.timestamp
         switch code {
         case Callback.initialize.rawValue:
             state.pointee.isCreatedInTrace = true
@@ -254,7 +266,7 @@ extension ReplayState {
         case Callback.viewIsAppearing.rawValue, Callback.viewWillLayoutSubviews.rawValue, Callback.viewDidLayoutSubviews.rawValue:
             state.pointee.isViewLoaded = true
         case Callback.didMoveToParent.rawValue:
-            didMove(entry, state, ordinal, table)
+            didMove(parent, parentSerial, serial, time, state, ordinal, table)
         default:
             // didReceiveMemoryWarning, viewWillTransition, willMove(toParent:): no effect of their own.
             break
@@ -262,18 +274,20 @@ extension ReplayState {
         return true
     }
 
-    /// takeEffect's `didMove(toParent:)` of `entry` on the record at `state`: `unlink` and `setRemoval`, or `link`
-    /// and the removal cleared.
+    /// takeEffect's `didMove(toParent:)` of `serial` at `time` (its parent argument `parent`, an
+    /// `EventRecord.Parent` raw value, naming `parentSerial` when a controller) on the record at `state`: `unlink`
+    /// and `setRemoval`, or `link` and the removal cleared.
     @inline(never)
     private static func didMove(
-        _ entry: RecordBatch.Entry, _ state: UnsafeMutablePointer<ControllerState>, _ ordinal: UInt64, _ table: ControllerTable.FoldAccess
+        _ parent: UInt8, _ parentSerial: UInt32, _ serial: UInt32, _ time: UInt64, _ state: UnsafeMutablePointer<ControllerState>,
+        _ ordinal: UInt64, _ table: ControllerTable.FoldAccess
     ) {
-        switch entry.parentCode {
+        switch parent {
         case EventRecord.Parent.none.rawValue:
-            unlink(state, entry.serial, table)
-            if state.pointee.removal == nil { state.pointee.removal = Removal(kind: .movedToNilParent, time: entry.timestamp, ordinal: ordinal) }
+            unlink(state, serial, table)
+            if state.pointee.removal == nil { state.pointee.removal = Removal(kind: .movedToNilParent, time: time, ordinal: ordinal) }
         case EventRecord.Parent.controller.rawValue:
-            link(state, entry.serial, to: entry.parentSerial, table)
+            link(state, serial, to: parentSerial, table)
             state.pointee.removal = nil
         default:
             break

@@ -77,6 +77,42 @@ public struct RecordBatch {
         UInt64(serial) | slot << 32 | UInt64(codeAndFlags) << 48
     }
 
+    /// An entry's 64-bit word as stored in the batch (`Entries.word(at:)`): the fields of `Entry` it holds, each
+    /// decoded by a shift and a mask. For a callback entry: the controller's serial, the callback code, the phase,
+    /// and the parent presence; for a record entry: `isRecord` and the record index (the callback fields are then
+    /// not meaningful). The slot and the parent's serial and slot are in other columns (`Entries`' subscript).
+    @frozen
+    public struct Word: Sendable, Hashable {
+        /// The word: serial in bits 0–31, slot in 32–47 (`0xFFFF` when wider), callback code in 48–55, the flags
+        /// byte as stored in 56–63 (phase in bits 0–1, animated 2–3, parent presence 4–5); a record: its index in
+        /// bits 0–31 and bit 63 set.
+        public let raw: UInt64
+
+        @inlinable @inline(__always)
+        public init(raw: UInt64) { self.raw = raw }
+
+        /// `Entry.isRecord`.
+        @inlinable public var isRecord: Bool { @inline(__always) get { raw & RecordBatch.recordBit != 0 } }
+        /// `Entry.serial` of a callback entry.
+        @inlinable public var serial: UInt32 { @inline(__always) get { UInt32(truncatingIfNeeded: raw) } }
+        /// `Entry.record` of a record entry.
+        @inlinable public var record: UInt32 { @inline(__always) get { UInt32(truncatingIfNeeded: raw) } }
+        /// `Entry.callbackCode` of a callback entry.
+        @inlinable public var callbackCode: UInt8 { @inline(__always) get { UInt8(truncatingIfNeeded: raw >> 48) } }
+        /// `Entry.phaseCode` of a callback entry.
+        @inlinable public var phaseCode: UInt8 { @inline(__always) get { UInt8(truncatingIfNeeded: raw >> 56) & 3 } }
+        /// `Entry.parentCode` of a callback entry.
+        @inlinable public var parentCode: UInt8 { @inline(__always) get { UInt8(truncatingIfNeeded: raw >> 60) & 3 } }
+
+        /// Whether `other` is a callback entry with the same serial and callback code (its phase, arguments and
+        /// slot aside) as this callback entry.
+        @inlinable @inline(__always)
+        public func isSameCallback(as other: Word) -> Bool {
+            // Serial (bits 0–31), code (48–55) and the record bit (63).
+            (raw ^ other.raw) & 0x80FF_0000_FFFF_FFFF == 0
+        }
+    }
+
     /// The batch's entries in place, by column (valid only during `withEntries`): `self[index]` gathers entry
     /// `index`; the column accessors (`timestamp(at:)`, …) load one field.
     ///
@@ -140,6 +176,12 @@ public struct RecordBatch {
             return Entries(times: times, words: words, parents: parents, wideSlots: wideSlots, count: end)
         }
 
+        /// Entry `index`'s word (one load; `Word`'s accessors decode it): what a fold loop that reads a few fields
+        /// of an entry tests first.
+        @inlinable @inline(__always) public func word(at index: Int) -> Word { Word(raw: words[index]) }
+        /// `self[index].parentSerial` of a callback entry whose `parentCode` is `EventRecord.Parent.controller`'s
+        /// (the column is not written for other entries: their value is unspecified).
+        @inlinable @inline(__always) public func parentSerial(at index: Int) -> UInt32 { UInt32(truncatingIfNeeded: parents[index]) }
         /// `self[index].timestamp`, loading only the timestamp.
         @inlinable @inline(__always) public func timestamp(at index: Int) -> UInt64 { times[index] }
         /// `self[index].isRecord`, loading only the entry's word.
