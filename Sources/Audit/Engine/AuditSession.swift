@@ -64,6 +64,9 @@ public final class AuditSession {
     private let callbackTemplate = EventRecord(timestamp: 0, ordinal: 0, callback: .initialize, phase: .instant, animated: nil, controller: 0, controllerSlot: 0)
     /// The replayed state (the `Replay` fold) after the last event observed, and the event being observed.
     let replay = ReplayBox()
+    /// The monitors that deferred the event the batch loop stopped at to the folded state
+    /// (`EventContext.deferUntilFolded()`), in call order; empty between events.
+    @exclusivity(unchecked) private var deferredTargets: [MonitorRef] = []
     @exclusivity(unchecked) private var findings: [Finding] = []
     @exclusivity(unchecked) private var eventCount: UInt64 = 0
     @exclusivity(unchecked) private var firstTimestamp: UInt64 = 0
@@ -336,7 +339,8 @@ public final class AuditSession {
                     let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.callbackCode, entry.phaseCode))
                     if watched & bit != 0 {
                         if free & bit == 0 { break }
-                        dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop), in: &record)
+                        // A monitor that needs the state after all (`EventContext.deferUntilFolded()`) ends the run here.
+                        if dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop), in: &record, unfolded: true) { break }
                         watched = watchedCallbacks | demandedCallbacks
                         free = freeCallbacks & ~demandedStateful
                     }
@@ -350,8 +354,9 @@ public final class AuditSession {
                     case .skip:
                         break
                     case .dispatch:
-                        dispatchOther(recordPointer.pointee, previous(stop))
+                        let deferred = dispatchOther(recordPointer.pointee, previous(stop), unfolded: true)
                         replay.event = nil
+                        if deferred { break scan }
                         watched = watchedCallbacks | demandedCallbacks
                         free = freeCallbacks & ~demandedStateful
                     case .stop:
@@ -369,7 +374,12 @@ public final class AuditSession {
                 if stop < end {
                     let entry = base[stop]
                     let ordinal = first &+ UInt64(stop)
-                    if !entry.isRecord {
+                    if !deferredTargets.isEmpty {
+                        // Dispatched as the loop scanned, but some monitors deferred to the folded state: only they
+                        // are called again.
+                        let deferred = entry.isRecord ? recordBase.unsafelyUnwrapped[Int(entry.record)] : self.record(of: entry, ordinal: ordinal)
+                        redispatchDeferred(deferred, previous(stop))
+                    } else if !entry.isRecord {
                         dispatch(callback: entry, ordinal: ordinal, previous(stop), in: &record)
                     } else {
                         dispatchOther(recordBase.unsafelyUnwrapped[Int(entry.record)], previous(stop))
@@ -407,11 +417,31 @@ public final class AuditSession {
         }
     }
 
-    /// A callback entry of a batch a monitor looks at: its record is built and dispatched.
+    /// A callback entry of a batch a monitor looks at: its record is built and dispatched (`unfolded`: before the
+    /// state is folded through it; returns whether a monitor deferred, see `dispatch(_:_:_:unfolded:)`).
     @inline(__always)
-    private func dispatch(callback entry: RecordBatch.Entry, ordinal: UInt64, _ previousTimestamp: UInt64?, in record: inout EventRecord) {
+    @discardableResult
+    private func dispatch(callback entry: RecordBatch.Entry, ordinal: UInt64, _ previousTimestamp: UInt64?, in record: inout EventRecord, unfolded: Bool = false) -> Bool {
         Self.fill(&record, from: entry, ordinal: ordinal)
-        dispatch(record, Self.callbackKey(entry.callbackCode, entry.phaseCode), previousTimestamp)
+        return dispatch(record, Self.callbackKey(entry.callbackCode, entry.phaseCode), previousTimestamp, unfolded: unfolded)
+    }
+
+    /// Calls again, now that the state is folded through the event, the monitors that deferred it
+    /// (`deferredTargets`, emptied), in the order they were first called.
+    @inline(never)
+    private func redispatchDeferred(_ record: EventRecord, _ previousTimestamp: UInt64?) {
+        let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+        let targets = deferredTargets
+        deferredTargets.removeAll(keepingCapacity: true)
+        for target in targets {
+            if record.kind == .callback {
+                target.observe(callback: record, context, &findings)
+            } else {
+                target.observe(record: record, context, &findings)
+            }
+        }
+        replay.event = nil
+        updateDemands()
     }
 
     /// The record of a callback entry (what `RecordBatch.record(of:)` builds), field by field from its codes: the
@@ -456,12 +486,24 @@ public final class AuditSession {
     }
 
     /// Calls the monitors that look at the callback record now (kept out of the batch loop, whose scan stays small).
+    ///
+    /// - Parameter unfolded: The state is not yet folded through the event (the batch loop's call of state-free
+    ///   monitors as it scans): a monitor that asks for the folded state (`EventContext.deferUntilFolded()`) is
+    ///   kept in `deferredTargets`, to be called again after the fold (`redispatchDeferred`).
+    /// - Returns: Whether some monitor deferred.
     @inline(never)
-    private func dispatch(_ record: EventRecord, _ key: Int, _ previousTimestamp: UInt64?) {
+    @discardableResult
+    private func dispatch(_ record: EventRecord, _ key: Int, _ previousTimestamp: UInt64?, unfolded: Bool = false) -> Bool {
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+        replay.isFolded = !unfolded
         for position in callbackTable.positions(key) {
             callbackTable[position].observe(callback: record, context, &findings)
+            if replay.deferRequested {
+                replay.deferRequested = false
+                deferredTargets.append(callbackTable[position])
+            }
         }
+        replay.isFolded = true
         if demandedCallbacks & (1 << UInt32(key)) != 0 {
             for target in demandTargets
             where !target.filter.contains(record.callback, record.phase) && target.extra.contains(record.callback, record.phase) {
@@ -469,12 +511,15 @@ public final class AuditSession {
             }
         }
         updateDemands()
+        return !deferredTargets.isEmpty
     }
 
     /// Calls the monitors that want a container, app, SwiftUI or mark record (the table of its kind, by operation,
-    /// transition or name; plus the demands for app events).
+    /// transition or name; plus the demands for app events). `unfolded` and the result: as `dispatch(_:_:_:unfolded:)`'s
+    /// (for the kind's table; the batch loop never calls the demands' or custom marks' monitors unfolded).
     @inline(never)
-    private func dispatchOther(_ record: EventRecord, _ previousTimestamp: UInt64?) {
+    @discardableResult
+    private func dispatchOther(_ record: EventRecord, _ previousTimestamp: UInt64?, unfolded: Bool = false) -> Bool {
         let table: DispatchTable
         let key: Int
         var demanded = false
@@ -495,13 +540,19 @@ public final class AuditSession {
             key = Int(record.code)
             custom = record.code == KnownName.other.rawValue && !customMarkTargets.isEmpty
         case .callback, .other:
-            return
+            return false
         }
-        if table.isEmpty(key), !demanded, !custom { return }
+        if table.isEmpty(key), !demanded, !custom { return false }
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
+        replay.isFolded = !unfolded
         for position in table.positions(key) {
             table[position].observe(record: record, context, &findings)
+            if replay.deferRequested {
+                replay.deferRequested = false
+                deferredTargets.append(table[position])
+            }
         }
+        replay.isFolded = true
         if demanded {
             let code = AppTransition(rawValue: record.code) != nil ? record.code : 0
             for target in demandTargets
@@ -515,6 +566,7 @@ public final class AuditSession {
             }
         }
         updateDemands()
+        return !deferredTargets.isEmpty
     }
 
     /// The record of a callback event: serials from its `ControllerRef`s; slot 0 stands for the controller and 1
@@ -625,6 +677,11 @@ final class ReplayBox {
     @exclusivity(unchecked) var event: EventBox?
     /// The cursor of the record being observed when it came as a record.
     @exclusivity(unchecked) var cursor: UnsafePointer<FrameCursor>?
+    /// Whether `state` is folded through the event being observed (`false` while the batch loop calls state-free
+    /// monitors as it scans; `EventContext.isFolded`).
+    @exclusivity(unchecked) var isFolded = true
+    /// Set by `EventContext.deferUntilFolded()` in an unfolded call; the session reads and clears it after the call.
+    @exclusivity(unchecked) var deferRequested = false
 
     /// The `ControllerRef` at `slot` of the record being observed, of kind `kind` (for an `Event`: a callback's
     /// slot 0 is the controller and 1 the parent; other kinds name one controller), else the replayed state's

@@ -27,6 +27,22 @@ public struct EventContext {
         self.replay = replay
     }
 
+    /// Whether `state`, `attribution` and `enclosingCallback(of:)` show the replayed state after this event: always,
+    /// except in a call for an event the monitor declared state-free (`RuleMonitor.stateFreeCallbacks`,
+    /// `stateFreeRecords`, `stateFreeContainers`), which the engine may make before it has folded the event. A
+    /// monitor that finds there that it needs the state after all (rarely: for a finding, say) calls
+    /// `deferUntilFolded()`.
+    public var isFolded: Bool { replay.isFolded }
+
+    /// Asks, in a call where `isFolded` is `false`, to be called again for this event once the state is folded
+    /// through it: the engine ends its run of folded events there, folds the event and calls the monitor again with
+    /// the same record (`isFolded` then `true`) before any later event. The call that defers must change nothing of
+    /// the monitor's own state or findings (the event is observed once, in the second call). Does nothing when
+    /// `isFolded` is `true`.
+    public func deferUntilFolded() {
+        if !replay.isFolded { replay.deferRequested = true }
+    }
+
     /// Which callbacks are executing, after the event was applied (read from the replayed state).
     public var attribution: CallbackAttribution { CallbackAttribution(replay: replay) }
 

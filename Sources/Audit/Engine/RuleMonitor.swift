@@ -27,7 +27,9 @@ public protocol RuleMonitor: AnyObject {
     /// context tells of it (`ordinal`, `traceStart`, `previousTimestamp`, `time(_:)`, `source`, `controller(of:)`,
     /// `parent(of:)`, `event(of:)`, `related(_:_:)`). The engine may call the monitor for these before it has folded
     /// the events around them into the state (it still calls every monitor in trace order), so that a run of
-    /// events nobody reads the state at is folded in one go (default: none).
+    /// events nobody reads the state at is folded in one go (default: none). A monitor that needs the state for
+    /// only a few of these events (for a finding) may list them too: where `EventContext.isFolded` is `false` it
+    /// calls `EventContext.deferUntilFolded()`, changes nothing, and is called again once the event is folded.
     var stateFreeCallbacks: CallbackSet { get }
 
     /// The kinds among `.containers`, `.app`, `.marks` and `.swiftUI` for which `observe(record:_:_:)` reads nothing
