@@ -53,6 +53,7 @@ struct AuditCommand: Command {
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let formatName = try arguments.choice("format", among: ReportFormat.allCases.map(\.rawValue), default: "text")
         let format = ReportFormat(rawValue: formatName)!
+        output.isHumanReadable = format == .text
         let jobs = try jobCount(arguments.value("jobs"))
         let configuration = try loadConfiguration(arguments.value("config"))
         let auditor = try Auditor(configuration: configuration)
@@ -264,6 +265,11 @@ struct AuditCommand: Command {
         audit.baseDirectory = FileManager.default.currentDirectoryPath
         if let stop {
             throw AuditInputError(stop.underlying, message: "\(stop)", partial: audit)
+        }
+        if count == 0 {
+            // Not a problem of the input (exit 0; the summary counts it as audited), but no rule had anything to
+            // check, which the summary's "0 events" hides among other traces.
+            output.errorLine("lifetrace audit: note: \(input.noEventsText); no rule had anything to check")
         }
         return audit
     }

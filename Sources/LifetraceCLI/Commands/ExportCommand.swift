@@ -67,7 +67,7 @@ struct ExportCommand: Command {
             stop = try export(input, to: &writer)
             try file.commit()
             let prefix = stop == nil ? "" : "the readable prefix: "
-            output.line("exported \(prefix)\(writer.eventCount) events (\(writer.byteCount) bytes) to \(outputPath)")
+            output.line("exported \(prefix)\(writer.eventCount) events (\(writer.byteCount) bytes) to \(outputPath.displayEscaped)")
         } catch {
             file.discard()
             throw error

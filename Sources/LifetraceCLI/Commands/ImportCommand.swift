@@ -106,11 +106,12 @@ struct ImportCommand: Command {
             return .usageOrInput
         }
         for line in report.warnings { output.errorLine("\(input):\(line)") }
-        output.line("imported \(report.eventCount) events from \(input) into \(destination)")
+        output.isHumanReadable = true
+        output.line("imported \(report.eventCount) events from \(input.displayEscaped) into \(destination.displayEscaped)")
         if let nothingFound = report.nothingFound {
             output.errorLine("lifetrace import: warning: \(input): \(nothingFound)")
         }
-        for line in report.summary { output.line("  \(line)") }
+        for line in report.summary { output.line("  \(line.displayEscaped)") }
         return .success
     }
 

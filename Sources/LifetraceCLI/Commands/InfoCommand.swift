@@ -34,6 +34,7 @@ struct InfoCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let format = try arguments.choice("format", among: ["text", "json"], default: "text")
+        output.isHumanReadable = format == "text"
         let input = try TraceInput(path: arguments.positionals[0])
         let summary = try TraceSummary(input)
         if format == "json" {
@@ -43,6 +44,9 @@ struct InfoCommand: Command {
         }
         var damage = TraceDamage.report(
             summary.openProblems, readableEvents: summary.eventCount, command: "info", output: output, afterFooter: summary.reader?.hasFooter ?? false)
+        if summary.eventCount == 0, summary.stop == nil {
+            output.errorLine("lifetrace info: note: \(input.noEventsText)")
+        }
         for problem in summary.checkpointProblems {
             output.errorLine("lifetrace info: warning: \(problem); \(TraceSummary.checkpointNote)")
             damage = TraceDamage.worse(damage, .problemFound)
@@ -170,7 +174,7 @@ struct TraceSummary {
 
     var text: String {
         var lines: [(String, String)] = [
-            ("trace", input.path),
+            ("trace", input.path.displayEscaped),
             ("format", formatText),
         ]
         if let header {
@@ -225,7 +229,7 @@ struct TraceSummary {
         lines.append(("problems", problems.isEmpty ? "none found (run 'lifetrace verify' for a full check)" : "\(problems.count)"))
         let width = lines.map(\.0.count).max()! + 2
         var text = lines.map { "\($0.0 + ":")\(String(repeating: " ", count: width - $0.0.count))\($0.1)" }.joined(separator: "\n") + "\n"
-        for problem in problems { text += "  \(problem)\n" }
+        for problem in problems { text += "  \(problem.displayEscaped)\n" }
         return text
     }
 

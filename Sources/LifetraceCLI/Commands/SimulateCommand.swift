@@ -54,6 +54,7 @@ struct SimulateCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
+        output.isHumanReadable = true  // callback orders and generated sessions are text a person reads
         let source: Source
         if let countText = arguments.value("generate") {
             guard arguments.positionals.isEmpty else {
