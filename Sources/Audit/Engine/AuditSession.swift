@@ -503,13 +503,18 @@ public final class AuditSession {
                 deferredTargets.append(callbackTable[position])
             }
         }
-        replay.isFolded = true
         if demandedCallbacks & (1 << UInt32(key)) != 0 {
+            // Unfolded too when every demand of the callback is state-free (`demandedStateful`).
             for target in demandTargets
             where !target.filter.contains(record.callback, record.phase) && target.extra.contains(record.callback, record.phase) {
                 target.target.observe(callback: record, context, &findings)
+                if replay.deferRequested {
+                    replay.deferRequested = false
+                    deferredTargets.append(target.target)
+                }
             }
         }
+        replay.isFolded = true
         updateDemands()
         return !deferredTargets.isEmpty
     }

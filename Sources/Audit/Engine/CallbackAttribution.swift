@@ -40,12 +40,34 @@ public struct CallbackAttribution {
     /// (resolve them with `enclosing(of:)` or `ReplayState.controllerRef(of:)` when a finding needs them).
     public func enclosingActive(ofSerial serial: UInt32?) -> ActiveCallback? {
         withUnsafeMutablePointer(to: &replay.state) { state in
-            guard let active = state.pointee.borrowedEnclosingCallback(of: serial.map { ControllerRef(serial: $0, typeName: "") }) else { return nil }
+            guard let active = state.pointee.borrowedEnclosingCallback(ofSerial: serial) else { return nil }
             // As `enclosing(_:_:isInstantWindow:)`: a controller callback whose controller has no record is none.
             if case .controller = active.kind {
                 guard let owner = active.controllerSerial, state.pointee.borrowedHasRecord(owner) else { return nil }
             }
             return active
+        }
+    }
+
+    /// The controller `active` runs on, as the replayed state names it (`ReplayState.controllerRef(of:)`, without
+    /// copying the state): the controller of `enclosing(of:)` for the callback `enclosingActive(ofSerial:)` gave.
+    public func controllerRef(of active: ActiveCallback) -> ControllerRef? {
+        withUnsafeMutablePointer(to: &replay.state) { state in
+            state.pointee.borrowedControllerRef(of: active)
+        }
+    }
+
+    /// `enclosing(of:)` for the callback `enclosingActive(ofSerial:)` gave, built only when needed (a finding).
+    public func enclosing(of active: ActiveCallback) -> EnclosingCallback? {
+        Self.enclosing(active, controllerRef(of: active), isInstantWindow: active.isInstant)
+    }
+
+    /// The name `EnclosingCallback.name` gives the callback `active` (`enclosingActive(ofSerial:)`): the callback's,
+    /// or the app or scene delegate method's.
+    public static func name(of active: ActiveCallback) -> String {
+        switch active.kind {
+        case .controller(let callback): callback.name
+        case .app(let transition): active.scene == nil ? transition.applicationMethodName : transition.sceneMethodName
         }
     }
 
@@ -98,6 +120,10 @@ extension ReplayState {
 
     fileprivate mutating func borrowedEnclosingCallback(of controller: ControllerRef?) -> ActiveCallback? {
         enclosingCallback(of: controller)
+    }
+
+    fileprivate mutating func borrowedEnclosingCallback(ofSerial serial: UInt32?) -> ActiveCallback? {
+        enclosingCallback(ofSerial: serial)
     }
 
     fileprivate mutating func borrowedControllerRef(of callback: ActiveCallback) -> ControllerRef? {

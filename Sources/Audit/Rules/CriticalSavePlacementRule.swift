@@ -193,7 +193,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
         switch active.kind {
         case .controller(let callback):
             // The callback's controller, as `EnclosingCallback` names it (its record in the replayed state).
-            guard let ref = context.state.controllerRef(of: active) else { return }
+            guard let ref = context.attribution.controllerRef(of: active) else { return }
             // The mark's controller must be the callback's by name too (`ControllerRef` equality).
             if let markController, markController != ref { return }
             if callback == .viewWillDisappear {

@@ -1,3 +1,4 @@
+import Replay
 import TraceLog
 import TraceModel
 
@@ -116,6 +117,9 @@ enum ObserverNotRemovedRule {
 final class ObserverNotRemovedMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .callbacks, .recorder]
     let callbackFilter = CallbackSet([.deinitialize])
+    /// Deinits read the replayed state only to settle an instant deinit (`settleClosedInstants`, rare: instant-only
+    /// logs): where the engine calls it before folding the event, such a call defers to the folded state.
+    let stateFreeCallbacks = CallbackSet.all
     /// Only the add and remove marks: an instant deinit whose window closed is settled at the next of these (or
     /// the next deinit, run start or the end), before anything it settles against can change.
     var markFilter: MarkFilter { MarkFilter(addMarks + removeMarks) }
@@ -175,7 +179,7 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
             let name = (context.field(.name, of: record) ?? context.field(.id, of: record))?.description ?? ""
             let registration = Registration(
                 name: name, ordinal: context.ordinal, time: record.timestamp,
-                addedIn: context.attribution.enclosing(of: ControllerRef(serial: owner, typeName: ""))?.name, source: context.source
+                addedIn: context.attribution.enclosingActive(ofSerial: owner).map(CallbackAttribution.name(of:)), source: context.source
             )
             if let position = live.position(of: owner) {
                 if let earlier = live[at: position].first(where: { $0.name == name }), let ownerRef = MarkOwner.of(record, context) {
@@ -200,11 +204,17 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
 
     /// The serial of `MarkOwner.of(_:_:)` of the mark `record`.
     private static func ownerSerial(_ record: EventRecord, _ context: EventContext) -> UInt32? {
-        record.hasController ? record.controller : context.attribution.enclosing(of: nil)?.controller?.serial
+        if record.hasController { return record.controller }
+        guard let active = context.attribution.enclosingActive(ofSerial: nil), case .controller = active.kind else { return nil }
+        return active.controllerSerial
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         guard record.callback == .deinitialize else { return }
+        if !context.isFolded, pending.contains(where: { !$0.isInterval }) {
+            context.deferUntilFolded()
+            return
+        }
         if !pending.isEmpty { settleClosedInstants(context, &findings) }
         let serial = record.controller
         switch record.phase {

@@ -259,7 +259,7 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     /// Holds the teardown mark `record` for the viewWillDisappear of its controller it happens in (`active`).
     private func hold(_ record: EventRecord, _ active: ActiveCallback, _ context: EventContext) {
         // The callback's controller as `EnclosingCallback` names it; the mark's must be it by name too.
-        guard let ref = context.state.controllerRef(of: active),
+        guard let ref = context.attribution.controllerRef(of: active),
               !record.hasController || context.controller(of: record) == ref else { return }
         held.hold(Teardown(
             mark: MarkLabel(record, context), undoes: Self.undoneStart(record, context), ordinal: context.ordinal,
