@@ -14,11 +14,11 @@ import TraceModel
 /// event into the same record), so both paths find the same; an `Event` is built from a record only when a
 /// monitor asks for it (`EventContext.event(of:)`), once per event.
 ///
-/// From batches (`observeRest(of:batch:)`) the events no monitor reads the replayed state at are folded a run at a
-/// time, by the replayer's fast paths; a monitor that reads nothing of the state for an event
-/// (`RuleMonitor.stateFreeCallbacks`, `stateFreeRecords`, `stateFreeContainers`) is called as the loop scans the
-/// run, before the run is folded. Each monitor still sees its events in trace order, and sees the state after the
-/// event wherever it reads it (`BatchDispatchAgreementTests`).
+/// From batches (`observeRest(of:batch:)`) the monitors are called as the loop scans the batch, before the events
+/// are folded into the state; the fold catches up, up to and including the event being observed, only when a
+/// monitor reads the state (`EventContext.state`, `attribution`, `enclosingCallback(of:)`), so the events between
+/// two such reads are folded in one call of the replayer's fast paths. Each monitor still sees its events in trace
+/// order, and sees the state after the event wherever it reads it (`BatchDispatchAgreementTests`).
 ///
 /// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
 /// Not `Sendable`: use one session on one thread.
@@ -38,35 +38,25 @@ public final class AuditSession {
     private let recorderTable: DispatchTable
     /// The monitors, in registry order (the tables hold unmanaged references to these boxes).
     private let boxes: [MonitorBox]
-    /// The callbacks some monitor's fixed filter holds, by `CallbackSet` bit: what the batch loop tests per
-    /// callback entry (with `demandedCallbacks`) to fold the entries no monitor looks at in runs.
+    /// The callbacks some monitor's fixed filter holds, by `CallbackSet` bit.
     private let watchedCallbacks: UInt32
-    /// The bits no fixed filter holds, or every monitor whose fixed filter holds it reads nothing of the replayed
-    /// state there (`RuleMonitor.stateFreeCallbacks`): with no demand in the way, the batch loop calls them as it
-    /// scans, without ending the fold's run.
-    private let freeCallbacks: UInt32
-    /// Of the container operations and app keys some monitor looks at, those every monitor of which reads nothing
-    /// of the replayed state there (`RuleMonitor.stateFreeRecords`, `stateFreeContainers`), by table key; whether
-    /// the SwiftUI monitors do; and per mark name code what the batch loop does (`RecordAction` raw values).
-    private let freeContainers: UInt32
-    private let freeApp: UInt32
-    private let freeSwiftUI: Bool
+    /// Per mark name code, whether some monitor may want the mark (1) or none does (0): what the batch loop tests.
     private let markActions: UnsafeMutablePointer<UInt8>
-    /// What the demands add now, as `CallbackSet` and `AppTransitionSet` bits (re-read after every call of a
-    /// monitor, which may change its own demand).
+    /// What the demands add now, as `CallbackSet` and `AppTransitionSet` bits (re-read after a call of a monitor
+    /// changed a demand: `demandChanged`).
     @exclusivity(unchecked) private var demandedCallbacks: UInt32 = 0
-    /// Of `demandedCallbacks`, the bits some demanding monitor reads the replayed state at (not in its
-    /// `stateFreeCallbacks`): those end the fold's run; the other demanded bits are called as the loop scans.
-    @exclusivity(unchecked) private var demandedStateful: UInt32 = 0
     @exclusivity(unchecked) private var demandedApp: UInt32 = 0
+    /// The callbacks watched now (`watchedCallbacks` and the demands) as a mask of (callback, phase) pairs, bit
+    /// `code & 0xF | phase << 4` (`pairIndex(_:)`): what the batch loop tests per
+    /// callback entry, reading only the entry's word.
+    @exclusivity(unchecked) private var watchedPairs: UInt64 = 0
+    /// Set by a `CallbackDemand` of this session's monitors when its sets change (`CallbackDemand.changed`).
+    private let demandChanged: UnsafeMutablePointer<Bool>
     /// A callback record whose fields `record(of:ordinal:)` fills in (copying it costs less than `EventRecord`'s
     /// initializers, which are not inlined across modules).
     private let callbackTemplate = EventRecord(timestamp: 0, ordinal: 0, callback: .initialize, phase: .instant, animated: nil, controller: 0, controllerSlot: 0)
     /// The replayed state (the `Replay` fold) after the last event observed, and the event being observed.
     let replay = ReplayBox()
-    /// The monitors that deferred the event the batch loop stopped at to the folded state
-    /// (`EventContext.deferUntilFolded()`), in call order; empty between events.
-    @exclusivity(unchecked) private var deferredTargets: [MonitorRef] = []
     @exclusivity(unchecked) private var findings: [Finding] = []
     @exclusivity(unchecked) private var eventCount: UInt64 = 0
     @exclusivity(unchecked) private var firstTimestamp: UInt64 = 0
@@ -84,7 +74,7 @@ public final class AuditSession {
             guard box.demand != nil else { return nil }
             return DemandRef(
                 target: MonitorRef(box), filter: monitor.interests.contains(.callbacks) ? monitor.callbackFilter : .all,
-                appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all, stateFree: monitor.stateFreeCallbacks)
+                appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all)
         }
         demandTargets = .allocate(capacity: demands.count)
         _ = demandTargets.initialize(from: demands)
@@ -106,37 +96,15 @@ public final class AuditSession {
         swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }) { _, _ in true }
         recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }) { _, _ in true }
         var watched: UInt32 = 0
-        var free: UInt32 = 0
-        for key in 0..<32 {
-            let bit: UInt32 = 1 << UInt32(key)
-            let watching = callbackMonitors.filter { $0.monitor.callbackFilter.rawValue & bit != 0 }
-            if watching.isEmpty { continue }
-            watched |= bit
-            if watching.allSatisfy({ $0.monitor.stateFreeCallbacks.rawValue & bit != 0 }) { free |= bit }
-        }
+        for key in 0..<32 where !callbackTable.isEmpty(key) { watched |= 1 << UInt32(key) }
         watchedCallbacks = watched
-        freeCallbacks = free | ~watched
-        func allFree(_ table: DispatchTable, _ key: Int, _ isFree: (any RuleMonitor) -> Bool) -> Bool {
-            !table.isEmpty(key) && table.positions(key).allSatisfy { isFree(table[$0].box.takeUnretainedValue().monitor) }
-        }
-        var containers: UInt32 = 0
-        for key in 0..<Self.containerKeys
-        where allFree(containerTable, key, { $0.stateFreeRecords.contains(.containers) || $0.stateFreeContainers.contains(code: UInt8(key)) }) {
-            containers |= 1 << UInt32(key)
-        }
-        freeContainers = containers
-        var app: UInt32 = 0
-        for key in 0..<Self.appKeys where allFree(appTable, key, { $0.stateFreeRecords.contains(.app) }) { app |= 1 << UInt32(key) }
-        freeApp = app
-        freeSwiftUI = allFree(swiftUITable, 0) { $0.stateFreeRecords.contains(.swiftUI) }
         markActions = .allocate(capacity: 256)
-        for code in 0..<256 {
-            let action: RecordAction =
-                markTable.isEmpty(code) ? .skip : allFree(markTable, code, { $0.stateFreeRecords.contains(.marks) }) ? .dispatch : .stop
-            markActions[code] = action.rawValue
-        }
-        if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = RecordAction.stop.rawValue }
-        updateDemands()
+        for code in 0..<256 { markActions[code] = markTable.isEmpty(code) ? 0 : 1 }
+        if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = 1 }
+        demandChanged = .allocate(capacity: 1)
+        demandChanged.initialize(to: false)
+        for box in boxes { box.demand?.changed = demandChanged }
+        readDemands()
     }
 
     deinit {
@@ -148,14 +116,16 @@ public final class AuditSession {
         recorderTable.deallocate()
         demandTargets.deallocate()
         markActions.deallocate()
+        for box in boxes where box.demand?.changed == demandChanged { box.demand?.changed = nil }
+        demandChanged.deallocate()
     }
 
-    /// What the batch loop does with an entry: nothing (no monitor looks at it), dispatch it as it scans (every
-    /// monitor that looks at it is state-free there), or stop the run there (fold up to it, then dispatch).
-    private enum RecordAction: UInt8 {
+    /// What the batch loop does with a record entry: nothing (no monitor looks at it), dispatch it
+    /// (`dispatchOther`), or hand its `Event` to `observe(_:ordinal:)` (a record of kind `.other`).
+    private enum RecordAction {
         case skip
         case dispatch
-        case stop
+        case event
     }
 
     /// Keys of the container table: operation raw values.
@@ -182,22 +152,44 @@ public final class AuditSession {
         (AppTransition(rawValue: code) != nil ? Int(code & 0xF) : 0) | (phase == .end ? 16 : 0)
     }
 
-    /// Re-reads the monitors' demands (after any call of a monitor, which may have changed its own).
+    /// Re-reads the monitors' demands if one changed since the last read (after any call of a monitor, which may
+    /// have changed its own).
     @inline(__always)
     private func updateDemands() {
-        guard demandTargets.count > 0 else { return }
+        if demandChanged.pointee { readDemands() }
+    }
+
+    /// Reads the monitors' demands into `demandedCallbacks`, `demandedApp` and `watchedPairs`.
+    @inline(never)
+    private func readDemands() {
+        demandChanged.pointee = false
         var callbacks: UInt32 = 0
-        var stateful: UInt32 = 0
         var app: UInt32 = 0
         for target in demandTargets {
-            let extra = target.extra.rawValue & ~target.filter.rawValue
-            callbacks |= extra
-            stateful |= extra & ~target.stateFree.rawValue
+            callbacks |= target.extra.rawValue & ~target.filter.rawValue
             app |= target.app.rawValue
         }
         demandedCallbacks = callbacks
-        demandedStateful = stateful
         demandedApp = app
+        watchedPairs = Self.pairs(watchedCallbacks | callbacks)
+    }
+
+    /// The bit of a callback entry's (callback, phase) pair in `watchedPairs`: `code & 0xF | phase << 4`, from the
+    /// word's callback code (bits 48–55) and phase (bits 56–57).
+    @inline(__always)
+    private static func pairIndex(_ word: RecordBatch.Word) -> UInt64 {
+        (word.raw >> 48) & 0xF | (word.raw >> 52) & 0x30
+    }
+
+    /// A `CallbackSet` raw value as a mask of (callback, phase) pairs, bit `code & 0xF | phase << 4`: a begin or
+    /// instant of callback `c` is `CallbackSet` bit `c`, an end bit `c + 16`.
+    private static func pairs(_ callbacks: UInt32) -> UInt64 {
+        var mask: UInt64 = 0
+        for phase in Phase.allCases {
+            let keys = phase == .end ? callbacks >> 16 : callbacks & 0xFFFF
+            mask |= UInt64(keys & 0xFFFF) << (UInt64(phase.rawValue) << 4)
+        }
+        return mask
     }
 
     /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.
@@ -267,9 +259,13 @@ public final class AuditSession {
     /// (`FrameCursor.decode(into:limit:)`, the replay's columnar fast path; reuse one batch from frame to frame):
     /// the same as `observe(_:from:)` for each record, and `observe(_:ordinal:)` for an event that has no record.
     ///
-    /// The events no monitor looks at (by the masks of what each kind's table holds, and the demands) are folded
-    /// a run at a time (`ReplayState.fold(_:_:end:first:records:events:from:sceneIndexes:)`, the replayer's fast
-    /// paths); each event a monitor looks at ends a run and is dispatched after it is folded.
+    /// The loop scans the batch and calls the monitors that look at an event (by the masks of what each kind's
+    /// table holds, and the demands) as it reaches it, before folding it: the fold of the events since the last
+    /// one folded catches up only when a monitor reads the replayed state (`EventContext.state`, `attribution`,
+    /// `enclosingCallback(of:)`; `ReplayBox.catchUp()`), up to and including the event being observed, by
+    /// `ReplayState.fold(_:_:end:first:records:events:from:sceneIndexes:)` (the replayer's fast paths). So every
+    /// monitor sees its events in trace order and the state after the event wherever it reads it, and a run of
+    /// events no monitor reads the state at is folded in one call, however many monitors looked at its records.
     ///
     /// - Returns: The number of events observed.
     /// - Throws: What decoding the frame throws (`TraceError`); the events before the bad one are observed.
@@ -291,9 +287,13 @@ public final class AuditSession {
                 let events = batch.events
                 records.withUnsafeBufferPointer { recordBuffer in
                     batch.withEntries { entries in
-                        observeEntries(
-                            entries, first: first, records: records, recordBase: recordBuffer.baseAddress, events: events, from: pointer,
-                            sceneIndexes: &sceneIndexes)
+                        withUnsafeMutablePointer(to: &sceneIndexes) { sceneIndexes in
+                            var pending = PendingFold(
+                                entries: entries, first: first, records: records, events: events, cursor: pointer, sceneIndexes: sceneIndexes)
+                            withUnsafeMutablePointer(to: &pending) { pending in
+                                observeEntries(pending, recordBase: recordBuffer.baseAddress)
+                            }
+                        }
                     }
                 }
                 observed &+= UInt64(count)
@@ -303,95 +303,69 @@ public final class AuditSession {
         }
     }
 
-    /// The batch loop of `observeRest(of:batch:)`: runs of entries no monitor reads the state at are folded
-    /// together; each entry a monitor reads the state at ends a run, is folded with it and dispatched. An entry
-    /// whose monitors are all state-free there (`freeCallbacks`, `RecordAction.dispatch`) is dispatched as the loop
-    /// scans the run, before the run is folded (each monitor still sees its events in trace order).
+    /// The batch loop of `observeRest(of:batch:)`: dispatches each entry some monitor looks at as it reaches it,
+    /// with `pending` (the entries not folded yet) lent to the replay box so that a monitor reading the state
+    /// folds up to the entry first; folds what is left at the end. An event without a record form (`.other`) is
+    /// folded and dispatched by `observe(_:ordinal:)`, after the fold caught up to it.
     ///
-    /// - Parameter recordBase: `records`' storage (`nil` when empty).
-    private func observeEntries(
-        _ entries: RecordBatch.Entries, first: UInt64, records: [EventRecord], recordBase: UnsafePointer<EventRecord>?,
-        events: RecordBatch.OtherEvents, from cursor: UnsafePointer<FrameCursor>, sceneIndexes: inout [UInt32]
-    ) {
+    /// - Parameter recordBase: The batch's records' storage (`nil` when empty).
+    private func observeEntries(_ pending: UnsafeMutablePointer<PendingFold>, recordBase: UnsafePointer<EventRecord>?) {
+        let entries = pending.pointee.entries
+        let first = pending.pointee.first
         let count = entries.count
-        let base = entries
+        if count == 0 { return }
+        let startCount = eventCount
+        if startCount == 0 { firstTimestamp = entries.timestamp(at: 0) }
+        // The timestamp of the event before the batch (`nil` before the first event of the trace).
+        let batchPrevious: UInt64? = startCount == 0 ? nil : lastTimestamp
+        @inline(__always) func previous(_ position: Int) -> UInt64? {
+            position > 0 ? entries.timestamp(at: position &- 1) : batchPrevious
+        }
+        replay.pending = pending
+        defer { replay.pending = nil }
         // The record dispatched for a callback entry: its fields set in place per dispatch (no copy per event).
         var record = callbackTemplate
+        // The (callback, phase) pairs watched now (re-read after each dispatch: demands change).
+        var watched = watchedPairs
         var index = 0
         while index < count {
-            // The timestamp of the event before the run (`nil` before the first event of the trace); inside the run,
-            // the entry before is the event before.
-            let runPrevious: UInt64? = eventCount == 0 ? nil : lastTimestamp
-            if eventCount == 0 { firstTimestamp = base[index].timestamp }
-            let runStart = index
-            @inline(__always) func previous(_ position: Int) -> UInt64? {
-                position > runStart ? base[position &- 1].timestamp : runPrevious
-            }
-            // The next entry some monitor reads the state at (`count` when none); the callbacks watched now, and of
-            // those, the ones every monitor of which is state-free (re-read after each dispatch: demands change).
-            var stop = index
-            var other = false
-            var watched = watchedCallbacks | demandedCallbacks
-            var free = freeCallbacks & ~demandedStateful
-            scan: while stop < count {
-                let entry = base[stop]
-                if !entry.isRecord {
-                    let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.callbackCode, entry.phaseCode))
-                    if watched & bit != 0 {
-                        if free & bit == 0 { break }
-                        // A monitor that needs the state after all (`EventContext.deferUntilFolded()`) ends the run here.
-                        if dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop), in: &record, unfolded: true) { break }
-                        watched = watchedCallbacks | demandedCallbacks
-                        free = freeCallbacks & ~demandedStateful
-                    }
-                } else {
-                    let recordPointer = recordBase.unsafelyUnwrapped + Int(entry.record)
-                    if recordPointer.pointee.kind == .other {
-                        other = true
-                        break
-                    }
-                    switch action(recordPointer) {
-                    case .skip:
-                        break
-                    case .dispatch:
-                        let deferred = dispatchOther(recordPointer.pointee, previous(stop), unfolded: true)
-                        replay.event = nil
-                        if deferred { break scan }
-                        watched = watchedCallbacks | demandedCallbacks
-                        free = freeCallbacks & ~demandedStateful
-                    case .stop:
-                        break scan
-                    }
+            let word = entries.word(at: index)
+            if !word.isRecord {
+                if watched >> Self.pairIndex(word) & 1 != 0 {
+                    pending.pointee.end = index &+ 1
+                    let entry = entries[index]
+                    Self.fill(&record, from: entry, ordinal: first &+ UInt64(index))
+                    dispatch(record, Self.callbackKey(entry.callbackCode, entry.phaseCode), previous(index))
+                    watched = watchedPairs
                 }
-                stop += 1
-            }
-            // Fold the run and the entry that ends it (not an `.other` one: `observe(_:ordinal:)` folds that).
-            let end = other || stop == count ? stop : stop + 1
-            if end > index {
-                eventCount &+= UInt64(end &- index)
-                lastTimestamp = base[end &- 1].timestamp
-                replay.state.fold(entries, &index, end: end, first: first, records: records, events: events, from: cursor, sceneIndexes: &sceneIndexes)
-                if stop < end {
-                    let entry = base[stop]
-                    let ordinal = first &+ UInt64(stop)
-                    if !deferredTargets.isEmpty {
-                        // Dispatched as the loop scanned, but some monitors deferred to the folded state: only they
-                        // are called again.
-                        let deferred = entry.isRecord ? recordBase.unsafelyUnwrapped[Int(entry.record)] : self.record(of: entry, ordinal: ordinal)
-                        redispatchDeferred(deferred, previous(stop))
-                    } else if !entry.isRecord {
-                        dispatch(callback: entry, ordinal: ordinal, previous(stop), in: &record)
-                    } else {
-                        dispatchOther(recordBase.unsafelyUnwrapped[Int(entry.record)], previous(stop))
-                        replay.event = nil
-                    }
+            } else {
+                let recordPointer = recordBase.unsafelyUnwrapped + Int(word.record)
+                switch action(recordPointer) {
+                case .skip:
+                    break
+                case .dispatch:
+                    pending.pointee.end = index &+ 1
+                    dispatchOther(recordPointer.pointee, previous(index))
+                    replay.event = nil
+                    watched = watchedPairs
+                case .event:
+                    // Fold up to it; `observe(_:ordinal:)` folds the event itself and counts it.
+                    pending.pointee.end = index
+                    replay.catchUp()
+                    eventCount = startCount &+ UInt64(index)
+                    if index > 0 { lastTimestamp = entries.timestamp(at: index &- 1) }
+                    // Every `.other` record has its event (`RecordBatch.events`).
+                    if let event = pending.pointee.events[Int(word.record)] { observe(event, ordinal: first &+ UInt64(index)) }
+                    pending.pointee.index = index &+ 1
+                    watched = watchedPairs
                 }
             }
-            if other {
-                if let event = events[Int(base[index].record)] { observe(event, ordinal: first &+ UInt64(index)) }
-                index += 1
-            }
+            index &+= 1
         }
+        pending.pointee.end = count
+        replay.catchUp()
+        eventCount = startCount &+ UInt64(count)
+        lastTimestamp = entries.timestamp(at: count &- 1)
     }
 
     /// What the batch loop does with a record entry (`dispatchOther` calls no monitor for a `.skip`).
@@ -399,49 +373,17 @@ public final class AuditSession {
     private func action(_ record: UnsafePointer<EventRecord>) -> RecordAction {
         switch record.pointee.kind {
         case .container:
-            let key = Self.containerKey(record.pointee.code)
-            if containerTable.isEmpty(key) { return .skip }
-            return freeContainers & (1 << UInt32(key)) != 0 ? .dispatch : .stop
+            return containerTable.isEmpty(Self.containerKey(record.pointee.code)) ? .skip : .dispatch
         case .app:
-            if demandedApp & (1 << (UInt32(record.pointee.code & 0xF) &+ (record.pointee.phase == .end ? 16 : 0))) != 0 { return .stop }
-            let key = Self.appKey(record.pointee.code, record.pointee.phase)
-            if appTable.isEmpty(key) { return .skip }
-            return freeApp & (1 << UInt32(key)) != 0 ? .dispatch : .stop
+            if demandedApp & (1 << (UInt32(record.pointee.code & 0xF) &+ (record.pointee.phase == .end ? 16 : 0))) != 0 { return .dispatch }
+            return appTable.isEmpty(Self.appKey(record.pointee.code, record.pointee.phase)) ? .skip : .dispatch
         case .swiftUI:
-            if swiftUITable.isEmpty(0) { return .skip }
-            return freeSwiftUI ? .dispatch : .stop
+            return swiftUITable.isEmpty(0) ? .skip : .dispatch
         case .mark:
-            return RecordAction(rawValue: markActions[Int(record.pointee.code)]) ?? .stop
+            return markActions[Int(record.pointee.code)] != 0 ? .dispatch : .skip
         case .callback, .other:
-            return .stop
+            return .event
         }
-    }
-
-    /// A callback entry of a batch a monitor looks at: its record is built and dispatched (`unfolded`: before the
-    /// state is folded through it; returns whether a monitor deferred, see `dispatch(_:_:_:unfolded:)`).
-    @inline(__always)
-    @discardableResult
-    private func dispatch(callback entry: RecordBatch.Entry, ordinal: UInt64, _ previousTimestamp: UInt64?, in record: inout EventRecord, unfolded: Bool = false) -> Bool {
-        Self.fill(&record, from: entry, ordinal: ordinal)
-        return dispatch(record, Self.callbackKey(entry.callbackCode, entry.phaseCode), previousTimestamp, unfolded: unfolded)
-    }
-
-    /// Calls again, now that the state is folded through the event, the monitors that deferred it
-    /// (`deferredTargets`, emptied), in the order they were first called.
-    @inline(never)
-    private func redispatchDeferred(_ record: EventRecord, _ previousTimestamp: UInt64?) {
-        let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-        let targets = deferredTargets
-        deferredTargets.removeAll(keepingCapacity: true)
-        for target in targets {
-            if record.kind == .callback {
-                target.observe(callback: record, context, &findings)
-            } else {
-                target.observe(record: record, context, &findings)
-            }
-        }
-        replay.event = nil
-        updateDemands()
     }
 
     /// The record of a callback entry (what `RecordBatch.record(of:)` builds), field by field from its codes: the
@@ -486,45 +428,25 @@ public final class AuditSession {
     }
 
     /// Calls the monitors that look at the callback record now (kept out of the batch loop, whose scan stays small).
-    ///
-    /// - Parameter unfolded: The state is not yet folded through the event (the batch loop's call of state-free
-    ///   monitors as it scans): a monitor that asks for the folded state (`EventContext.deferUntilFolded()`) is
-    ///   kept in `deferredTargets`, to be called again after the fold (`redispatchDeferred`).
-    /// - Returns: Whether some monitor deferred.
     @inline(never)
-    @discardableResult
-    private func dispatch(_ record: EventRecord, _ key: Int, _ previousTimestamp: UInt64?, unfolded: Bool = false) -> Bool {
+    private func dispatch(_ record: EventRecord, _ key: Int, _ previousTimestamp: UInt64?) {
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-        replay.isFolded = !unfolded
         for position in callbackTable.positions(key) {
             callbackTable[position].observe(callback: record, context, &findings)
-            if replay.deferRequested {
-                replay.deferRequested = false
-                deferredTargets.append(callbackTable[position])
-            }
         }
         if demandedCallbacks & (1 << UInt32(key)) != 0 {
-            // Unfolded too when every demand of the callback is state-free (`demandedStateful`).
             for target in demandTargets
             where !target.filter.contains(record.callback, record.phase) && target.extra.contains(record.callback, record.phase) {
                 target.target.observe(callback: record, context, &findings)
-                if replay.deferRequested {
-                    replay.deferRequested = false
-                    deferredTargets.append(target.target)
-                }
             }
         }
-        replay.isFolded = true
         updateDemands()
-        return !deferredTargets.isEmpty
     }
 
     /// Calls the monitors that want a container, app, SwiftUI or mark record (the table of its kind, by operation,
-    /// transition or name; plus the demands for app events). `unfolded` and the result: as `dispatch(_:_:_:unfolded:)`'s
-    /// (for the kind's table; the batch loop never calls the demands' or custom marks' monitors unfolded).
+    /// transition or name; plus the demands for app events).
     @inline(never)
-    @discardableResult
-    private func dispatchOther(_ record: EventRecord, _ previousTimestamp: UInt64?, unfolded: Bool = false) -> Bool {
+    private func dispatchOther(_ record: EventRecord, _ previousTimestamp: UInt64?) {
         let table: DispatchTable
         let key: Int
         var demanded = false
@@ -545,19 +467,13 @@ public final class AuditSession {
             key = Int(record.code)
             custom = record.code == KnownName.other.rawValue && !customMarkTargets.isEmpty
         case .callback, .other:
-            return false
+            return
         }
-        if table.isEmpty(key), !demanded, !custom { return false }
+        if table.isEmpty(key), !demanded, !custom { return }
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-        replay.isFolded = !unfolded
         for position in table.positions(key) {
             table[position].observe(record: record, context, &findings)
-            if replay.deferRequested {
-                replay.deferRequested = false
-                deferredTargets.append(table[position])
-            }
         }
-        replay.isFolded = true
         if demanded {
             let code = AppTransition(rawValue: record.code) != nil ? record.code : 0
             for target in demandTargets
@@ -571,7 +487,6 @@ public final class AuditSession {
             }
         }
         updateDemands()
-        return !deferredTargets.isEmpty
     }
 
     /// The record of a callback event: serials from its `ControllerRef`s; slot 0 stands for the controller and 1
@@ -594,7 +509,10 @@ public final class AuditSession {
     }
 
     /// The replayed state after the last event observed.
-    public var state: ReplayState { replay.state }
+    public var state: ReplayState {
+        replay.catchUp()
+        return replay.state
+    }
 
     /// Ends the trace: lets monitors report what is still pending and returns every finding, in event order
     /// (then by rule id, controller and message).
@@ -654,8 +572,6 @@ struct DemandRef {
     let target: MonitorRef
     let filter: CallbackSet
     let appFilter: AppTransitionSet
-    /// The monitor's `stateFreeCallbacks`: demanded callbacks in it are called as the batch loop scans.
-    let stateFree: CallbackSet
 
     /// The demand's callbacks now.
     @inline(__always)
@@ -682,11 +598,25 @@ final class ReplayBox {
     @exclusivity(unchecked) var event: EventBox?
     /// The cursor of the record being observed when it came as a record.
     @exclusivity(unchecked) var cursor: UnsafePointer<FrameCursor>?
-    /// Whether `state` is folded through the event being observed (`false` while the batch loop calls state-free
-    /// monitors as it scans; `EventContext.isFolded`).
-    @exclusivity(unchecked) var isFolded = true
-    /// Set by `EventContext.deferUntilFolded()` in an unfolded call; the session reads and clears it after the call.
-    @exclusivity(unchecked) var deferRequested = false
+    /// While the batch loop runs (`AuditSession.observeRest(of:batch:)`): the events dispatched but not folded
+    /// into `state` yet.
+    @exclusivity(unchecked) var pending: UnsafeMutablePointer<PendingFold>?
+
+    /// Folds the events dispatched but not folded yet, up to and including the one being observed, so that
+    /// `state` is the state after it: called before anything reads `state` for a monitor.
+    @inline(__always)
+    func catchUp() {
+        if let pending, pending.pointee.index < pending.pointee.end { fold(pending) }
+    }
+
+    @inline(never)
+    private func fold(_ pending: UnsafeMutablePointer<PendingFold>) {
+        var index = pending.pointee.index
+        state.fold(
+            pending.pointee.entries, &index, end: pending.pointee.end, first: pending.pointee.first, records: pending.pointee.records,
+            events: pending.pointee.events, from: pending.pointee.cursor, sceneIndexes: &pending.pointee.sceneIndexes.pointee)
+        pending.pointee.index = index
+    }
 
     /// The `ControllerRef` at `slot` of the record being observed, of kind `kind` (for an `Event`: a callback's
     /// slot 0 is the controller and 1 the parent; other kinds name one controller), else the replayed state's
@@ -708,6 +638,7 @@ final class ReplayBox {
         } else if let cursor {
             return cursor.controller(atSlot: slot)
         }
+        catchUp()
         return state.controllers[serial]?.ref ?? ControllerRef(serial: serial, typeName: "")
     }
 }

@@ -27,21 +27,15 @@ public struct EventContext {
         self.replay = replay
     }
 
-    /// Whether `state`, `attribution` and `enclosingCallback(of:)` show the replayed state after this event: always,
-    /// except in a call for an event the monitor declared state-free (`RuleMonitor.stateFreeCallbacks`,
-    /// `stateFreeRecords`, `stateFreeContainers`), which the engine may make before it has folded the event. A
-    /// monitor that finds there that it needs the state after all (rarely: for a finding, say) calls
-    /// `deferUntilFolded()`.
-    public var isFolded: Bool { replay.isFolded }
+    /// Whether `state`, `attribution` and `enclosingCallback(of:)` show the replayed state after this event: always
+    /// (the engine folds the events it has dispatched but not folded yet when a monitor first reads the state at an
+    /// event: `AuditSession.observeRest(of:batch:)`). Kept for monitors written for the engine that called
+    /// state-free monitors before folding (and `deferUntilFolded()`).
+    public var isFolded: Bool { true }
 
-    /// Asks, in a call where `isFolded` is `false`, to be called again for this event once the state is folded
-    /// through it: the engine ends its run of folded events there, folds the event and calls the monitor again with
-    /// the same record (`isFolded` then `true`) before any later event. The call that defers must change nothing of
-    /// the monitor's own state or findings (the event is observed once, in the second call). Does nothing when
-    /// `isFolded` is `true`.
-    public func deferUntilFolded() {
-        if !replay.isFolded { replay.deferRequested = true }
-    }
+    /// Asked to be called again for this event once the state is folded through it, where `isFolded` was `false`.
+    /// `isFolded` is always `true` now (the state is folded on demand), so this does nothing.
+    public func deferUntilFolded() {}
 
     /// Which callbacks are executing, after the event was applied (read from the replayed state).
     public var attribution: CallbackAttribution { CallbackAttribution(replay: replay) }
@@ -49,7 +43,10 @@ public struct EventContext {
     /// The replayed state of the whole trace after this event (`Replay`'s fold). Lent, not copied (a `_read`
     /// accessor): `context.state[controller]` copies one controller's record, not the whole state.
     public var state: ReplayState {
-        _read { yield replay.state }
+        _read {
+            replay.catchUp()
+            yield replay.state
+        }
     }
 
     /// `timestamp` as seconds since the first event of the trace, e.g. `5.904 s`.
