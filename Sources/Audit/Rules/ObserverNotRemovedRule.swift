@@ -117,9 +117,6 @@ enum ObserverNotRemovedRule {
 final class ObserverNotRemovedMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .callbacks, .recorder]
     let callbackFilter = CallbackSet([.deinitialize])
-    /// Deinits read the replayed state only to settle an instant deinit (`settleClosedInstants`, rare: instant-only
-    /// logs): where the engine calls it before folding the event, such a call defers to the folded state.
-    let stateFreeCallbacks = CallbackSet.all
     /// Only the add and remove marks: an instant deinit whose window closed is settled at the next of these (or
     /// the next deinit, run start or the end), before anything it settles against can change.
     var markFilter: MarkFilter { MarkFilter(addMarks + removeMarks) }
@@ -211,10 +208,6 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         guard record.callback == .deinitialize else { return }
-        if !context.isFolded, pending.contains(where: { !$0.isInterval }) {
-            context.deferUntilFolded()
-            return
-        }
         if !pending.isEmpty { settleClosedInstants(context, &findings) }
         let serial = record.controller
         switch record.phase {

@@ -123,7 +123,6 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         var ordinal: UInt64
         var timestamp: UInt64
         var source: EventSource?
-        var controller: ControllerRef
         /// The ordinal and timestamp of the viewWillDisappear's begin (or instant).
         var willDisappearOrdinal: UInt64
         var willDisappearTime: UInt64
@@ -263,7 +262,7 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
               !record.hasController || context.controller(of: record) == ref else { return }
         held.hold(Teardown(
             mark: MarkLabel(record, context), undoes: Self.undoneStart(record, context), ordinal: context.ordinal,
-            timestamp: record.timestamp, source: context.source, controller: ref,
+            timestamp: record.timestamp, source: context.source,
             willDisappearOrdinal: active.ordinal, willDisappearTime: active.since
         ), for: ref)
     }

@@ -59,8 +59,8 @@ final class ViewLoadedInInitMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.initialize])
     let callbackDemand: CallbackDemand? = CallbackDemand()
     /// Inits and deinits read nothing of the replayed state; loadView and viewDidLoad read the open init, only for
-    /// a controller that has one by `openInits` (deferred to the folded state when called before it).
-    let stateFreeCallbacks = CallbackSet.all
+    /// a controller that has one by `openInits`.
+    let stateFreeCallbacks = CallbackSet([.initialize, .deinitialize])
     private let severity: Severity
     /// The init (by its begin ordinal) already reported per controller, so loadView + viewDidLoad give one finding.
     @exclusivity(unchecked) private var reportedInit = SerialMap<UInt64>()
@@ -112,12 +112,8 @@ final class ViewLoadedInInitMonitor: RuleMonitor {
         guard record.phase != .end else { return }
         switch record.callback {
         case .loadView, .viewDidLoad:
-            // No count, no open init in the replayed state either: nothing to read.
+            // No count, no open init in the replayed state either: nothing to read (no fold of the pending events).
             guard openPosition(of: record.controller) != nil else { return }
-            if !context.isFolded {
-                context.deferUntilFolded()
-                return
-            }
             guard let initFrame = context.attribution.openFrame(.initialize, ofSerial: record.controller),
                   reportedInit[record.controller] != initFrame.ordinal else { return }
             reportedInit[record.controller] = initFrame.ordinal

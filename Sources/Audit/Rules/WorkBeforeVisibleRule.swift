@@ -139,9 +139,6 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     private static let watched = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false)
     /// Whether `callbackDemand` holds `watched`.
     @exclusivity(unchecked) private var isDemanding = false
-    /// Its callbacks read the replayed state only to make a finding (`report`): where the engine calls it before
-    /// folding the event, such a call defers to the folded state (`EventContext.deferUntilFolded()`).
-    let stateFreeCallbacks = CallbackSet.all
     private let settings: RuleSettings
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
@@ -167,12 +164,6 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         defer { updateDemand() }
         guard !pending.isEmpty, record.phase != .end, let batches = pending[record.controller] else { return }
-        // A finding reads the replayed state (`report`): before the event is folded, such a call changes nothing
-        // and is made again once it is.
-        if !context.isFolded, willReport(record, batches) {
-            context.deferUntilFolded()
-            return
-        }
         lastContext = context
         let serial = record.controller
         switch record.callback {
@@ -198,15 +189,6 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
             let related = context.related(record, "\(context.controller(of: record).displayName) \(record.callback.name) at \(context.time(record.timestamp))")
             for batch in batches { report(batch, what, related, .violation, &findings) }
             pending[serial] = nil
-        }
-    }
-
-    /// Whether `observe(callback:_:_:)` makes a finding for `record`, given the controller's pending `batches`.
-    private func willReport(_ record: EventRecord, _ batches: [Batch]) -> Bool {
-        switch record.callback {
-        case .viewWillAppear: batches.contains { !$0.appearing && record.timestamp - $0.timestamp > grace }
-        case .viewDidAppear: false
-        default: !batches.isEmpty
         }
     }
 
