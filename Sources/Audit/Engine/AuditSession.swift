@@ -181,15 +181,14 @@ public final class AuditSession {
         (word.raw >> 48) & 0xF | (word.raw >> 52) & 0x30
     }
 
-    /// A `CallbackSet` raw value as a mask of (callback, phase) pairs, bit `code & 0xF | phase << 4`: a begin or
-    /// instant of callback `c` is `CallbackSet` bit `c`, an end bit `c + 16`.
+    /// A `CallbackSet` raw value as a mask of (callback, phase) pairs, bit `code & 0xF | phase << 4`: a begin
+    /// (phase 0) or instant (phase 2) of callback `c` is `CallbackSet` bit `c`, an end (phase 1) bit `c + 16`.
+    @inline(__always)
     private static func pairs(_ callbacks: UInt32) -> UInt64 {
-        var mask: UInt64 = 0
-        for phase in Phase.allCases {
-            let keys = phase == .end ? callbacks >> 16 : callbacks & 0xFFFF
-            mask |= UInt64(keys & 0xFFFF) << (UInt64(phase.rawValue) << 4)
-        }
-        return mask
+        let starts = UInt64(callbacks & 0xFFFF)
+        let ends = UInt64(callbacks >> 16)
+        return starts << (UInt64(Phase.begin.rawValue) << 4) | ends << (UInt64(Phase.end.rawValue) << 4)
+            | starts << (UInt64(Phase.instant.rawValue) << 4)
     }
 
     /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.
@@ -288,8 +287,11 @@ public final class AuditSession {
                 records.withUnsafeBufferPointer { recordBuffer in
                     batch.withEntries { entries in
                         withUnsafeMutablePointer(to: &sceneIndexes) { sceneIndexes in
-                            var pending = PendingFold(
-                                entries: entries, first: first, records: records, events: events, cursor: pointer, sceneIndexes: sceneIndexes)
+                            var pending = PendingFold(entries: entries, first: first, events: events) { state, index, end in
+                                state.fold(
+                                    entries, &index, end: end, first: first, records: records, events: events, from: pointer,
+                                    sceneIndexes: &sceneIndexes.pointee)
+                            }
                             withUnsafeMutablePointer(to: &pending) { pending in
                                 observeEntries(pending, recordBase: recordBuffer.baseAddress)
                             }
@@ -612,9 +614,7 @@ final class ReplayBox {
     @inline(never)
     private func fold(_ pending: UnsafeMutablePointer<PendingFold>) {
         var index = pending.pointee.index
-        state.fold(
-            pending.pointee.entries, &index, end: pending.pointee.end, first: pending.pointee.first, records: pending.pointee.records,
-            events: pending.pointee.events, from: pending.pointee.cursor, sceneIndexes: &pending.pointee.sceneIndexes.pointee)
+        pending.pointee.fold(&state, &index, pending.pointee.end)
         pending.pointee.index = index
     }
 

@@ -11,24 +11,20 @@ import TraceLog
 struct PendingFold {
     let entries: RecordBatch.Entries
     let first: UInt64
-    let records: [EventRecord]
     let events: RecordBatch.OtherEvents
-    let cursor: UnsafePointer<FrameCursor>
-    let sceneIndexes: UnsafeMutablePointer<[UInt32]>
+    /// Folds `entries[index ..< end]` into the state and leaves `index` at `end`
+    /// (`ReplayState.fold(_:_:end:first:records:events:from:sceneIndexes:)` with the batch's records, events, cursor
+    /// and scene cache, which the closure holds for the batch: a call from here retains none of them).
+    let fold: (inout ReplayState, inout Int, Int) -> Void
     /// The first entry not folded yet.
     var index = 0
     /// One past the entry being dispatched: what a catch-up folds up to.
     var end = 0
 
-    init(
-        entries: RecordBatch.Entries, first: UInt64, records: [EventRecord], events: RecordBatch.OtherEvents,
-        cursor: UnsafePointer<FrameCursor>, sceneIndexes: UnsafeMutablePointer<[UInt32]>
-    ) {
+    init(entries: RecordBatch.Entries, first: UInt64, events: RecordBatch.OtherEvents, fold: @escaping (inout ReplayState, inout Int, Int) -> Void) {
         self.entries = entries
         self.first = first
-        self.records = records
         self.events = events
-        self.cursor = cursor
-        self.sceneIndexes = sceneIndexes
+        self.fold = fold
     }
 }
