@@ -80,6 +80,7 @@ struct AuditCommand: Command {
             // Through OutputFile: written whole or not at all, and never renamed over a device or a symbolic link.
             do {
                 let report = try OutputFile(path: file)
+                report.removeStaleTemporaries(command: "audit", output: output)
                 do {
                     try report.write(Array(text.utf8))
                     try report.commit()

@@ -94,6 +94,7 @@ struct ImportCommand: Command {
                 output.errorLine("lifetrace import: error: \(destination): the output is the input file \(input); choose another -o")
                 return .usageOrInput
             }
+            FilePaths.cleanUpStaleTemporaries(of: request.destination, "importing", command: "import", output: output)
             report = try importFile(request, progress: ImportProgress.forTerminal(input: input))
         } catch let error as ConsoleImportError {
             output.errorLine("lifetrace import: error: \(printable("\(error)", limit: 400))")
