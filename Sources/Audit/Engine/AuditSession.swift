@@ -287,13 +287,13 @@ public final class AuditSession {
                 records.withUnsafeBufferPointer { recordBuffer in
                     batch.withEntries { entries in
                         withUnsafeMutablePointer(to: &sceneIndexes) { sceneIndexes in
-                            var pending = PendingFold(entries: entries, first: first, events: events) { state, index, end in
-                                state.fold(
-                                    entries, &index, end: end, first: first, records: records, events: events, from: pointer,
-                                    sceneIndexes: &sceneIndexes.pointee)
-                            }
-                            withUnsafeMutablePointer(to: &pending) { pending in
-                                observeEntries(pending, recordBase: recordBuffer.baseAddress)
+                            let inputs = PendingFold.Inputs(
+                                entries: entries, first: first, records: records, events: events, cursor: pointer, sceneIndexes: sceneIndexes)
+                            var pending = PendingFold(inputs)
+                            withExtendedLifetime(inputs) {
+                                withUnsafeMutablePointer(to: &pending) { pending in
+                                    observeEntries(pending, recordBase: recordBuffer.baseAddress)
+                                }
                             }
                         }
                     }
@@ -357,7 +357,9 @@ public final class AuditSession {
                     eventCount = startCount &+ UInt64(index)
                     if index > 0 { lastTimestamp = entries.timestamp(at: index &- 1) }
                     // Every `.other` record has its event (`RecordBatch.events`).
-                    if let event = pending.pointee.events[Int(word.record)] { observe(event, ordinal: first &+ UInt64(index)) }
+                    if let event = pending.pointee.inputs._withUnsafeGuaranteedRef({ $0.events[Int(word.record)] }) {
+                        observe(event, ordinal: first &+ UInt64(index))
+                    }
                     pending.pointee.index = index &+ 1
                     watched = watchedPairs
                 }
@@ -614,7 +616,8 @@ final class ReplayBox {
     @inline(never)
     private func fold(_ pending: UnsafeMutablePointer<PendingFold>) {
         var index = pending.pointee.index
-        pending.pointee.fold(&state, &index, pending.pointee.end)
+        let end = pending.pointee.end
+        pending.pointee.inputs._withUnsafeGuaranteedRef { $0.fold(&state, &index, end: end) }
         pending.pointee.index = index
     }
 
