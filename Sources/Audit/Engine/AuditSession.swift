@@ -185,6 +185,7 @@ public final class AuditSession {
     /// (phase 0) or instant (phase 2) of callback `c` is `CallbackSet` bit `c`, an end (phase 1) bit `c + 16`.
     @inline(__always)
     private static func pairs(_ callbacks: UInt32) -> UInt64 {
+        // Written out for the three phases (a loop over `Phase.allCases` built that array on every demand change).
         let starts = UInt64(callbacks & 0xFFFF)
         let ends = UInt64(callbacks >> 16)
         return starts << (UInt64(Phase.begin.rawValue) << 4) | ends << (UInt64(Phase.end.rawValue) << 4)
