@@ -71,18 +71,23 @@ extension FilePaths {
         return nil
     }
 
-    /// Removes the regular file at `path` if nobody holds a `flock(2)` on it; `true` when it was removed.
+    /// Removes the regular file at `path` if it belongs to this user, nobody holds a `flock(2)` on it, and the name
+    /// still leads to that file (same device and inode) when it is unlinked; `true` when it was removed.
     private static func removeIfUnlocked(_ path: String) -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        // Only a regular file of this user: another user's temporary in a shared directory is not ours to judge.
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { return false }
         var result: Int32
         repeat {
             result = flock(descriptor, LOCK_EX | LOCK_NB)
         } while result < 0 && errno == EINTR
         guard result == 0 else { return false }
+        // The name must still lead to the file just checked and locked: a file swapped in since is left alone.
+        var current = stat()
+        guard lstat(path, &current) == 0, current.st_dev == info.st_dev, current.st_ino == info.st_ino else { return false }
         return unlink(path) == 0
     }
 
