@@ -11,6 +11,9 @@ import TraceModel
 /// `withEntries` (or `self[index]`) gives each event as an `Entry` gathered from the columns; a consumer that reads
 /// a few fields of an entry loads only those columns.
 ///
+/// The timestamps of a batch's entries never decrease: they are its frame's, the sums of the frame's unsigned time
+/// deltas (an event whose sum would overflow is not decoded).
+///
 /// A callback without a source or size argument (the common event) is an entry of its own; any other event is an
 /// entry whose `record` indexes `records` (the full `EventRecord`, read through the cursor's tables like any
 /// record) and, for a record of kind `.other`, `events` (its `Event`). Buffers are reused from call to call; what
