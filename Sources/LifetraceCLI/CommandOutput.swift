@@ -26,14 +26,21 @@ public final class CommandOutput: @unchecked Sendable {
     /// streams results can stop early (its exit status stays what it found so far).
     public var isStandardOutputClosed: Bool { outputClosed() }
 
+    /// Whether standard output is text a person reads (a command's text format): then `line` and `write` write
+    /// out the control characters other than the line feed and the invisible format characters (bidirectional
+    /// overrides, zero-width characters) that names from a trace may hold (`String.displayEscapedKeepingLineFeeds`).
+    /// Off (the default) for machine formats (JSON, JSON Lines, SARIF, JUnit XML), which are written exactly.
+    /// A command sets it once, before writing, when it has chosen a text format.
+    public var isHumanReadable = false
+
     /// Writes `text` followed by a newline to standard output.
     public func line(_ text: String = "") {
-        writeOut(text + "\n")
+        writeOut((isHumanReadable ? text.displayEscapedKeepingLineFeeds : text) + "\n")
     }
 
-    /// Writes `text` as it is to standard output.
+    /// Writes `text` as it is to standard output (escaped as `isHumanReadable` says).
     public func write(_ text: String) {
-        writeOut(text)
+        writeOut(isHumanReadable ? text.displayEscapedKeepingLineFeeds : text)
     }
 
     /// Writes `text` as it is to standard error.
@@ -42,10 +49,11 @@ public final class CommandOutput: @unchecked Sendable {
     }
 
     /// Writes `text` as one line to standard error: control characters in it (a newline or an escape sequence in
-    /// a file name the user gave, which errors and warnings quote) are written out (`controlCharactersEscaped`),
-    /// so every error and warning stays one line, as docs/CLI.md promises, and nothing reaches the terminal raw.
+    /// a file name the user gave, which errors and warnings quote) and invisible format characters (a
+    /// right-to-left override) are written out (`String.displayEscaped`), so every error and warning stays one
+    /// line, as docs/CLI.md promises, reads in the order its bytes hold, and nothing reaches the terminal raw.
     public func errorLine(_ text: String) {
-        writeError(text.controlCharactersEscaped + "\n")
+        writeError(text.displayEscaped + "\n")
     }
 
     /// An output that collects both streams in memory, for tests.

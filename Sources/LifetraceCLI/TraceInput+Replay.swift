@@ -16,6 +16,11 @@ extension TraceInput {
         var stop: Stop?
         /// The last event's timestamp (ns), when the input was read to its end or says where it ends.
         var end: UInt64?
+        /// Whether `start + offset` is past the end of the trace clock (2^64 − 1 ns): `instant` is then that end,
+        /// and the requested instant is after every event even when the last one is at the clock's very end.
+        var isPastClockEnd = false
+        /// Whether the input holds no readable event (a header only, or damage before the first event).
+        var hasNoEvents: Bool { state.eventCount == 0 && stop == nil }
     }
 
     /// The state after every event at or before `start + offset` (or after the last event when `offset` is
@@ -31,11 +36,12 @@ extension TraceInput {
                 return StateAt(state: ReplayState(), start: 0, instant: 0, skippedCheckpoints: [], stop: nil, end: nil)
             }
             let instant = offset.map { Self.adding(span.lowerBound, $0) } ?? span.upperBound
+            let isPastClockEnd = offset.map { span.lowerBound.addingReportingOverflow($0).overflow } ?? false
             do {
                 let seek = try Replayer(reader: reader).seek(to: instant)
                 return StateAt(
                     state: seek.state, start: span.lowerBound, instant: instant, skippedCheckpoints: seek.skippedCheckpoints,
-                    stop: nil, end: span.upperBound)
+                    stop: nil, end: span.upperBound, isPastClockEnd: isPastClockEnd)
             } catch let error as TraceError {
                 var state = ReplayState()
                 let stop = try scan(fromOffset: nil) { ordinal, event, _ in
@@ -45,7 +51,7 @@ extension TraceInput {
                 }
                 return StateAt(
                     state: state, start: span.lowerBound, instant: instant, skippedCheckpoints: [],
-                    stop: stop ?? Self.stop(reader, error), end: span.upperBound)
+                    stop: stop ?? Self.stop(reader, error), end: span.upperBound, isPastClockEnd: isPastClockEnd)
             }
         case .jsonl:
             var state = ReplayState()
@@ -69,7 +75,8 @@ extension TraceInput {
             let instant = offset.map { Self.adding(origin, $0) } ?? state.time ?? origin
             return StateAt(
                 state: state, start: origin, instant: instant, skippedCheckpoints: [], stop: stop,
-                end: readToEnd && stop == nil ? state.time : nil)
+                end: readToEnd && stop == nil ? state.time : nil,
+                isPastClockEnd: start != nil && offset.map { origin.addingReportingOverflow($0).overflow } ?? false)
             // (`readToEnd` is false when T came before the last event: the note "after the last event" is not due.)
         }
     }

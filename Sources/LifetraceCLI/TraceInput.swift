@@ -90,6 +90,15 @@ struct TraceInput {
         return []
     }
 
+    /// What every command says of an input without a readable event (docs/CLI.md "A trace without events"):
+    /// `FILE holds no events (only its header)`, or, when opening found damage before the first event,
+    /// `FILE has no readable event before its damage`. `state`, `timeline`, `info` and `audit` say it in a note
+    /// on standard error and exit 0 (an empty trace is a sound trace: a recorder opened and closed without a
+    /// callback); `events` says it in a warning and exits 1, as it does whenever it lists nothing.
+    var noEventsText: String {
+        problems.isEmpty ? "\(path) holds no events (only its header)" : "\(path) has no readable event before its damage"
+    }
+
     /// Prints one warning per problem found when opening (`TraceDamage`); `.problemFound` when there was any.
     @discardableResult
     func reportOpenProblems(command: String, output: CommandOutput) -> ExitCode {

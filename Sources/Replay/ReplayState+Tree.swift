@@ -28,7 +28,7 @@ extension ReplayState {
             if !c.resources.isEmpty { parts.append("live: " + c.resources.map { $0.label.controlCharactersEscaped }.joined(separator: ", ")) }
             if !c.unsaved.isEmpty { parts.append("unsaved: " + c.unsaved.map { $0.key.controlCharactersEscaped }.joined(separator: ", ")) }
             let views = c.swiftUIViews.filter(\.isInRenderTree).map(\.view)
-            if !views.isEmpty { parts.append("SwiftUI: " + views.joined(separator: ", ")) }
+            if !views.isEmpty { parts.append("SwiftUI: " + views.map(\.controlCharactersEscaped).joined(separator: ", ")) }
             if let removal = c.removal { parts.append("\(removal.kind.name) at \(rel(removal.time))") }
             if let deinitTime = c.deinitTime { parts.append("deinit at \(rel(deinitTime))") }
             if withProcessEnd, let end = c.processEndTime { parts.append("process ended at \(rel(end)), never deinitialized") }
@@ -94,7 +94,7 @@ extension ReplayState {
         }
         if !appResources.isEmpty || !appUnsaved.isEmpty {
             var parts: [String] = []
-            if !appResources.isEmpty { parts.append("live: " + appResources.map(\.label).joined(separator: ", ")) }
+            if !appResources.isEmpty { parts.append("live: " + appResources.map(\.label.controlCharactersEscaped).joined(separator: ", ")) }
             if !appUnsaved.isEmpty { parts.append("unsaved: " + appUnsaved.map { $0.key.controlCharactersEscaped }.joined(separator: ", ")) }
             lines.append("app  " + parts.joined(separator: "  "))
         }
@@ -114,7 +114,7 @@ extension ReplayState {
             for diagnostic in diagnostics {
                 var text = "  \(rel(diagnostic.time))  event \(diagnostic.ordinal)  \(diagnostic.kind.name)"
                 if let controller = diagnostic.controller { text += "  \(controller.displayName)" }
-                lines.append(text + ": " + diagnostic.message)
+                lines.append(text + ": " + diagnostic.message.controlCharactersEscaped)
             }
         }
         if lines.isEmpty { lines.append("(no controllers)") }

@@ -32,8 +32,10 @@ struct EventDecoder {
     var fields: [MarkFieldRecord] { fieldTable.array }
 
     /// Entry `index` of the frame's container lists.
+    @inline(__always)
     func listSlot(_ index: UInt32) -> UInt32 { listTable[Int(index)] }
     /// Entry `index` of the frame's mark fields.
+    @inline(__always)
     func field(_ index: UInt32) -> MarkFieldRecord { fieldTable[Int(index)] }
 
     /// Copies the list table when this decoder shares it with a copy of itself, before appending to it.
@@ -569,6 +571,7 @@ struct EventDecoder {
     }
 
     /// The controller of entry `slot` of the frame's controller table (`EventRecord.controllerSlot`).
+    @inline(__always)
     func controller(atSlot slot: UInt32) -> ControllerRef {
         let names = controllerNames[Int(slot)]
         let labelSlot = UInt32(truncatingIfNeeded: names >> 32)
@@ -579,11 +582,13 @@ struct EventDecoder {
     }
 
     /// The string at `slot` of the frame's string table.
+    @inline(__always)
     func string(atSlot slot: UInt32) -> String {
         strings[Int(slot)]
     }
 
     /// The serial of the controller at `slot` of the frame's controller table.
+    @inline(__always)
     func serial(atSlot slot: UInt32) -> UInt32 {
         serials[Int(slot)]
     }

@@ -36,7 +36,65 @@ extension String {
         } ?? utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 })
     }
 
-    private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    fileprivate static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+}
+
+extension String {
+    /// The string as a person should see it in a line of text output (the text formats, standard error):
+    /// `controlCharactersEscaped`, and also every invisible format character (Unicode general category Cf) as
+    /// `\u{202E}`: the bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), the
+    /// zero-width characters (U+200B–U+200D, U+2060–U+2064, U+FEFF), the soft hyphen U+00AD, the tag characters
+    /// (U+E0001, U+E0020–U+E007F) and the others of the category.
+    ///
+    /// Names and mark fields come from outside. Printed raw, a right-to-left override in a controller's type name
+    /// makes a CI log show text in another order than the bytes hold ("Trojan Source", CVE-2021-42574), and a
+    /// zero-width character makes two different names look alike. Machine outputs (JSON, JSON Lines, SARIF,
+    /// JUnit XML) keep such characters exactly; `ControllerRef.displayName` escapes control characters only.
+    /// A string without such characters is returned as it is, without copying.
+    public var displayEscaped: String { displayEscaped(keepingLineFeeds: false) }
+
+    /// `displayEscaped` for text already made of lines (a state tree, a report): line feeds are kept, everything
+    /// else `displayEscaped` writes out is written out. A line feed inside one name must be escaped where the
+    /// name is printed (`controlCharactersEscaped` or `displayEscaped`), or it splits the line.
+    public var displayEscapedKeepingLineFeeds: String { displayEscaped(keepingLineFeeds: true) }
+
+    private func displayEscaped(keepingLineFeeds: Bool) -> String {
+        func escaped(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar != "\n" || !keepingLineFeeds) && (Self.isEscaped(scalar) || Self.isFormatCharacter(scalar))
+        }
+        guard mayNeedDisplayEscaping, unicodeScalars.contains(where: escaped) else { return self }
+        var result = ""
+        result.reserveCapacity(utf8.count + 16)
+        for scalar in unicodeScalars {
+            guard escaped(scalar) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\u{\(hex.count < 2 ? "0" + hex : hex)}"
+            }
+        }
+        return result
+    }
+
+    /// Whether the UTF-8 form has a byte that may begin a character `displayEscaped` writes out: a C0 control,
+    /// DEL, or any non-ASCII byte (format characters are spread over many lead bytes; most names are ASCII).
+    private var mayNeedDisplayEscaping: Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return true }
+            return false
+        } ?? utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F })
+    }
+
+    /// Unicode general category Cf (format); the first is U+00AD.
+    private static func isFormatCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0xAD && scalar.properties.generalCategory == .format
     }
 }

@@ -96,3 +96,85 @@ struct ControlCharacterPathTests {
         #expect(!result.err.unicodeScalars.contains { $0 == "\r" || $0 == "\u{1B}" }, "\(result.err)")
     }
 }
+
+/// Invisible format characters (Unicode category Cf) in a trace's names: a right-to-left override (U+202E), the
+/// isolates (U+2066–U+2069), marks (U+200E/U+200F) and zero-width characters. Before, text outputs printed them
+/// raw, so a CI log could show a controller's name or a mark key in another order than its bytes ("Trojan
+/// Source"). Text outputs now show them as `\u{202E}`; machine outputs keep them exactly.
+@Suite("invisible format characters: escaped in text outputs, exact in machine outputs")
+struct FormatCharacterOutputTests {
+    static let type = "NoteEditor\u{202E}ViewController\u{2066}x\u{2069}"
+
+    final class Input {
+        let scratch: CLIScratch
+        let jsonl: String
+        let trace: String
+
+        init() throws {
+            scratch = try CLIScratch("format-characters")
+            let clean = scratch.path("swipe.lifetrace")
+            let exported = scratch.path("clean.jsonl")
+            jsonl = scratch.path("bidi.jsonl")
+            trace = scratch.path("bidi\u{202E}.lifetrace")
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let scenario = root.appendingPathComponent("traces/scenarios/cancelled-swipe-back-save.scenario").path
+            try #require(runCLI(["simulate", scenario, "-o", clean]).code == .success)
+            try #require(runCLI(["export", clean, "-o", exported]).code == .success)
+            var text = try String(contentsOfFile: exported, encoding: .utf8)
+            text = text.replacingOccurrences(of: "NoteEditorViewController", with: FormatCharacterOutputTests.type)
+            text = text.replacingOccurrences(of: #""key":"draft""#, with: "\"key\":\"dr\u{200B}aft\u{200F}\"")
+            try text.write(toFile: jsonl, atomically: true, encoding: .utf8)
+            try #require(runCLI(["import", jsonl, "-o", trace]).code == .success)
+        }
+    }
+
+    /// Control characters other than the line feed, and format characters, left raw.
+    static func raw(_ text: String) -> [Unicode.Scalar] {
+        text.unicodeScalars.filter { $0 != "\n" && ($0.properties.generalCategory == .control || $0.properties.generalCategory == .format) }
+    }
+
+    static let textCommands: [[String]] = [
+        ["events"], ["events", "--visible", "UINavigationController#2"],
+        ["state", "--at", "6s"], ["state"], ["timeline"], ["timeline", "--spans"], ["audit"], ["audit", "--format", "github"],
+        ["info"], ["verify"],
+    ]
+
+    @Test("text outputs and standard error show no raw format character", arguments: textCommands)
+    func textEscaped(command: [String]) throws {
+        let input = try Input()
+        for path in [input.jsonl, input.trace] {
+            let result = runCLI([command[0], path] + command.dropFirst())
+            #expect(result.code != .usageOrInput, "\(result.err)")
+            // GitHub's `file=` property is the path exactly (GitHub places the annotation by it): only the
+            // messages, after the last `::`, are text for people.
+            let shown = command.last == "github"
+                ? result.out.split(separator: "\n").map { $0.components(separatedBy: "::").last ?? "" }.joined(separator: "\n") : result.out
+            #expect(Self.raw(shown).isEmpty, "\(command): \(Self.raw(shown))")
+            #expect(Self.raw(result.err).isEmpty, "\(command): \(Self.raw(result.err))")
+        }
+    }
+
+    @Test("the names are shown escaped where they were")
+    func shown() throws {
+        let input = try Input()
+        let events = runCLI(["events", input.jsonl])
+        #expect(events.out.contains(#"NoteEditor\u{202E}ViewController\u{2066}x\u{2069}#3 viewWillDisappear begin"#))
+        #expect(events.out.contains(#"key=dr\u{200B}aft\u{200F}"#))
+        let state = runCLI(["state", input.trace, "--at", "9s"])
+        #expect(state.out.contains(#"NoteEditor\u{202E}ViewController\u{2066}x\u{2069}#3  appeared  unsaved: dr\u{200B}aft\u{200F}"#), "\(state.out)")
+        let info = runCLI(["info", input.trace])
+        #expect(info.out.contains(#"bidi\u{202E}.lifetrace"#))
+    }
+
+    @Test("machine outputs keep the names exactly", arguments: [
+        ["export"], ["events", "--format", "jsonl"], ["state", "--format", "json"], ["audit", "--format", "json"],
+        ["audit", "--format", "sarif"], ["info", "--format", "json"],
+    ])
+    func machineExact(command: [String]) throws {
+        let input = try Input()
+        let result = runCLI([command[0], input.trace] + command.dropFirst())
+        #expect(result.code != .usageOrInput, "\(result.err)")
+        #expect(result.out.contains("\u{202E}"), "\(command)")
+        if command[0] != "info" { #expect(result.out.contains(Self.type), "\(command)") }
+    }
+}

@@ -54,3 +54,43 @@ struct ControlCharacterEscapingTests {
         }
     }
 }
+
+/// `String.displayEscaped` adds the invisible format characters (Unicode category Cf: bidirectional overrides and
+/// isolates, zero-width characters, tags) to what `controlCharactersEscaped` writes out, for text a person reads;
+/// before, a right-to-left override in a controller's name reached the terminal and CI logs raw ("Trojan Source").
+@Suite("Display escaping: control and invisible format characters")
+struct DisplayEscapingTests {
+    @Test("bidirectional controls and zero-width characters are written as \\u{…}", arguments: [
+        ("Note\u{202E}Editor", #"Note\u{202E}Editor"#),
+        ("\u{2066}a\u{2067}b\u{2068}c\u{2069}", #"\u{2066}a\u{2067}b\u{2068}c\u{2069}"#),
+        ("l\u{200E}r\u{200F}a\u{061C}", #"l\u{200E}r\u{200F}a\u{61C}"#),
+        ("\u{202A}\u{202B}\u{202C}\u{202D}", #"\u{202A}\u{202B}\u{202C}\u{202D}"#),
+        ("zw\u{200B}sp\u{2060}j\u{FEFF}", #"zw\u{200B}sp\u{2060}j\u{FEFF}"#),
+        ("soft\u{00AD}hyphen", #"soft\u{AD}hyphen"#),
+        ("tag\u{E0041}", #"tag\u{E0041}"#),
+        ("Bad\nName\u{1B}", #"Bad\nName\u{1B}"#),
+    ])
+    func escaped(text: String, shown: String) {
+        #expect(text.displayEscaped == shown)
+    }
+
+    @Test("ordinary text, accents, other scripts and emoji are kept", arguments: [
+        "UINavigationController", "café", "日本語のコントローラ", "emoji 🧪 name", "naïve–dash €", "→ └─ ├─", "",
+    ])
+    func kept(text: String) {
+        #expect(text.displayEscaped == text)
+        #expect(text.displayEscapedKeepingLineFeeds == text)
+    }
+
+    @Test("keeping line feeds: lines stay lines, everything else is escaped")
+    func keepingLineFeeds() {
+        #expect("a\u{202E}b\nc\td\r\n".displayEscapedKeepingLineFeeds == #"a\u{202E}b"# + "\n" + #"c\td\r"# + "\n")
+        #expect("one\ntwo\n".displayEscapedKeepingLineFeeds == "one\ntwo\n")
+    }
+
+    @Test("controlCharactersEscaped (display names, machine outputs) still keeps format characters exactly")
+    func controlOnly() {
+        #expect("Note\u{202E}Editor\n".controlCharactersEscaped == "Note\u{202E}Editor\\n")
+        #expect(ControllerRef(serial: 2, typeName: "A\u{202E}B").displayName == "A\u{202E}B#2")
+    }
+}

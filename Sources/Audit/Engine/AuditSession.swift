@@ -14,11 +14,11 @@ import TraceModel
 /// event into the same record), so both paths find the same; an `Event` is built from a record only when a
 /// monitor asks for it (`EventContext.event(of:)`), once per event.
 ///
-/// From batches (`observeRest(of:batch:)`) the events no monitor reads the replayed state at are folded a run at a
-/// time, by the replayer's fast paths; a monitor that reads nothing of the state for an event
-/// (`RuleMonitor.stateFreeCallbacks`, `stateFreeRecords`, `stateFreeContainers`) is called as the loop scans the
-/// run, before the run is folded. Each monitor still sees its events in trace order, and sees the state after the
-/// event wherever it reads it (`BatchDispatchAgreementTests`).
+/// From batches (`observeRest(of:batch:)`) the monitors are called as the loop scans the batch, before the events
+/// are folded into the state; the fold catches up, up to and including the event being observed, only when a
+/// monitor reads the state (`EventContext.state`, `attribution`, `enclosingCallback(of:)`), so the events between
+/// two such reads are folded in one call of the replayer's fast paths. Each monitor still sees its events in trace
+/// order, and sees the state after the event wherever it reads it (`BatchDispatchAgreementTests`).
 ///
 /// Streaming: memory is bounded by what the monitors keep per live controller, not by the number of events.
 /// Not `Sendable`: use one session on one thread.
@@ -38,23 +38,20 @@ public final class AuditSession {
     private let recorderTable: DispatchTable
     /// The monitors, in registry order (the tables hold unmanaged references to these boxes).
     private let boxes: [MonitorBox]
-    /// The callbacks some monitor's fixed filter holds, by `CallbackSet` bit: what the batch loop tests per
-    /// callback entry (with `demandedCallbacks`) to fold the entries no monitor looks at in runs.
+    /// The callbacks some monitor's fixed filter holds, by `CallbackSet` bit.
     private let watchedCallbacks: UInt32
-    /// Of `watchedCallbacks`, the bits every monitor of which reads nothing of the replayed state there
-    /// (`RuleMonitor.stateFreeCallbacks`): the batch loop calls them as it scans, without ending the fold's run.
-    private let freeCallbacks: UInt32
-    /// Of the container operations and app keys some monitor looks at, those every monitor of which reads nothing
-    /// of the replayed state there (`RuleMonitor.stateFreeRecords`, `stateFreeContainers`), by table key; whether
-    /// the SwiftUI monitors do; and per mark name code what the batch loop does (`RecordAction` raw values).
-    private let freeContainers: UInt32
-    private let freeApp: UInt32
-    private let freeSwiftUI: Bool
+    /// Per mark name code, whether some monitor may want the mark (1) or none does (0): what the batch loop tests.
     private let markActions: UnsafeMutablePointer<UInt8>
-    /// What the demands add now, as `CallbackSet` and `AppTransitionSet` bits (re-read after every call of a
-    /// monitor, which may change its own demand).
+    /// What the demands add now, as `CallbackSet` and `AppTransitionSet` bits (re-read after a call of a monitor
+    /// changed a demand: `demandChanged`).
     @exclusivity(unchecked) private var demandedCallbacks: UInt32 = 0
     @exclusivity(unchecked) private var demandedApp: UInt32 = 0
+    /// The callbacks watched now (`watchedCallbacks` and the demands) as a mask of (callback, phase) pairs, bit
+    /// `code & 0xF | phase << 4` (`pairIndex(_:)`): what the batch loop tests per
+    /// callback entry, reading only the entry's word.
+    @exclusivity(unchecked) private var watchedPairs: UInt64 = 0
+    /// Set by a `CallbackDemand` of this session's monitors when its sets change (`CallbackDemand.changed`).
+    private let demandChanged: UnsafeMutablePointer<Bool>
     /// A callback record whose fields `record(of:ordinal:)` fills in (copying it costs less than `EventRecord`'s
     /// initializers, which are not inlined across modules).
     private let callbackTemplate = EventRecord(timestamp: 0, ordinal: 0, callback: .initialize, phase: .instant, animated: nil, controller: 0, controllerSlot: 0)
@@ -99,37 +96,15 @@ public final class AuditSession {
         swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }) { _, _ in true }
         recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }) { _, _ in true }
         var watched: UInt32 = 0
-        var free: UInt32 = 0
-        for key in 0..<32 {
-            let bit: UInt32 = 1 << UInt32(key)
-            let watching = callbackMonitors.filter { $0.monitor.callbackFilter.rawValue & bit != 0 }
-            if watching.isEmpty { continue }
-            watched |= bit
-            if watching.allSatisfy({ $0.monitor.stateFreeCallbacks.rawValue & bit != 0 }) { free |= bit }
-        }
+        for key in 0..<32 where !callbackTable.isEmpty(key) { watched |= 1 << UInt32(key) }
         watchedCallbacks = watched
-        freeCallbacks = free
-        func allFree(_ table: DispatchTable, _ key: Int, _ isFree: (any RuleMonitor) -> Bool) -> Bool {
-            !table.isEmpty(key) && table.positions(key).allSatisfy { isFree(table[$0].box.takeUnretainedValue().monitor) }
-        }
-        var containers: UInt32 = 0
-        for key in 0..<Self.containerKeys
-        where allFree(containerTable, key, { $0.stateFreeRecords.contains(.containers) || $0.stateFreeContainers.contains(code: UInt8(key)) }) {
-            containers |= 1 << UInt32(key)
-        }
-        freeContainers = containers
-        var app: UInt32 = 0
-        for key in 0..<Self.appKeys where allFree(appTable, key, { $0.stateFreeRecords.contains(.app) }) { app |= 1 << UInt32(key) }
-        freeApp = app
-        freeSwiftUI = allFree(swiftUITable, 0) { $0.stateFreeRecords.contains(.swiftUI) }
         markActions = .allocate(capacity: 256)
-        for code in 0..<256 {
-            let action: RecordAction =
-                markTable.isEmpty(code) ? .skip : allFree(markTable, code, { $0.stateFreeRecords.contains(.marks) }) ? .dispatch : .stop
-            markActions[code] = action.rawValue
-        }
-        if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = RecordAction.stop.rawValue }
-        updateDemands()
+        for code in 0..<256 { markActions[code] = markTable.isEmpty(code) ? 0 : 1 }
+        if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = 1 }
+        demandChanged = .allocate(capacity: 1)
+        demandChanged.initialize(to: false)
+        for box in boxes { box.demand?.changed = demandChanged }
+        readDemands()
     }
 
     deinit {
@@ -141,14 +116,16 @@ public final class AuditSession {
         recorderTable.deallocate()
         demandTargets.deallocate()
         markActions.deallocate()
+        for box in boxes where box.demand?.changed == demandChanged { box.demand?.changed = nil }
+        demandChanged.deallocate()
     }
 
-    /// What the batch loop does with an entry: nothing (no monitor looks at it), dispatch it as it scans (every
-    /// monitor that looks at it is state-free there), or stop the run there (fold up to it, then dispatch).
-    private enum RecordAction: UInt8 {
+    /// What the batch loop does with a record entry: nothing (no monitor looks at it), dispatch it
+    /// (`dispatchOther`), or hand its `Event` to `observe(_:ordinal:)` (a record of kind `.other`).
+    private enum RecordAction {
         case skip
         case dispatch
-        case stop
+        case event
     }
 
     /// Keys of the container table: operation raw values.
@@ -175,10 +152,17 @@ public final class AuditSession {
         (AppTransition(rawValue: code) != nil ? Int(code & 0xF) : 0) | (phase == .end ? 16 : 0)
     }
 
-    /// Re-reads the monitors' demands (after any call of a monitor, which may have changed its own).
+    /// Re-reads the monitors' demands if one changed since the last read (after any call of a monitor, which may
+    /// have changed its own).
     @inline(__always)
     private func updateDemands() {
-        guard demandTargets.count > 0 else { return }
+        if demandChanged.pointee { readDemands() }
+    }
+
+    /// Reads the monitors' demands into `demandedCallbacks`, `demandedApp` and `watchedPairs`.
+    @inline(never)
+    private func readDemands() {
+        demandChanged.pointee = false
         var callbacks: UInt32 = 0
         var app: UInt32 = 0
         for target in demandTargets {
@@ -187,6 +171,25 @@ public final class AuditSession {
         }
         demandedCallbacks = callbacks
         demandedApp = app
+        watchedPairs = Self.pairs(watchedCallbacks | callbacks)
+    }
+
+    /// The bit of a callback entry's (callback, phase) pair in `watchedPairs`: `code & 0xF | phase << 4`, from the
+    /// word's callback code (bits 48–55) and phase (bits 56–57).
+    @inline(__always)
+    private static func pairIndex(_ word: RecordBatch.Word) -> UInt64 {
+        (word.raw >> 48) & 0xF | (word.raw >> 52) & 0x30
+    }
+
+    /// A `CallbackSet` raw value as a mask of (callback, phase) pairs, bit `code & 0xF | phase << 4`: a begin or
+    /// instant of callback `c` is `CallbackSet` bit `c`, an end bit `c + 16`.
+    private static func pairs(_ callbacks: UInt32) -> UInt64 {
+        var mask: UInt64 = 0
+        for phase in Phase.allCases {
+            let keys = phase == .end ? callbacks >> 16 : callbacks & 0xFFFF
+            mask |= UInt64(keys & 0xFFFF) << (UInt64(phase.rawValue) << 4)
+        }
+        return mask
     }
 
     /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.
@@ -256,9 +259,13 @@ public final class AuditSession {
     /// (`FrameCursor.decode(into:limit:)`, the replay's columnar fast path; reuse one batch from frame to frame):
     /// the same as `observe(_:from:)` for each record, and `observe(_:ordinal:)` for an event that has no record.
     ///
-    /// The events no monitor looks at (by the masks of what each kind's table holds, and the demands) are folded
-    /// a run at a time (`ReplayState.fold(_:_:end:first:records:events:from:sceneIndexes:)`, the replayer's fast
-    /// paths); each event a monitor looks at ends a run and is dispatched after it is folded.
+    /// The loop scans the batch and calls the monitors that look at an event (by the masks of what each kind's
+    /// table holds, and the demands) as it reaches it, before folding it: the fold of the events since the last
+    /// one folded catches up only when a monitor reads the replayed state (`EventContext.state`, `attribution`,
+    /// `enclosingCallback(of:)`; `ReplayBox.catchUp()`), up to and including the event being observed, by
+    /// `ReplayState.fold(_:_:end:first:records:events:from:sceneIndexes:)` (the replayer's fast paths). So every
+    /// monitor sees its events in trace order and the state after the event wherever it reads it, and a run of
+    /// events no monitor reads the state at is folded in one call, however many monitors looked at its records.
     ///
     /// - Returns: The number of events observed.
     /// - Throws: What decoding the frame throws (`TraceError`); the events before the bad one are observed.
@@ -280,9 +287,13 @@ public final class AuditSession {
                 let events = batch.events
                 records.withUnsafeBufferPointer { recordBuffer in
                     batch.withEntries { entries in
-                        observeEntries(
-                            entries, first: first, records: records, recordBase: recordBuffer.baseAddress, events: events, from: pointer,
-                            sceneIndexes: &sceneIndexes)
+                        withUnsafeMutablePointer(to: &sceneIndexes) { sceneIndexes in
+                            var pending = PendingFold(
+                                entries: entries, first: first, records: records, events: events, cursor: pointer, sceneIndexes: sceneIndexes)
+                            withUnsafeMutablePointer(to: &pending) { pending in
+                                observeEntries(pending, recordBase: recordBuffer.baseAddress)
+                            }
+                        }
                     }
                 }
                 observed &+= UInt64(count)
@@ -292,88 +303,69 @@ public final class AuditSession {
         }
     }
 
-    /// The batch loop of `observeRest(of:batch:)`: runs of entries no monitor reads the state at are folded
-    /// together; each entry a monitor reads the state at ends a run, is folded with it and dispatched. An entry
-    /// whose monitors are all state-free there (`freeCallbacks`, `RecordAction.dispatch`) is dispatched as the loop
-    /// scans the run, before the run is folded (each monitor still sees its events in trace order).
+    /// The batch loop of `observeRest(of:batch:)`: dispatches each entry some monitor looks at as it reaches it,
+    /// with `pending` (the entries not folded yet) lent to the replay box so that a monitor reading the state
+    /// folds up to the entry first; folds what is left at the end. An event without a record form (`.other`) is
+    /// folded and dispatched by `observe(_:ordinal:)`, after the fold caught up to it.
     ///
-    /// - Parameter recordBase: `records`' storage (`nil` when empty).
-    private func observeEntries(
-        _ entries: RecordBatch.Entries, first: UInt64, records: [EventRecord], recordBase: UnsafePointer<EventRecord>?,
-        events: RecordBatch.OtherEvents, from cursor: UnsafePointer<FrameCursor>, sceneIndexes: inout [UInt32]
-    ) {
+    /// - Parameter recordBase: The batch's records' storage (`nil` when empty).
+    private func observeEntries(_ pending: UnsafeMutablePointer<PendingFold>, recordBase: UnsafePointer<EventRecord>?) {
+        let entries = pending.pointee.entries
+        let first = pending.pointee.first
         let count = entries.count
-        let base = entries
+        if count == 0 { return }
+        let startCount = eventCount
+        if startCount == 0 { firstTimestamp = entries.timestamp(at: 0) }
+        // The timestamp of the event before the batch (`nil` before the first event of the trace).
+        let batchPrevious: UInt64? = startCount == 0 ? nil : lastTimestamp
+        @inline(__always) func previous(_ position: Int) -> UInt64? {
+            position > 0 ? entries.timestamp(at: position &- 1) : batchPrevious
+        }
+        replay.pending = pending
+        defer { replay.pending = nil }
         // The record dispatched for a callback entry: its fields set in place per dispatch (no copy per event).
         var record = callbackTemplate
+        // The (callback, phase) pairs watched now (re-read after each dispatch: demands change).
+        var watched = watchedPairs
         var index = 0
         while index < count {
-            // The timestamp of the event before the run (`nil` before the first event of the trace); inside the run,
-            // the entry before is the event before.
-            let runPrevious: UInt64? = eventCount == 0 ? nil : lastTimestamp
-            if eventCount == 0 { firstTimestamp = base[index].timestamp }
-            let runStart = index
-            @inline(__always) func previous(_ position: Int) -> UInt64? {
-                position > runStart ? base[position &- 1].timestamp : runPrevious
-            }
-            // The next entry some monitor reads the state at (`count` when none); the callbacks watched now, and of
-            // those, the ones every monitor of which is state-free (re-read after each dispatch: demands change).
-            var stop = index
-            var other = false
-            var watched = watchedCallbacks | demandedCallbacks
-            var free = freeCallbacks & ~demandedCallbacks
-            scan: while stop < count {
-                let entry = base[stop]
-                if !entry.isRecord {
-                    let bit: UInt32 = 1 << UInt32(Self.callbackKey(entry.callbackCode, entry.phaseCode))
-                    if watched & bit != 0 {
-                        if free & bit == 0 { break }
-                        dispatch(callback: entry, ordinal: first &+ UInt64(stop), previous(stop), in: &record)
-                        watched = watchedCallbacks | demandedCallbacks
-                        free = freeCallbacks & ~demandedCallbacks
-                    }
-                } else {
-                    let recordPointer = recordBase.unsafelyUnwrapped + Int(entry.record)
-                    if recordPointer.pointee.kind == .other {
-                        other = true
-                        break
-                    }
-                    switch action(recordPointer) {
-                    case .skip:
-                        break
-                    case .dispatch:
-                        dispatchOther(recordPointer.pointee, previous(stop))
-                        replay.event = nil
-                        watched = watchedCallbacks | demandedCallbacks
-                        free = freeCallbacks & ~demandedCallbacks
-                    case .stop:
-                        break scan
-                    }
+            let word = entries.word(at: index)
+            if !word.isRecord {
+                if watched >> Self.pairIndex(word) & 1 != 0 {
+                    pending.pointee.end = index &+ 1
+                    let entry = entries[index]
+                    Self.fill(&record, from: entry, ordinal: first &+ UInt64(index))
+                    dispatch(record, Self.callbackKey(entry.callbackCode, entry.phaseCode), previous(index))
+                    watched = watchedPairs
                 }
-                stop += 1
-            }
-            // Fold the run and the entry that ends it (not an `.other` one: `observe(_:ordinal:)` folds that).
-            let end = other || stop == count ? stop : stop + 1
-            if end > index {
-                eventCount &+= UInt64(end &- index)
-                lastTimestamp = base[end &- 1].timestamp
-                replay.state.fold(entries, &index, end: end, first: first, records: records, events: events, from: cursor, sceneIndexes: &sceneIndexes)
-                if stop < end {
-                    let entry = base[stop]
-                    let ordinal = first &+ UInt64(stop)
-                    if !entry.isRecord {
-                        dispatch(callback: entry, ordinal: ordinal, previous(stop), in: &record)
-                    } else {
-                        dispatchOther(recordBase.unsafelyUnwrapped[Int(entry.record)], previous(stop))
-                        replay.event = nil
-                    }
+            } else {
+                let recordPointer = recordBase.unsafelyUnwrapped + Int(word.record)
+                switch action(recordPointer) {
+                case .skip:
+                    break
+                case .dispatch:
+                    pending.pointee.end = index &+ 1
+                    dispatchOther(recordPointer.pointee, previous(index))
+                    replay.event = nil
+                    watched = watchedPairs
+                case .event:
+                    // Fold up to it; `observe(_:ordinal:)` folds the event itself and counts it.
+                    pending.pointee.end = index
+                    replay.catchUp()
+                    eventCount = startCount &+ UInt64(index)
+                    if index > 0 { lastTimestamp = entries.timestamp(at: index &- 1) }
+                    // Every `.other` record has its event (`RecordBatch.events`).
+                    if let event = pending.pointee.events[Int(word.record)] { observe(event, ordinal: first &+ UInt64(index)) }
+                    pending.pointee.index = index &+ 1
+                    watched = watchedPairs
                 }
             }
-            if other {
-                if let event = events[Int(base[index].record)] { observe(event, ordinal: first &+ UInt64(index)) }
-                index += 1
-            }
+            index &+= 1
         }
+        pending.pointee.end = count
+        replay.catchUp()
+        eventCount = startCount &+ UInt64(count)
+        lastTimestamp = entries.timestamp(at: count &- 1)
     }
 
     /// What the batch loop does with a record entry (`dispatchOther` calls no monitor for a `.skip`).
@@ -381,29 +373,17 @@ public final class AuditSession {
     private func action(_ record: UnsafePointer<EventRecord>) -> RecordAction {
         switch record.pointee.kind {
         case .container:
-            let key = Self.containerKey(record.pointee.code)
-            if containerTable.isEmpty(key) { return .skip }
-            return freeContainers & (1 << UInt32(key)) != 0 ? .dispatch : .stop
+            return containerTable.isEmpty(Self.containerKey(record.pointee.code)) ? .skip : .dispatch
         case .app:
-            if demandedApp & (1 << (UInt32(record.pointee.code & 0xF) &+ (record.pointee.phase == .end ? 16 : 0))) != 0 { return .stop }
-            let key = Self.appKey(record.pointee.code, record.pointee.phase)
-            if appTable.isEmpty(key) { return .skip }
-            return freeApp & (1 << UInt32(key)) != 0 ? .dispatch : .stop
+            if demandedApp & (1 << (UInt32(record.pointee.code & 0xF) &+ (record.pointee.phase == .end ? 16 : 0))) != 0 { return .dispatch }
+            return appTable.isEmpty(Self.appKey(record.pointee.code, record.pointee.phase)) ? .skip : .dispatch
         case .swiftUI:
-            if swiftUITable.isEmpty(0) { return .skip }
-            return freeSwiftUI ? .dispatch : .stop
+            return swiftUITable.isEmpty(0) ? .skip : .dispatch
         case .mark:
-            return RecordAction(rawValue: markActions[Int(record.pointee.code)]) ?? .stop
+            return markActions[Int(record.pointee.code)] != 0 ? .dispatch : .skip
         case .callback, .other:
-            return .stop
+            return .event
         }
-    }
-
-    /// A callback entry of a batch a monitor looks at: its record is built and dispatched.
-    @inline(__always)
-    private func dispatch(callback entry: RecordBatch.Entry, ordinal: UInt64, _ previousTimestamp: UInt64?, in record: inout EventRecord) {
-        Self.fill(&record, from: entry, ordinal: ordinal)
-        dispatch(record, Self.callbackKey(entry.callbackCode, entry.phaseCode), previousTimestamp)
     }
 
     /// The record of a callback entry (what `RecordBatch.record(of:)` builds), field by field from its codes: the
@@ -529,7 +509,10 @@ public final class AuditSession {
     }
 
     /// The replayed state after the last event observed.
-    public var state: ReplayState { replay.state }
+    public var state: ReplayState {
+        replay.catchUp()
+        return replay.state
+    }
 
     /// Ends the trace: lets monitors report what is still pending and returns every finding, in event order
     /// (then by rule id, controller and message).
@@ -615,6 +598,25 @@ final class ReplayBox {
     @exclusivity(unchecked) var event: EventBox?
     /// The cursor of the record being observed when it came as a record.
     @exclusivity(unchecked) var cursor: UnsafePointer<FrameCursor>?
+    /// While the batch loop runs (`AuditSession.observeRest(of:batch:)`): the events dispatched but not folded
+    /// into `state` yet.
+    @exclusivity(unchecked) var pending: UnsafeMutablePointer<PendingFold>?
+
+    /// Folds the events dispatched but not folded yet, up to and including the one being observed, so that
+    /// `state` is the state after it: called before anything reads `state` for a monitor.
+    @inline(__always)
+    func catchUp() {
+        if let pending, pending.pointee.index < pending.pointee.end { fold(pending) }
+    }
+
+    @inline(never)
+    private func fold(_ pending: UnsafeMutablePointer<PendingFold>) {
+        var index = pending.pointee.index
+        state.fold(
+            pending.pointee.entries, &index, end: pending.pointee.end, first: pending.pointee.first, records: pending.pointee.records,
+            events: pending.pointee.events, from: pending.pointee.cursor, sceneIndexes: &pending.pointee.sceneIndexes.pointee)
+        pending.pointee.index = index
+    }
 
     /// The `ControllerRef` at `slot` of the record being observed, of kind `kind` (for an `Event`: a callback's
     /// slot 0 is the controller and 1 the parent; other kinds name one controller), else the replayed state's
@@ -636,6 +638,7 @@ final class ReplayBox {
         } else if let cursor {
             return cursor.controller(atSlot: slot)
         }
+        catchUp()
         return state.controllers[serial]?.ref ?? ControllerRef(serial: serial, typeName: "")
     }
 }

@@ -29,7 +29,8 @@ public struct CallbackAttribution {
     public func enclosing(of controller: ControllerRef?) -> EnclosingCallback? {
         // Through a pointer: reading `replay.state` for the call copied the whole `ReplayState` (a retain and
         // release of each of its buffers) on every call.
-        withUnsafeMutablePointer(to: &replay.state) { state in
+        replay.catchUp()
+        return withUnsafeMutablePointer(to: &replay.state) { state in
             guard let active = state.pointee.borrowedEnclosingCallback(of: controller) else { return nil }
             return Self.enclosing(active, state.pointee.borrowedControllerRef(of: active), isInstantWindow: active.isInstant)
         }
@@ -46,7 +47,8 @@ public struct CallbackAttribution {
     public func openFrame(_ callback: Callback, ofSerial serial: UInt32) -> ActiveCallback? {
         // `executing` agrees with the controllers' own callback stacks after every event (Replay), and reading it
         // copies no `ControllerState`.
-        withUnsafeMutablePointer(to: &replay.state) { state in
+        replay.catchUp()
+        return withUnsafeMutablePointer(to: &replay.state) { state in
             state.pointee.executing.last { $0.controllerSerial == serial && $0.callback == callback }
         }
     }
@@ -58,7 +60,8 @@ public struct CallbackAttribution {
 
     /// The innermost open appearance-callback interval of a controller whose serial is not `serial`, if any.
     public func innermostOpenAppearanceCallback(excludingSerial serial: UInt32) -> EnclosingCallback? {
-        withUnsafeMutablePointer(to: &replay.state) { state in
+        replay.catchUp()
+        return withUnsafeMutablePointer(to: &replay.state) { state in
             guard let frame = state.pointee.executing.last(where: {
                 $0.controllerSerial != nil && $0.controllerSerial != serial && ($0.callback?.isAppearanceCallback ?? false)
             }) else { return nil }
@@ -66,8 +69,12 @@ public struct CallbackAttribution {
         }
     }
 
-    /// - Parameter controller: The controller `active` runs on (`ReplayState.controllerRef(of:)`).
-    static func enclosing(_ active: ActiveCallback, _ controller: ControllerRef?, isInstantWindow: Bool) -> EnclosingCallback? {
+    /// `active` as an `EnclosingCallback`.
+    ///
+    /// - Parameter controller: The controller `active` runs on (`ReplayState.controllerRef(of:)`); consumed (moved
+    ///   into the result rather than copied and destroyed).
+    @inline(__always)
+    static func enclosing(_ active: ActiveCallback, _ controller: consuming ControllerRef?, isInstantWindow: Bool) -> EnclosingCallback? {
         switch active.kind {
         case .controller(let callback):
             guard let controller else { return nil }

@@ -27,13 +27,26 @@ public struct EventContext {
         self.replay = replay
     }
 
+    /// Whether `state`, `attribution` and `enclosingCallback(of:)` show the replayed state after this event: always
+    /// (the engine folds the events it has dispatched but not folded yet when a monitor first reads the state at an
+    /// event: `AuditSession.observeRest(of:batch:)`). Kept for monitors written for the engine that called
+    /// state-free monitors before folding (and `deferUntilFolded()`).
+    public var isFolded: Bool { true }
+
+    /// Asked to be called again for this event once the state is folded through it, where `isFolded` was `false`.
+    /// `isFolded` is always `true` now (the state is folded on demand), so this does nothing.
+    public func deferUntilFolded() {}
+
     /// Which callbacks are executing, after the event was applied (read from the replayed state).
     public var attribution: CallbackAttribution { CallbackAttribution(replay: replay) }
 
     /// The replayed state of the whole trace after this event (`Replay`'s fold). Lent, not copied (a `_read`
     /// accessor): `context.state[controller]` copies one controller's record, not the whole state.
     public var state: ReplayState {
-        _read { yield replay.state }
+        _read {
+            replay.catchUp()
+            yield replay.state
+        }
     }
 
     /// `timestamp` as seconds since the first event of the trace, e.g. `5.904 s`.

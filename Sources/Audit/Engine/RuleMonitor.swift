@@ -22,22 +22,19 @@ public protocol RuleMonitor: AnyObject {
     /// Callbacks wanted for now beyond `callbackFilter`, changed by the monitor as it goes (default: `nil`, none).
     var callbackDemand: CallbackDemand? { get }
 
-    /// The callbacks (of `callbackFilter`) for which `observe(callback:_:_:)` reads nothing of the replayed state:
-    /// neither `EventContext.state` nor `attribution` nor `enclosingCallback(of:)`, only the record and what the
-    /// context tells of it (`ordinal`, `traceStart`, `previousTimestamp`, `time(_:)`, `source`, `controller(of:)`,
-    /// `parent(of:)`, `event(of:)`, `related(_:_:)`). The engine may call the monitor for these before it has folded
-    /// the events around them into the state (it still calls every monitor in trace order), so that a run of
-    /// events nobody reads the state at is folded in one go (default: none).
+    /// The callbacks (of `callbackFilter`) for which `observe(callback:_:_:)` reads nothing of the replayed state
+    /// (default: none). Advisory since the engine folds on demand: it calls every monitor as it scans a batch and
+    /// folds the events not folded yet only when a monitor reads `EventContext.state`, `attribution` or
+    /// `enclosingCallback(of:)`, so reading the state costs a fold split (≈ 300 instructions) where it is read, and
+    /// nothing where it is not, whether or not it is declared here.
     var stateFreeCallbacks: CallbackSet { get }
 
     /// The kinds among `.containers`, `.app`, `.marks` and `.swiftUI` for which `observe(record:_:_:)` reads nothing
-    /// of the replayed state (as `stateFreeCallbacks` says for callbacks; the context's `string(of:)`,
-    /// `listSerial(_:of:)`, `listController(_:of:)` and `field(_:of:)` read the record's frame, not the state), so
-    /// the engine may call the monitor for them without stopping the fold (default: none).
+    /// of the replayed state (default: none; advisory, as `stateFreeCallbacks`).
     var stateFreeRecords: EventInterests { get }
 
-    /// Container operations for which `observe(record:_:_:)` reads nothing of the replayed state, when not all do
-    /// (`stateFreeRecords` without `.containers`; default: none).
+    /// Container operations for which `observe(record:_:_:)` reads nothing of the replayed state (default: none;
+    /// advisory, as `stateFreeCallbacks`).
     var stateFreeContainers: ContainerOperationSet { get }
 
     /// Of the marks (when `interests` holds `.marks`), the names `observe(_:_:_:)` wants (default: every mark).

@@ -1,6 +1,11 @@
 /// GitHub Actions workflow commands, one per finding:
 /// `::error file=traces/a.lifetrace.jsonl,line=11,title=critical_save_placement::message`; warnings use
 /// `::warning`, notes `::notice`. Then the summary as a plain line. Location as in `TraceAudit.location`.
+///
+/// The `file=` property is the path exactly (GitHub places the annotation by it); a message is text a person
+/// reads in the Actions log and on the pull request, so its control and invisible format characters (a
+/// right-to-left override in a controller's name) are shown escaped (`String.displayEscaped`), as in the text
+/// report.
 public enum GitHubAnnotationReporter {
     public static func render(_ report: AuditReport) -> String {
         var out = ""
@@ -16,13 +21,13 @@ public enum GitHubAnnotationReporter {
                 if let line = location.line { properties += ",line=\(line)" }
                 properties += ",title=\(escapeProperty(finding.ruleID))"
                 let message = "\(finding.message) (\(trace.path), event \(finding.ordinal), \(trace.time(finding.timestamp)))"
-                out += "::\(command) \(properties)::\(escapeData(message))\n"
+                out += "::\(command) \(properties)::\(escapeData(message.displayEscaped))\n"
             }
         }
         for problem in report.inputProblems {
             let command = problem.severity == .error ? "error" : "warning"
             let line = problem.line.map { ",line=\($0)" } ?? ""
-            out += "::\(command) file=\(escapeProperty(problem.path))\(line),title=\(escapeProperty("lifetrace input"))::\(escapeData(problem.message))\n"
+            out += "::\(command) file=\(escapeProperty(problem.path))\(line),title=\(escapeProperty("lifetrace input"))::\(escapeData(problem.message.displayEscaped))\n"
         }
         out += TextReporter.summaryLine(report) + "\n"
         return out

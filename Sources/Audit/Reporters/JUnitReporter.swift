@@ -24,9 +24,9 @@ public enum JUnitReporter {
                 if !failing.isEmpty {
                     failures += 1
                     let worst = failing.map(\.severity).max() ?? .error
-                    cases += "      <failure type=\"\(worst)\" message=\"\(escape("\(failing.count) \(worst)-level finding\(failing.count == 1 ? "" : "s"): \(failing[0].message)"))\">\(escape(lines))\n\(escape("fix: " + rule.fix))</failure>\n"
+                    cases += "      <failure type=\"\(worst)\" message=\"\(escape("\(failing.count) \(worst)-level finding\(failing.count == 1 ? "" : "s"): \(failing[0].message)"))\">\(escape(lines, inAttribute: false))\n\(escape("fix: " + rule.fix, inAttribute: false))</failure>\n"
                 } else {
-                    cases += "      <system-out>\(escape(lines))</system-out>\n"
+                    cases += "      <system-out>\(escape(lines, inAttribute: false))</system-out>\n"
                 }
                 cases += "    </testcase>\n"
             }
@@ -48,7 +48,7 @@ public enum JUnitReporter {
             if isError {
                 suites += "      <error type=\"unreadable input\" message=\"\(escape(problem.message))\"/>\n"
             } else {
-                suites += "      <system-err>\(escape(problem.message))</system-err>\n"
+                suites += "      <system-err>\(escape(problem.message, inAttribute: false))</system-err>\n"
             }
             suites += "    </testcase>\n  </testsuite>\n"
         }
@@ -59,18 +59,31 @@ public enum JUnitReporter {
         return out
     }
 
-    /// Escapes the five XML special characters and drops characters XML 1.0 does not allow.
-    static func escape(_ text: String) -> String {
+    /// `text` as XML 1.0 character data or attribute value (the same escaping serves both), so that a parser
+    /// reads back exactly `text` wherever XML 1.0 can hold it:
+    /// - the five special characters as entities;
+    /// - tab, line feed and carriage return as character references (`&#9;`, `&#10;`, `&#13;`): raw, a parser
+    ///   turns them into spaces in an attribute (attribute-value normalisation) and a carriage return into a
+    ///   line feed anywhere (end-of-line handling); line feeds in element content stay raw, for people reading
+    ///   the file;
+    /// - DEL and the C1 controls (allowed, but discouraged by XML 1.0 §2.2) as character references;
+    /// - the characters XML 1.0 cannot hold at all, even as references (the other C0 controls, U+FFFE, U+FFFF),
+    ///   written out as text (`\u{1B}`), as the text report shows them, instead of being dropped: the report
+    ///   stays well-formed and still shows that they were there.
+    static func escape(_ text: String, inAttribute: Bool = true) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20: continue
+            switch scalar.value {
+            case 0x26: out += "&amp;"
+            case 0x3C: out += "&lt;"
+            case 0x3E: out += "&gt;"
+            case 0x22: out += "&quot;"
+            case 0x27: out += "&apos;"
+            case 0x0A where !inAttribute: out.unicodeScalars.append(scalar)
+            case 0x09, 0x0A, 0x0D, 0x7F...0x9F: out += "&#\(scalar.value);"
+            case 0..<0x20, 0xFFFE, 0xFFFF:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u{\(hex.count < 2 ? "0" + hex : hex)}"
             default: out.unicodeScalars.append(scalar)
             }
         }

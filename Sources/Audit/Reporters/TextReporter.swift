@@ -11,22 +11,28 @@ import TraceModel
 ///     related: event 9 at 5.903 s: NoteEditorViewController#2 viewWillDisappear at 5.903 s
 ///     fix: Move the critical save to viewDidDisappear …
 /// ```
+///
+/// Text from the trace (its path, messages, controller names, mark keys, a log's file name) is written out with
+/// `String.displayEscaped`: a newline cannot split a finding's line or forge another, and control characters,
+/// bidirectional overrides and zero-width characters are shown as `\n`, `\u{1B}`, `\u{202E}`. The JSON, SARIF
+/// and JUnit reports keep that text exactly.
 public enum TextReporter {
     public static func render(_ report: AuditReport) -> String {
         var out = ""
         for trace in report.traces {
+            let path = trace.path.displayEscaped
             for finding in trace.findings {
                 let label = finding.verdict == .inconclusive ? "\(finding.severity) (inconclusive)" : finding.severity.rawValue
-                out += "\(trace.path)\(trace.placeSuffix(of: finding.ordinal)): \(label): \(finding.message.controlCharactersEscaped) (\(finding.ruleID))\n"
+                out += "\(path)\(trace.placeSuffix(of: finding.ordinal)): \(label): \(finding.message.displayEscaped) (\(finding.ruleID))\n"
                 var context = "    at \(trace.time(finding.timestamp)) (t=\(finding.timestamp) ns)"
-                if let controller = finding.controller { context += " in \(controller.controlCharactersEscaped)" }
+                if let controller = finding.controller { context += " in \(controller.displayEscaped)" }
                 if let callback = finding.callback { context += ", callback \(callback)" }
                 out += context + "\n"
                 if let file = finding.source?.file, let line = finding.source?.line {
-                    out += "    source: \(file.controlCharactersEscaped):\(line)\n"
+                    out += "    source: \(file.displayEscaped):\(line)\n"
                 }
                 for related in finding.related {
-                    out += "    related: \(trace.placeWords(of: related.ordinal)) at \(trace.time(related.timestamp)): \(related.message.controlCharactersEscaped)\n"
+                    out += "    related: \(trace.placeWords(of: related.ordinal)) at \(trace.time(related.timestamp)): \(related.message.displayEscaped)\n"
                 }
                 if let descriptor = report.descriptor(finding.ruleID) {
                     out += "    fix: \(descriptor.fix)\n"

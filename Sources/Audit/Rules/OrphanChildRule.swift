@@ -102,6 +102,11 @@ final class OrphanChildMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.willMoveToParent, .didMoveToParent, .deinitialize])
         .union(CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false))
     let containerFilter = ContainerOperationSet([.addChild, .push, .setViewControllers, .selectTab, .setRoot, .present, .pop, .dismiss, .removeFromParent, .attachView])
+    /// Every callback and container operation: the rule reads the replayed state (the attribution) only for a
+    /// finding or an appearance callback of a controller with no parent, presenter or root, and defers those to
+    /// the folded state (`needsState(_:)`, `EventContext.deferUntilFolded()`).
+    let stateFreeCallbacks = CallbackSet.all
+    let stateFreeRecords: EventInterests = .containers
     let callbackDemand: CallbackDemand? = CallbackDemand()
     /// What a waiting child needs before it appeared: its viewDidAppear (end or instant) marks it appeared.
     private static let waitingDemand = CallbackSet([.viewDidAppear])
@@ -127,15 +132,70 @@ final class OrphanChildMonitor: RuleMonitor {
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        if !context.isFolded, needsState(record) {
+            context.deferUntilFolded()
+            return
+        }
         observeCallback(record, context, &findings)
         updateDemand()
+    }
+
+    /// Whether observing the callback `record` reads the attribution: an appearance begin of a controller with no
+    /// parent, presenter or root, not yet reported (is an appearance callback of another open?); a
+    /// didMove(toParent: nil) that is a finding (the callback its parent is in). Asked before anything changes.
+    @inline(__always)
+    private func needsState(_ record: EventRecord) -> Bool {
+        let serial = record.controller
+        switch record.callback {
+        case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
+            return record.phase == .begin && !parents.contains(serial) && !presenters.contains(serial) && !roots.contains(serial)
+                && !reported.contains(serial)
+        case .didMoveToParent:
+            return record.parent == .none && record.phase != .end && parents.contains(serial) && !leaving.contains(serial)
+        default:
+            return false
+        }
+    }
+
+    /// Container events, read from the record: serials for the children, `ControllerRef`s only where the rule
+    /// keeps a name (a parent, an addChild's child) or makes a finding.
+    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        guard record.kind == .container, record.phase != .end else { return }
+        if !context.isFolded, containerNeedsState(record, context) {
+            context.deferUntilFolded()
+            return
+        }
+        observeContainer(record, context, &findings)
+        updateDemand()
+    }
+
+    /// Whether observing the container `record` makes a finding (which names the callback the host or parent is
+    /// in): a removeFromParent of a child with a parent and no willMove(toParent: nil), a view attached without
+    /// addChild. Asked before anything changes (it may say yes where a repeated child makes no second finding).
+    private func containerNeedsState(_ record: EventRecord, _ context: EventContext) -> Bool {
+        let count = Int(record.listCount)
+        switch ContainerOperation(rawValue: record.code) {
+        case .removeFromParent?:
+            for index in 0..<count {
+                let child = context.listSerial(index, of: record)
+                if parents.contains(child), !leaving.contains(child) { return true }
+            }
+        case .attachView?:
+            guard record.hasController else { return false }
+            let host = record.controller
+            for index in 0..<count {
+                let child = context.listSerial(index, of: record)
+                if parents[child]?.serial != host, presenters[child] != host, !reported.contains(child) { return true }
+            }
+        default:
+            break
+        }
+        return false
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         defer { updateDemand() }
         switch event.payload {
-        case .container(let container):
-            observe(container, event, context, &findings)
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended (killed or crashed) before these children got didMove(toParent:): as
             // inconclusive as a trace that ends there, and said so now rather than at the end of a later run.
@@ -155,43 +215,55 @@ final class OrphanChildMonitor: RuleMonitor {
         }
     }
 
-    private func observe(_ container: ContainerEvent, _ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        guard container.phase != .end else { return }
-        switch container.operation {
+    private func observeContainer(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        // An unknown code stands for setRoot, as the `Event` built from the record says.
+        let operation = ContainerOperation(rawValue: record.code) ?? .setRoot
+        let count = Int(record.listCount)
+        switch operation {
         case .addChild:
-            guard let parent = container.container else { return }
-            for child in container.controllers {
+            guard record.hasController else { return }
+            let parent = context.controller(of: record)
+            for index in 0..<count {
+                let child = context.listController(index, of: record)
                 parents[child.serial] = parent
                 leaving.remove(child.serial)
-                pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChildAt: (context.ordinal, event.timestamp, event.source))
+                pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChildAt: (context.ordinal, record.timestamp, context.source))
             }
         case .push, .setViewControllers, .selectTab:
-            guard let parent = container.container else { return }
-            for child in container.controllers {
-                parents[child.serial] = parent
-                leaving.remove(child.serial)
+            guard record.hasController else { return }
+            let parent = context.controller(of: record)
+            for index in 0..<count {
+                let child = context.listSerial(index, of: record)
+                parents[child] = parent
+                leaving.remove(child)
             }
         case .setRoot:
-            for root in container.controllers { roots.insert(root.serial) }
+            for index in 0..<count { roots.insert(context.listSerial(index, of: record)) }
         case .present:
-            guard let presenter = container.container else { return }
-            for presented in container.controllers { presenters[presented.serial] = presenter.serial }
+            guard record.hasController else { return }
+            for index in 0..<count { presenters[context.listSerial(index, of: record)] = record.controller }
         case .pop, .dismiss:
-            for child in container.controllers { forget(child.serial) }
+            for index in 0..<count { forget(context.listSerial(index, of: record)) }
         case .removeFromParent:
-            for child in container.controllers { checkRemoval(of: child, at: event.timestamp, source: event.source, context, &findings, what: "removeFromParent()") }
+            for index in 0..<count {
+                let child = context.listSerial(index, of: record)
+                checkRemoval(of: child, { context.listController(index, of: record) }, at: record.timestamp, source: context.source, context, &findings, what: "removeFromParent()")
+            }
         case .attachView:
-            guard let host = container.container else { return }
-            for child in container.controllers {
-                guard parents[child.serial]?.serial != host.serial, presenters[child.serial] != host.serial,
-                      !reported.contains(child.serial) else { continue }
-                reported.insert(child.serial)
-                let parentNote = parents[child.serial].map { " (its parent is \($0.displayName))" } ?? ""
+            guard record.hasController else { return }
+            let host = record.controller
+            for index in 0..<count {
+                let child = context.listSerial(index, of: record)
+                guard parents[child]?.serial != host, presenters[child] != host, !reported.contains(child) else { continue }
+                reported.insert(child)
+                let hostRef = context.controller(of: record)
+                let childRef = context.listController(index, of: record)
+                let parentNote = parents[child].map { " (its parent is \($0.displayName))" } ?? ""
                 findings.append(Finding(
-                    ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
-                    timestamp: event.timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: host)?.name,
-                    message: "the view of \(child.displayName) was added under \(host.displayName)'s view at \(context.time(event.timestamp)) without addChild\(parentNote): the child is orphaned from the controller tree and gets no appearance, trait or size updates from UIKit.",
-                    source: event.source
+                    ruleID: OrphanChildRule.id, severity: settings.severity, controller: childRef.displayName,
+                    timestamp: record.timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: hostRef)?.name,
+                    message: "the view of \(childRef.displayName) was added under \(hostRef.displayName)'s view at \(context.time(record.timestamp)) without addChild\(parentNote): the child is orphaned from the controller tree and gets no appearance, trait or size updates from UIKit.",
+                    source: context.source
                 ))
             }
         default:
@@ -232,7 +304,7 @@ final class OrphanChildMonitor: RuleMonitor {
             if let parent = context.parent(of: record) {
                 parents[serial] = parent
             } else if record.parent != .absent, record.phase != .end {
-                checkRemoval(of: context.controller(of: record), at: record.timestamp, source: context.source, context, &findings, what: "didMove(toParent: nil)")
+                checkRemoval(of: serial, { context.controller(of: record) }, at: record.timestamp, source: context.source, context, &findings, what: "didMove(toParent: nil)")
             }
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
             guard record.phase == .begin, !parents.contains(serial), !presenters.contains(serial), !roots.contains(serial),
@@ -269,13 +341,15 @@ final class OrphanChildMonitor: RuleMonitor {
         }
     }
 
-    private func checkRemoval(of child: ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, _ findings: inout [Finding], what: String) {
-        defer { forget(child.serial) }
-        guard let parent = parents[child.serial], !leaving.contains(child.serial) else { return }
+    /// A removal of `child` (`childRef` builds its `ControllerRef`, only for a finding).
+    private func checkRemoval(of child: UInt32, _ childRef: () -> ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, _ findings: inout [Finding], what: String) {
+        defer { forget(child) }
+        guard let parent = parents[child], !leaving.contains(child) else { return }
+        let childName = childRef().displayName
         findings.append(Finding(
-            ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
+            ruleID: OrphanChildRule.id, severity: settings.severity, controller: childName,
             timestamp: timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: parent)?.name,
-            message: "\(child.displayName) was removed from \(parent.displayName) with \(what) at \(context.time(timestamp)) without willMove(toParent: nil) first: the child is not told it is leaving.",
+            message: "\(childName) was removed from \(parent.displayName) with \(what) at \(context.time(timestamp)) without willMove(toParent: nil) first: the child is not told it is leaving.",
             source: source
         ))
     }

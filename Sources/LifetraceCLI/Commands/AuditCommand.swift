@@ -53,6 +53,7 @@ struct AuditCommand: Command {
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let formatName = try arguments.choice("format", among: ReportFormat.allCases.map(\.rawValue), default: "text")
         let format = ReportFormat(rawValue: formatName)!
+        output.isHumanReadable = format == .text
         let jobs = try jobCount(arguments.value("jobs"))
         let configuration = try loadConfiguration(arguments.value("config"))
         let auditor = try Auditor(configuration: configuration)
@@ -79,6 +80,7 @@ struct AuditCommand: Command {
             // Through OutputFile: written whole or not at all, and never renamed over a device or a symbolic link.
             do {
                 let report = try OutputFile(path: file)
+                report.removeStaleTemporaries(command: "audit", output: output)
                 do {
                     try report.write(Array(text.utf8))
                     try report.commit()
@@ -264,6 +266,11 @@ struct AuditCommand: Command {
         audit.baseDirectory = FileManager.default.currentDirectoryPath
         if let stop {
             throw AuditInputError(stop.underlying, message: "\(stop)", partial: audit)
+        }
+        if count == 0 {
+            // Not a problem of the input (exit 0; the summary counts it as audited), but no rule had anything to
+            // check, which the summary's "0 events" hides among other traces.
+            output.errorLine("lifetrace audit: note: \(input.noEventsText); no rule had anything to check")
         }
         return audit
     }

@@ -15,7 +15,7 @@ extension EventsCommand {
         // `--from 60s`, `--kind deinit --kind save`: the options that narrow the listing, as given.
         let limits = ["from", "to", "kind"].flatMap { option in arguments.allValues(option).map { "--\(option) \($0)" } }
         guard !controllers.isEmpty else {
-            guard !limits.isEmpty else { return "the trace has no events" }
+            guard !limits.isEmpty else { return input.noEventsText }
             return "no event matched \(limits.joined(separator: " "))"
         }
         let names = controllers.map { "'\($0)'" }.joined(separator: ", ")

@@ -69,6 +69,7 @@ struct EventsCommand: Command {
     /// `run(_:output:)` with the way of reading a trace chosen (the output is the same either way).
     static func run(_ arguments: ParsedArguments, output: CommandOutput, reading: Reading) throws -> ExitCode {
         let format = try arguments.choice("format", among: ["text", "jsonl"], default: "text")
+        output.isHumanReadable = format == "text"
         let from = try arguments.value("from").map { try duration($0, option: "from") }
         let to = try arguments.value("to").map { try duration($0, option: "to") }
         if let from, let to, from > to {

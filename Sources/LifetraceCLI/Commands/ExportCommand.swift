@@ -61,13 +61,14 @@ struct ExportCommand: Command {
         }
 
         let file = try OutputFile(path: outputPath)
+        file.removeStaleTemporaries(command: "export", output: output)
         let stop: TraceInput.Stop?
         do {
             var writer = JSONLWriter { bytes in try file.write(bytes) }
             stop = try export(input, to: &writer)
             try file.commit()
             let prefix = stop == nil ? "" : "the readable prefix: "
-            output.line("exported \(prefix)\(writer.eventCount) events (\(writer.byteCount) bytes) to \(outputPath)")
+            output.line("exported \(prefix)\(writer.eventCount) events (\(writer.byteCount) bytes) to \(outputPath.displayEscaped)")
         } catch {
             file.discard()
             throw error
@@ -140,10 +141,18 @@ final class OutputFile {
         target = OutputTarget(path: path)
         switch target {
         case .file(let resolved):
-            let url = URL(fileURLWithPath: resolved)
-            temporaryPath = url.deletingLastPathComponent()
-                .appendingPathComponent(".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)").path
-            descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            // `FILE.partial-PID-RANDOM`, created with O_EXCL: unique to this call (before, `.FILE.partial-PID` was
+            // shared by every OutputFile of one process). Locked (flock) while written, so that another run's
+            // clean-up (`FilePaths.removeStaleTemporaries`) can tell it from one a killed run left.
+            var attempt = FilePaths.temporarySibling(of: resolved, "partial")
+            var opened = open(attempt, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            for _ in 0..<8 where opened < 0 && errno == EEXIST {
+                attempt = FilePaths.temporarySibling(of: resolved, "partial")
+                opened = open(attempt, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            }
+            temporaryPath = attempt
+            descriptor = opened
+            if opened >= 0 { _ = flock(opened, LOCK_EX | LOCK_NB) }  // a file system without flock: no lock, still written
         case .special(let resolved, _):
             temporaryPath = resolved
             descriptor = open(resolved, O_WRONLY | O_CLOEXEC)
@@ -185,6 +194,13 @@ final class OutputFile {
         guard rename(temporaryPath, resolved) == 0 else {
             throw OutputFileError(message: "cannot write \(path): \(Self.reason(errno))")
         }
+    }
+
+    /// Removes what killed runs writing this same file left (`FilePaths.cleanUpStaleTemporaries`, `partial`), with a
+    /// note each on standard error; nothing for a special file.
+    func removeStaleTemporaries(command: String, output: CommandOutput) {
+        guard case .file(let resolved) = target else { return }
+        FilePaths.cleanUpStaleTemporaries(of: resolved, "partial", command: command, output: output)
     }
 
     /// Closes the file and deletes the temporary file (a special file is left alone).

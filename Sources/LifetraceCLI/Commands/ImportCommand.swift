@@ -94,6 +94,7 @@ struct ImportCommand: Command {
                 output.errorLine("lifetrace import: error: \(destination): the output is the input file \(input); choose another -o")
                 return .usageOrInput
             }
+            FilePaths.cleanUpStaleTemporaries(of: request.destination, "importing", command: "import", output: output)
             report = try importFile(request, progress: ImportProgress.forTerminal(input: input))
         } catch let error as ConsoleImportError {
             output.errorLine("lifetrace import: error: \(printable("\(error)", limit: 400))")
@@ -106,11 +107,12 @@ struct ImportCommand: Command {
             return .usageOrInput
         }
         for line in report.warnings { output.errorLine("\(input):\(line)") }
-        output.line("imported \(report.eventCount) events from \(input) into \(destination)")
+        output.isHumanReadable = true
+        output.line("imported \(report.eventCount) events from \(input.displayEscaped) into \(destination.displayEscaped)")
         if let nothingFound = report.nothingFound {
             output.errorLine("lifetrace import: warning: \(input): \(nothingFound)")
         }
-        for line in report.summary { output.line("  \(line)") }
+        for line in report.summary { output.line("  \(line.displayEscaped)") }
         return .success
     }
 

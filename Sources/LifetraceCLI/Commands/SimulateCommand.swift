@@ -54,6 +54,7 @@ struct SimulateCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
+        output.isHumanReadable = true  // callback orders and generated sessions are text a person reads
         let source: Source
         if let countText = arguments.value("generate") {
             guard arguments.positionals.isEmpty else {
@@ -120,6 +121,7 @@ struct SimulateCommand: Command {
             case .generated(let count, let seed): identity = Array("generate \(count) seed \(seed)".utf8)
             }
             // Record under a temporary name; an existing TRACE is replaced only by a complete run (see below).
+            FilePaths.cleanUpStaleTemporaries(of: resolvedOutput, "simulating", command: "simulate", output: output)
             let temporary = FilePaths.temporarySibling(of: resolvedOutput, "simulating")
             defer { try? FileManager.default.removeItem(atPath: temporary) }
             try TraceFileRecording.record(to: temporary, identity: identity) { recorderSink in

@@ -12,9 +12,11 @@ struct StateCommand: Command {
         discussion: """
             T is a duration from the trace's first event: 12.48s, 1500ms, 250us, 1500000000ns, 2m, or a bare
             number of seconds. Without --at: the state after the last event. A T after the last event gives that
-            same state, with a note on standard error saying where the trace ends. The state covers every event
-            whose time is at or before T; it is rebuilt from the nearest checkpoint before T, so only one
-            checkpoint interval is decoded.
+            same state, with a note on standard error saying where the trace ends; a T that reaches past the end
+            of the trace clock (2^64 - 1 ns) is shown at that end, and the note says so. The state covers every
+            event whose time is at or before T; it is rebuilt from the nearest checkpoint before T, so only one
+            checkpoint interval is decoded. A trace without events (only its header) prints "no events: no state
+            to show" (json: the empty state) and a note on standard error; exit 0.
 
             text: a tree (window → containers → children, presented chains), then controllers whose place in the
             tree is unknown (imported console logs), dead controllers (deinitialized), controllers that ended with
@@ -42,6 +44,7 @@ struct StateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let format = try arguments.choice("format", among: ["text", "json"], default: "text")
+        output.isHumanReadable = format == "text"
         let offset = try arguments.value("at").map { try TimeOption.parse($0, option: "at") }
         let input = try TraceInput(path: arguments.positionals[0])
         let damage = input.reportOpenProblems(command: "state", output: output)
@@ -50,17 +53,32 @@ struct StateCommand: Command {
             output.errorLine("lifetrace state: warning: skipped a bad checkpoint (\(skipped)); replayed from an earlier one")
         }
         let state = found.state
-        if let text = arguments.value("at"), found.stop == nil, let end = found.end, found.instant > end {
+        if found.hasNoEvents {
+            // No instant to show a state at: text says so instead of "state at 0.000 s"; JSON stays the (empty)
+            // state object scripts parse, with the same note.
+            output.errorLine("lifetrace state: note: \(input.noEventsText)")
+            if format == "json" {
+                output.line(state.json(at: 0, start: 0))
+            } else {
+                output.line("no events: no state to show")
+            }
+            return damage
+        }
+        if let text = arguments.value("at"), found.stop == nil, let end = found.end, found.instant > end || found.isPastClockEnd {
+            // Past the clock's end, the state is shown at that end (JSON's t_ns cannot go further), and the note
+            // says so; a trace ending at the clock's very end gets the note too.
+            let clamp = found.isPastClockEnd
+                ? " and past the end of the trace clock (2^64 − 1 ns, \(TimeText.seconds(UInt64.max - found.start)) after the first event), where the state is shown"
+                : ""
             output.errorLine(
-                "lifetrace state: note: --at \(text) is after the last event (at \(TimeText.seconds(end - min(end, found.start)))); "
+                "lifetrace state: note: --at \(text) is after the last event (at \(TimeText.seconds(end - min(end, found.start))))\(clamp); "
                     + "this is the state after it")
         }
         if format == "json" {
             output.line(state.json(at: found.instant, start: found.start))
         } else {
-            // An instant past the clock's end (an --at that overflows) reads as the last event's time.
-            let shown = found.instant == UInt64.max ? (state.time ?? found.start) : found.instant
-            let relative = shown - min(shown, found.start)
+            // The same instant as JSON's t_rel_ns: an --at past the clock's end reads as that end.
+            let relative = found.instant - min(found.instant, found.start)
             output.line("state at \(TimeText.seconds(relative)) (\(state.eventCount) events; app \(state.app.name)\(scenesText(state)))")
             output.write(state.tree(start: found.start))
         }

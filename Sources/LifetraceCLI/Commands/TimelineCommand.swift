@@ -15,6 +15,8 @@ struct TimelineCommand: Command {
             first seen mid-session), x deinit, ~ its process ended (a later recording run started: killed or
             crashed, never deinitialized; the lane closes there), ! a diagnostic; marks S save, E edit, T timer, O observer,
             R task/request, * other. A last lane shows the app state (A active, i inactive, B background).
+            A trace without events (only its header) prints "no events: no timeline to show" and a note on
+            standard error; exit 0.
             --spans adds, per controller, its exact spans and marks (with the callback each mark happened in).
 
             \(TraceInput.help)
@@ -36,9 +38,15 @@ struct TimelineCommand: Command {
             }
             width = value
         }
+        output.isHumanReadable = true
         let input = try TraceInput(path: arguments.positionals[0])
         let damage = input.reportOpenProblems(command: "timeline", output: output)
         let (timeline, stop) = try input.timeline()
+        if timeline.start == nil, stop == nil {
+            output.errorLine("lifetrace timeline: note: \(input.noEventsText)")
+            output.line("no events: no timeline to show")
+            return damage
+        }
         output.write(timeline.render(width: width))
         if arguments.flag("spans"), let start = timeline.start {
             func rel(_ time: UInt64) -> String { TimeText.seconds(time - min(time, start)) }
@@ -50,10 +58,10 @@ struct TimelineCommand: Command {
                 }
                 for mark in lane.marks {
                     let inside = mark.enclosingName.map { " in \($0)" } ?? ""
-                    output.line("  \(rel(mark.time))  mark \(mark.name)\(inside)")
+                    output.line("  \(rel(mark.time))  mark \(mark.name.displayEscaped)\(inside.displayEscaped)")
                 }
                 for diagnostic in lane.diagnostics {
-                    output.line("  \(rel(diagnostic.time))  ! \(diagnostic.kind.name): \(diagnostic.message)")
+                    output.line("  \(rel(diagnostic.time))  ! \(diagnostic.kind.name): \(diagnostic.message.displayEscaped)")
                 }
                 if let deinitTime = lane.deinitTime { output.line("  \(rel(deinitTime))  deinit") }
                 if let end = lane.processEndTime { output.line("  \(rel(end))  process ended (a new run started; never deinitialized)") }

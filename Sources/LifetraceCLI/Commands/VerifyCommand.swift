@@ -29,6 +29,9 @@ struct VerifyCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let path = arguments.positionals[0]
+        output.isHumanReadable = true
+        // The path as the report lines show it (a newline in a file name would split them).
+        let shown = path.displayEscaped
         let input = try TraceInput(path: path)
         guard case .trace(var reader) = input.source else {
             if arguments.flag("repair") {
@@ -43,7 +46,7 @@ struct VerifyCommand: Command {
             // (which truncateTornTail trusts) lists a complete frame, and then nothing is cut.
             if let done = try TraceWriter.truncateTornTail(path: path) {
                 output.line("repair: dropping \(done.droppedBytes) bytes at offset \(done.offset): \(tail.reason)")
-                output.line("repair: \(path) now ends at offset \(done.offset)")
+                output.line("repair: \(shown) now ends at offset \(done.offset)")
             } else {
                 output.line("repair: nothing cut: the damage at offset \(tail.offset) is inside a frame the file's index lists, not a torn tail")
             }
@@ -51,7 +54,7 @@ struct VerifyCommand: Command {
             report = try reader.verify()
         }
         for problem in report.problems {
-            output.line(problem.description)
+            output.line(problem.description.displayEscaped)
         }
         // The verification's "cleanly closed" also needs the index to match the walk; a file with a footer whose
         // index disagrees is not one "with no valid footer".
@@ -62,20 +65,20 @@ struct VerifyCommand: Command {
         func count(_ value: some BinaryInteger, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
         let checked = "\(count(report.framesChecked, "frame")), \(count(report.eventsChecked, "event")), \(count(report.checkpointsChecked, "checkpoint")) checked; \(closed)"
         if report.problems.isEmpty {
-            output.line("ok: \(path): \(checked)")
+            output.line("ok: \(shown): \(checked)")
             return .success
         }
         let plural = report.problems.count == 1 ? "problem" : "problems"
-        output.line("FAILED: \(path): \(report.problems.count) \(plural); \(checked)")
+        output.line("FAILED: \(shown): \(report.problems.count) \(plural); \(checked)")
         if report.tornTail != nil, !arguments.flag("repair") {
-            output.line("hint: 'lifetrace verify --repair \(path)' cuts off the torn tail\(reader.hasFooter ? " (only the bytes after the footer)" : "")")
+            output.line("hint: 'lifetrace verify --repair \(shown)' cuts off the torn tail\(reader.hasFooter ? " (only the bytes after the footer)" : "")")
         }
         // A frame of the valid prefix (its CRCs hold: opening checked them) that does not decode is unreadable
         // input, as for every other command: exit 2, saying where the readable events end.
         let prefix = Dictionary(reader.frames.map { ($0.offset, $0) }, uniquingKeysWith: { first, _ in first })
         if let bad = report.problems.first(where: { $0.code == .corruptFrame && $0.offset.flatMap { prefix[$0] } != nil }),
            let frame = bad.offset.flatMap({ prefix[$0] }) {
-            output.line("unreadable: \(path): offset \(frame.offset): events frame \(frame.sequence) passes its CRC checks but does not decode; the other commands read the \(frame.firstOrdinal) events before it (event \(frame.firstOrdinal) onwards cannot be read)")
+            output.line("unreadable: \(shown): offset \(frame.offset): events frame \(frame.sequence) passes its CRC checks but does not decode; the other commands read the \(frame.firstOrdinal) events before it (event \(frame.firstOrdinal) onwards cannot be read)")
             return .usageOrInput
         }
         return .problemFound
@@ -90,11 +93,11 @@ struct VerifyCommand: Command {
         }
         let checked = "\(events) events checked (JSON Lines: every line parsed as an event, times in order; the format has no CRCs)"
         guard let stop else {
-            output.line("ok: \(input.path): \(checked)")
+            output.line("ok: \(input.path.displayEscaped): \(checked)")
             return .success
         }
-        output.line("\(stop.underlying)")
-        output.line("FAILED: \(input.path): 1 problem; \(checked) before \(stop.place); the other commands read the \(stop.readableEvents) events before it")
+        output.line("\(stop.underlying)".displayEscaped)
+        output.line("FAILED: \(input.path.displayEscaped): 1 problem; \(checked) before \(stop.place); the other commands read the \(stop.readableEvents) events before it")
         return .usageOrInput
     }
 }

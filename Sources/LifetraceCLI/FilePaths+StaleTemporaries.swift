@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension FilePaths {
+    /// A temporary file that a run of a command writing `-o` left next to its destination when it was killed
+    /// (SIGKILL, a crash, a power cut: no chance to remove it).
+    struct StaleTemporary: Equatable {
+        var path: String
+        /// The process that wrote it, from its name; it no longer runs.
+        var pid: Int32
+    }
+
+    /// Removes the temporary files of `destination` that killed runs of a command left behind, and returns them.
+    ///
+    /// A file is removed only when all of these hold, which together show it is a temporary of this command for
+    /// this destination and that nobody writes it any more:
+    /// - its name is `BASENAME.WHAT-PID-HEX` in the destination's directory (`temporarySibling(of:_:)`), or, for
+    ///   `what == "partial"` (`export -o`, `audit -o`), `.BASENAME.partial-PID`, the name they used before;
+    /// - no process with that PID runs (`kill(PID, 0)` fails with `ESRCH`; a PID reused since, or one of another
+    ///   user, is taken as alive and the file is kept);
+    /// - it is a regular file on which an exclusive `flock(2)` can be taken at once: every writer holds one while
+    ///   it writes (`TraceWriter` for import and simulate, `OutputFile` for export and audit), so this also keeps
+    ///   the file of a live run in another PID namespace (a container sharing the directory) or on another host
+    ///   of a network file system. A file system that refuses `flock` keeps the file.
+    ///
+    /// The file is removed while the lock is held. Errors (an unreadable directory, a file removed meanwhile) only
+    /// mean nothing is removed.
+    static func removeStaleTemporaries(of destination: String, _ what: String) -> [StaleTemporary] {
+        // Paths as the destination was given: `out.lifetrace.importing-…` for `-o out.lifetrace`.
+        let directory = (destination as NSString).deletingLastPathComponent
+        let base = (destination as NSString).lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else { return [] }
+        var removed: [StaleTemporary] = []
+        for name in names {
+            guard let pid = temporaryPID(name, base: base, what) else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = (directory as NSString).appendingPathComponent(name)
+            if removeIfUnlocked(path) { removed.append(StaleTemporary(path: path, pid: pid)) }
+        }
+        return removed.sorted { $0.path < $1.path }
+    }
+
+    /// The PID in `name` when it is a temporary name of `base` for `what` (see `removeStaleTemporaries`).
+    static func temporaryPID(_ name: String, base: String, _ what: String) -> Int32? {
+        func pid(_ text: Substring) -> Int32? {
+            guard !text.isEmpty, text.count <= 10, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int32(text), value > 0 else {
+                return nil
+            }
+            return value
+        }
+        let prefix = "\(base).\(what)-"
+        if name.hasPrefix(prefix) {
+            let parts = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[1].isEmpty, parts[1].count <= 8, parts[1].allSatisfy(\.isHexDigit) else { return nil }
+            return pid(parts[0])
+        }
+        let legacy = ".\(base).partial-"
+        if what == "partial", name.hasPrefix(legacy) { return pid(name.dropFirst(legacy.count)) }
+        return nil
+    }
+
+    /// Removes the regular file at `path` if nobody holds a `flock(2)` on it; `true` when it was removed.
+    private static func removeIfUnlocked(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        var result: Int32
+        repeat {
+            result = flock(descriptor, LOCK_EX | LOCK_NB)
+        } while result < 0 && errno == EINTR
+        guard result == 0 else { return false }
+        return unlink(path) == 0
+    }
+
+    /// Removes the stale temporaries of `destination` (`removeStaleTemporaries`) and says so on standard error,
+    /// one note per file: `lifetrace import: note: removed out.lifetrace.importing-4242-9f3a1c2e, a temporary
+    /// file left by an earlier run (process 4242, which no longer runs)`.
+    static func cleanUpStaleTemporaries(of destination: String, _ what: String, command: String, output: CommandOutput) {
+        for stale in removeStaleTemporaries(of: destination, what) {
+            output.errorLine("lifetrace \(command): note: removed \(stale.path), a temporary file left by an earlier run (process \(stale.pid), which no longer runs)")
+        }
+    }
+}
