@@ -20,6 +20,13 @@ enum ContainerSwizzler {
     typealias AddChild = @convention(c) (UIViewController, Selector, UIViewController) -> Void
     typealias Remove = @convention(c) (UIViewController, Selector) -> Void
     typealias SelectTab = @convention(c) (UITabBarController, Selector, UIViewController?) -> Void
+    typealias SelectTabIndex = @convention(c) (UITabBarController, Selector, Int) -> Void
+
+    /// How many `selectedIndex` setters are running (main thread only). Apple documents both setters as
+    /// selecting a tab (`selectedIndex`: "Setting this property changes the selected view controller to the one
+    /// at the designated index in the viewControllers array") but not whether one calls the other: the tab is
+    /// recorded by the outermost setter only, so that it is recorded once whichever way UIKit routes it.
+    private static var selectingByIndex = 0
 
     static func instrument() {
         Swizzler.replace(
@@ -142,12 +149,27 @@ enum ContainerSwizzler {
             UITabBarController.self, #selector(setter: UITabBarController.selectedViewController)
         ) { (original: SelectTab, selector: Selector) -> Any in
             let block: @convention(block) (UITabBarController, UIViewController?) -> Void = { tabs, selected in
-                if let state = LifetraceInstrumentation.shared.load(), let selected,
+                if selectingByIndex == 0, let state = LifetraceInstrumentation.shared.load(), let selected,
                     let index = tabs.viewControllers?.firstIndex(of: selected)
                 {
                     state.recorder.selectTab(state.ref(for: selected), at: index, in: state.ref(for: tabs))
                 }
                 original(tabs, selector, selected)
+            }
+            return block
+        }
+        Swizzler.replace(
+            UITabBarController.self, #selector(setter: UITabBarController.selectedIndex)
+        ) { (original: SelectTabIndex, selector: Selector) -> Any in
+            let block: @convention(block) (UITabBarController, Int) -> Void = { tabs, index in
+                if selectingByIndex == 0, let state = LifetraceInstrumentation.shared.load(), let controllers = tabs.viewControllers,
+                    controllers.indices.contains(index)
+                {
+                    state.recorder.selectTab(state.ref(for: controllers[index]), at: index, in: state.ref(for: tabs))
+                }
+                selectingByIndex += 1
+                defer { selectingByIndex -= 1 }
+                original(tabs, selector, index)
             }
             return block
         }

@@ -80,11 +80,27 @@ final class InstrumentationState {
     func ref(for controller: UIViewController) -> ControllerRef {
         let key = ObjectIdentifier(controller)
         if let ref = recorder.registry.ref(for: key) { return ref }
-        let ref = recorder.registry.register(key: key, typeName: String(describing: type(of: controller)))
+        let declared: AnyClass = Self.declaredClass(of: controller)
+        let ref = recorder.registry.register(key: key, typeName: String(describing: declared))
         recorder.record(.initialize, .instant, ref)
         DeinitSentinel.attach(to: controller, ref: ref, key: key, recorder: recorder)
-        Swizzler.instrumentSubclass(type(of: controller))
+        Swizzler.instrumentSubclass(declared)
         return ref
+    }
+
+    /// The controller's class as the app declares it. Key-value observing an object replaces its class pointer
+    /// with a subclass made at run time, `NSKVONotifying_` + the class's name (Apple, "Key-Value Observing
+    /// Implementation Details": "the value of the isa pointer does not necessarily reflect the actual class of the
+    /// instance. You should never rely on the isa pointer to determine class membership"); `type(of:)` reads that
+    /// pointer, so a controller observed before Lifetrace first saw it was recorded as
+    /// `NSKVONotifying__TtC5MyApp16EditorController`. Those subclasses are skipped (their superclass is the
+    /// observed class), for the type name and for the class to instrument.
+    nonisolated static func declaredClass(of controller: UIViewController) -> AnyClass {
+        var cls: AnyClass = type(of: controller)
+        while String(describing: cls).hasPrefix("NSKVONotifying_"), let superclass = class_getSuperclass(cls) {
+            cls = superclass
+        }
+        return cls
     }
 
     /// Runs `original` inside a recorded `callback` interval unless one is already open for this controller.

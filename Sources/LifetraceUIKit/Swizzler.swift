@@ -136,9 +136,18 @@ enum TransitionObserver {
     /// The association key marking a coordinator already observed (allocated once, never freed: a stable address).
     private static let observedKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
-    /// If `controller` is taking part in an interactive transition not yet seen, records its begin and asks the
-    /// coordinator to report the outcome (`notifyWhenInteractionChanges`, iOS 10+: called when the user's
-    /// interaction ends, with `isCancelled` telling whether the transition will be undone).
+    /// If `controller` is taking part in an interactive transition not yet seen, records its begin and, once, its
+    /// outcome (finished or cancelled).
+    ///
+    /// Apple, `notifyWhenInteractionChanges(_:)` (iOS 10+): the handler runs "any time the transition changes from
+    /// interactive to noninteractive, including when the transition ends or is canceled", before UIKit's cancel
+    /// callbacks; `isInteractive`: an interactive transition may have intermediate noninteractive segments;
+    /// `wantsInteractiveStart`: only a transition with an interruptible animator (`isInterruptible`) becomes
+    /// interactive again. So for a transition that is not interruptible the handler runs once and its
+    /// `isCancelled` is the outcome, recorded there (before the callbacks it explains, as the simulator records
+    /// it). An interruptible one can be grabbed again after the handler ran, and a second outcome would contradict
+    /// the first: its outcome is recorded once, when the transition completes (the completion of
+    /// `animate(alongsideTransition:completion:)`, whose context's `isCancelled` is final).
     static func observe(_ controller: UIViewController, state: InstrumentationState) {
         guard let coordinator = controller.transitionCoordinator, coordinator.isInteractive,
             let from = coordinator.viewController(forKey: .from), let to = coordinator.viewController(forKey: .to)
@@ -151,12 +160,17 @@ enum TransitionObserver {
         let container = (from.navigationController ?? to.navigationController ?? from.parent).map { state.ref(for: $0) }
         let recorder = state.recorder
         recorder.interactiveTransitionBegan(from: fromRef, to: toRef, in: container)
-        coordinator.notifyWhenInteractionChanges { context in
+        let outcome = { (context: any UIViewControllerTransitionCoordinatorContext) in
             if context.isCancelled {
                 recorder.interactiveTransitionCancelled(from: fromRef, to: toRef, in: container)
             } else {
                 recorder.interactiveTransitionFinished(from: fromRef, to: toRef, in: container)
             }
+        }
+        if coordinator.isInterruptible {
+            coordinator.animate(alongsideTransition: nil, completion: outcome)
+        } else {
+            coordinator.notifyWhenInteractionChanges(outcome)
         }
     }
 }

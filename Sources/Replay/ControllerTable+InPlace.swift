@@ -8,3 +8,13 @@ extension ControllerTable {
         return body(self[at: position])
     }
 }
+
+extension ControllerTable {
+    /// The appearance of `serial` and since when (`ControllerState.appearance`, `appearanceSince`), read in place;
+    /// `nil` when the table has no record of `serial`. Not generic, unlike `withRecord(of:_:)`, whose call from
+    /// another module copied the record (≈ 300 instructions) to read two fields.
+    public func appearance(of serial: UInt32) -> (appearance: Appearance, since: UInt64?)? {
+        guard let position = position(of: serial) else { return nil }
+        return (self[at: position].appearance, self[at: position].appearanceSince)
+    }
+}

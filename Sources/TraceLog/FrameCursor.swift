@@ -140,7 +140,10 @@ extension UnsafePointer where Pointee == FrameCursor {
     /// `FrameCursor.value(of:)`.
     public func value(of field: MarkFieldRecord) -> FieldValue { pointee.decoder.value(of: field) }
     /// `FrameCursor.controller(atSlot:)`.
-    public func controller(atSlot slot: UInt32) -> ControllerRef { pointee.decoder.controller(atSlot: slot) }
+    public func controller(atSlot slot: UInt32) -> ControllerRef {
+        // In place: `pointee.decoder.controller(atSlot:)` copied the whole decoder per call (as `event(of:)` did).
+        UnsafeMutablePointer(mutating: self).pointee.decoder.borrowedController(atSlot: slot)
+    }
     /// `FrameCursor.event(of:)`.
     public func event(of record: EventRecord) -> Event {
         // In place: `pointee.decoder.event(of:)` copied the whole decoder per call.
@@ -152,5 +155,10 @@ extension EventDecoder {
     /// `event(of:)`, mutating only so that a call through a pointer borrows the decoder instead of copying it.
     fileprivate mutating func borrowedEvent(of record: EventRecord) -> Event {
         event(of: record)
+    }
+
+    /// `controller(atSlot:)`, mutating for the same reason.
+    fileprivate mutating func borrowedController(atSlot slot: UInt32) -> ControllerRef {
+        controller(atSlot: slot)
     }
 }

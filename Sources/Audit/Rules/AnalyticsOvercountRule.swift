@@ -113,12 +113,29 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         var name: String
         var ordinal: UInt64
         var time: UInt64
-        var source: EventSource?
+        /// The mark's source (boxed: a view is copied as its cycle grows and is counted).
+        var source: SourceBox?
         /// `FeedView.onAppear` when a SwiftUI onAppear of the controller came just before, else the enclosing
         /// callback's name.
-        var sentFrom: String?
+        var sentFrom: SentFrom?
         /// The UIKit callback of the controller the screen view was attributed to (`CallbackAttribution`), if any.
         var enclosing: Callback?
+    }
+
+    /// Where a screen view was sent from: its text is built only for a finding.
+    private enum SentFrom {
+        /// The enclosing callback's name.
+        case callback(String)
+        /// Just after a SwiftUI onAppear of the view named.
+        case onAppear(String)
+
+        /// E.g. `viewDidAppear`, `FeedView.onAppear`.
+        var text: String {
+            switch self {
+            case .callback(let name): name
+            case .onAppear(let view): "\(view).onAppear"
+            }
+        }
     }
 
     /// Why a screen view counted for nothing.
@@ -239,16 +256,17 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         if owner == nil, let onAppear = lastOnAppear, onAppear.ordinal + 1 == context.ordinal { owner = onAppear.host }
         guard let owner else { return }
         // Two fields of the owner's record, read in place (`context.state[owner]` copied the whole record).
-        let (appearance, appearanceSince) = context.state.controllers.withRecord(of: owner.serial) { ($0.appearance, $0.appearanceSince) } ?? (.unknown, nil)
+        let (appearance, appearanceSince) = context.state.controllers.appearance(of: owner.serial) ?? (.unknown, nil)
         if appearance == .unknown { return }
         let enclosing = context.attribution.enclosing(of: owner)
-        var sentFrom = enclosing?.name
-        if let onAppear = lastOnAppear, onAppear.host?.serial == owner.serial, sentFrom == nil || sentFrom == Callback.viewWillAppear.name || sentFrom == Callback.viewIsAppearing.name || sentFrom == Callback.viewDidLayoutSubviews.name {
-            sentFrom = "\(onAppear.view).onAppear"
+        let enclosingName = enclosing?.name
+        var sentFrom = enclosingName.map(SentFrom.callback)
+        if let onAppear = lastOnAppear, onAppear.host?.serial == owner.serial, enclosingName == nil || enclosingName == Callback.viewWillAppear.name || enclosingName == Callback.viewIsAppearing.name || enclosingName == Callback.viewDidLayoutSubviews.name {
+            sentFrom = .onAppear(onAppear.view)
         }
         // The identifier as `MarkOwner.identifier(_:)` reads it: the `id` field, else the `name` field.
         let name = (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""
-        let view = View(name: name, ordinal: context.ordinal, time: record.timestamp, source: context.source, sentFrom: sentFrom, enclosing: enclosing?.callback)
+        let view = View(name: name, ordinal: context.ordinal, time: record.timestamp, source: context.source.map(SourceBox.init), sentFrom: sentFrom, enclosing: enclosing?.callback)
         // The entry is changed in place (copying it out and back copied its cycle's array on append).
         let position: Int
         if let found = tracked.position(of: owner.serial) {
@@ -347,7 +365,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
                 count(view, .duplicate, in: &entry)
             }
         }
-        entry.cycle.removeAll()
+        // The cycle's storage is kept for the next one (few views each; freed with the entry at deinit).
+        entry.cycle.removeAll(keepingCapacity: true)
         entry.confirmed = false
         entry.cycleStart = nil
     }
@@ -369,7 +388,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             let label = name.isEmpty ? "screen view" : "screen view '\(name)'"
             var message = "\(who) sent \(label) \(total.views) time\(total.views == 1 ? "" : "s") but completed \(type.appearances) appearance\(type.appearances == 1 ? "" : "s") (viewDidAppear); \(total.extra) counted for no completed appearance: "
             message += total.first.map { view, why, controller in
-                let place = (several ? " in \(controller.displayName)" : "") + (view.sentFrom.map { " from \($0)" } ?? "")
+                let place = (several ? " in \(controller.displayName)" : "") + (view.sentFrom.map { " from \($0.text)" } ?? "")
                 return switch why {
                 case .cancelled(let since, _): "at \(clock(view.time))\(place), in an appearance begun at \(clock(since)) and cancelled (viewWillDisappear, no viewDidAppear)"
                 case .notAppearing(let state): "at \(clock(view.time))\(place), while \(controller.displayName) was \(state)"
@@ -379,14 +398,14 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             var related: [RelatedEvent] = []
             for (index, entry) in total.first.enumerated() {
                 if index > 0 {
-                    related.append(RelatedEvent(ordinal: entry.view.ordinal, timestamp: entry.view.time, message: "\(label) at \(clock(entry.view.time))\(entry.view.sentFrom.map { " from \($0)" } ?? "")", source: entry.view.source))
+                    related.append(RelatedEvent(ordinal: entry.view.ordinal, timestamp: entry.view.time, message: "\(label) at \(clock(entry.view.time))\(entry.view.sentFrom.map { " from \($0.text)" } ?? "")", source: entry.view.source?.source))
                 }
                 if case .cancelled(_, let closer?) = entry.why { related.append(closer) }
             }
             findings.append(Finding(
                 ruleID: AnalyticsOvercountRule.id, severity: severity, controller: first.controller.displayName,
-                timestamp: first.view.time, ordinal: first.view.ordinal, callback: first.view.sentFrom,
-                message: message, related: related, source: first.view.source
+                timestamp: first.view.time, ordinal: first.view.ordinal, callback: first.view.sentFrom?.text,
+                message: message, related: related, source: first.view.source?.source
             ))
         }
     }

@@ -122,20 +122,40 @@ final class LeakedControllerMonitor: RuleMonitor {
     }
 
     /// One removal event; its related-event text is built only for a finding (most removals end in a deinit).
+    /// Small and mostly free of references (a removal is copied into and out of `removed`): how it was removed is
+    /// a code, and the source (an event's from an import) is boxed.
     struct Removed {
         var ordinal: UInt64
         var timestamp: UInt64
-        var source: EventSource?
-        /// How it was removed, e.g. `pop`, `didMove(toParent: nil)`.
-        var what: String
+        var source: SourceBox?
+        var how: How
+
+        /// How a controller was removed.
+        enum How {
+            /// A container operation on it: `pop`, `dismiss`, `removeFromParent`, …
+            case operation(ContainerOperation)
+            case didMoveToNil
+            /// It left the list of a setViewControllers or setRoot.
+            case leftList(ContainerOperation)
+
+            /// E.g. `pop`, `didMove(toParent: nil)`.
+            var text: String {
+                switch self {
+                case .operation(let operation): operation.name
+                case .didMoveToNil: "didMove(toParent: nil)"
+                case .leftList(let operation): "left the list of \(operation.name)"
+                }
+            }
+        }
 
         func related(_ clock: (UInt64) -> String) -> RelatedEvent {
-            RelatedEvent(ordinal: ordinal, timestamp: timestamp, message: "removed: \(what) at \(clock(timestamp))", source: source)
+            RelatedEvent(ordinal: ordinal, timestamp: timestamp, message: "removed: \(how.text) at \(clock(timestamp))", source: source?.source)
         }
     }
 
     let interests: EventInterests = [.callbacks, .containers, .recorder]
-    let callbackFilter = CallbackSet([.deinitialize, .willMoveToParent, .didMoveToParent])
+    /// Parent changes at every phase, deinit at begin (an instant is a begin; its end changes nothing).
+    let callbackFilter = CallbackSet([.willMoveToParent, .didMoveToParent]).union(CallbackSet([.deinitialize], ends: false))
     let containerFilter = ContainerOperationSet([
         .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent, .push, .present, .addChild, .setRoot, .setViewControllers,
         .selectTab, .interactiveTransitionCancel,
@@ -169,7 +189,7 @@ final class LeakedControllerMonitor: RuleMonitor {
                 ))
             }
         case .didMoveToParent where record.parent == .none:
-            remove(context.controller(of: record), at: record.timestamp, source: context.source, context, what: "didMove(toParent: nil)")
+            remove(record.controller, { context.controller(of: record) }, at: record.timestamp, source: context.source, context, how: .didMoveToNil)
         case .didMoveToParent, .willMoveToParent:
             if record.parent == .controller, !removed.isEmpty { removed.removeValue(forKey: record.controller) }
         default:
@@ -188,7 +208,7 @@ final class LeakedControllerMonitor: RuleMonitor {
         switch operation {
         case .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent:
             for index in 0..<count {
-                remove(context.listController(index, of: record), at: record.timestamp, source: context.source, context, what: operation.name)
+                remove(context.listSerial(index, of: record), { context.listController(index, of: record) }, at: record.timestamp, source: context.source, context, how: .operation(operation))
             }
         case .push, .present, .addChild, .setRoot, .setViewControllers, .selectTab:
             if !removed.isEmpty {
@@ -209,7 +229,7 @@ final class LeakedControllerMonitor: RuleMonitor {
     private func removeReplaced(at timestamp: UInt64, source: EventSource?, _ context: EventContext, operation: ContainerOperation) {
         for member in context.state.controllers.values.sorted(by: { $0.ref.serial < $1.ref.serial })
         where member.removal?.kind == .replaced && member.removal?.ordinal == context.ordinal && member.isAlive {
-            remove(member.ref, at: timestamp, source: source, context, what: "left the list of \(operation.name)")
+            remove(member.ref.serial, { member.ref }, at: timestamp, source: source, context, how: .leftList(operation))
         }
     }
 
@@ -232,7 +252,7 @@ final class LeakedControllerMonitor: RuleMonitor {
             switch container.operation {
             case .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent:
                 for controller in container.controllers {
-                    remove(controller, at: event.timestamp, source: event.source, context, what: container.operation.name)
+                    remove(controller.serial, { controller }, at: event.timestamp, source: event.source, context, how: .operation(container.operation))
                 }
             case .push, .present, .addChild, .setRoot, .setViewControllers, .selectTab:
                 if !removed.isEmpty {
@@ -251,14 +271,15 @@ final class LeakedControllerMonitor: RuleMonitor {
         }
     }
 
-    private func remove(_ controller: ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, what: String) {
-        let here = Removed(ordinal: context.ordinal, timestamp: timestamp, source: source, what: what)
-        if let position = removed.position(of: controller.serial) {
+    /// A removal of `serial` (`controller` makes its `ControllerRef`, asked only for its first removal).
+    private func remove(_ serial: UInt32, _ controller: () -> ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, how: Removed.How) {
+        let here = Removed(ordinal: context.ordinal, timestamp: timestamp, source: source.map(SourceBox.init), how: how)
+        if let position = removed.position(of: serial) {
             // In place: copying the removal out and back retained and released its strings.
             removed[at: position].last = here
             removed[at: position].deadline = timestamp &+ grace
         } else {
-            removed[controller.serial] = Removal(controller: controller, first: here, last: here, deadline: timestamp &+ grace)
+            removed[serial] = Removal(controller: controller(), first: here, last: here, deadline: timestamp &+ grace)
         }
     }
 

@@ -81,6 +81,13 @@ enum OrphanChildRule {
 }
 
 /// The monitor of `orphan_child`.
+///
+/// Per-controller state is one `Link` per serial in a `SerialWindow` (flat over recent serials; emptied at deinit,
+/// so memory follows the live controllers), controllers as serials. A parent is shown in a finding by the name it
+/// had in the event that made it the parent: the rule keeps one name per parent serial while some child links to
+/// it under that name (`parentNames`, counted), and the rare child whose parent was recorded under another name
+/// (one serial under two names: a label that differs in a JSON Lines input, a hand-made trace) has that name beside
+/// it (`oddParents`).
 final class OrphanChildMonitor: RuleMonitor {
     struct PendingDidMove {
         var child: ControllerRef
@@ -93,6 +100,38 @@ final class OrphanChildMonitor: RuleMonitor {
         func addChild(_ clock: (UInt64) -> String) -> RelatedEvent {
             RelatedEvent(ordinal: addChildAt.ordinal, timestamp: addChildAt.timestamp, message: "addChild(\(child.displayName)) on \(parent.displayName) at \(clock(addChildAt.timestamp))", source: addChildAt.source)
         }
+    }
+
+    /// What the rule knows of one controller (all zero: nothing).
+    struct Link: Equatable {
+        /// The parent's serial (when `hasParent`), from addChild, push, setViewControllers, selectTab,
+        /// willMove/didMove(toParent:).
+        var parent: UInt32 = 0
+        /// The presenter's serial (when `hasPresenter`).
+        var presenter: UInt32 = 0
+        var flags: UInt32 = 0
+
+        static let hasParent: UInt32 = 1
+        static let hasPresenter: UInt32 = 2
+        /// Set as a window's root.
+        static let isRoot: UInt32 = 4
+        /// Got willMove(toParent: nil) since it was added.
+        static let isLeaving: UInt32 = 8
+        /// Already reported as an orphan (one finding per instance).
+        static let isReported: UInt32 = 16
+        /// The parent's name is in `oddParents`, not `parentNames`.
+        static let hasOddParentName: UInt32 = 32
+        /// Any of these makes appearance callbacks legitimate (or already reported).
+        static let placed: UInt32 = hasParent | hasPresenter | isRoot | isReported
+
+        @inline(__always)
+        func has(_ flag: UInt32) -> Bool { flags & flag != 0 }
+    }
+
+    /// A parent's name and how many children link to it under that name.
+    struct ParentName {
+        var ref: ControllerRef
+        var children: Int
     }
 
     let interests: EventInterests = [.callbacks, .containers, .recorder]
@@ -113,31 +152,41 @@ final class OrphanChildMonitor: RuleMonitor {
     /// Whether a waiting child appeared since `pendingDidMove` was last empty (then any callback of it is a
     /// finding, so every callback is wanted); may stay set after that child stops waiting, which only widens
     /// the demand.
-    private var anyAppeared = false
+    @exclusivity(unchecked) private var anyAppeared = false
+    /// What `callbackDemand` holds (written only when it changes).
+    @exclusivity(unchecked) private var demanded: CallbackSet = []
     private let settings: RuleSettings
-    /// Child serial → parent, from addChild, push, setViewControllers, selectTab, willMove/didMove(toParent:).
-    @exclusivity(unchecked) private var parents = SerialMap<ControllerRef>()
-    /// Presented serial → presenter.
-    @exclusivity(unchecked) private var presenters = SerialMap<UInt32>()
-    /// Controllers set as a window's root.
-    @exclusivity(unchecked) private var roots = SerialMap<Void>()
-    /// Children that got willMove(toParent: nil) since they were added.
-    @exclusivity(unchecked) private var leaving = SerialMap<Void>()
+    @exclusivity(unchecked) private var links = SerialWindow<Link>(empty: Link())
+    /// Parent serial → the name its children (those without `hasOddParentName`) were linked under.
+    @exclusivity(unchecked) private var parentNames = SerialMap<ParentName>()
+    /// Child serial → its parent's name, when that differs from the parent serial's entry in `parentNames`.
+    @exclusivity(unchecked) private var oddParents = SerialMap<ControllerRef>()
     @exclusivity(unchecked) private var pendingDidMove = SerialMap<PendingDidMove>()
-    /// Controllers already reported as orphans (one finding per instance).
-    @exclusivity(unchecked) private var reported = SerialMap<Void>()
 
     init(settings: RuleSettings) {
         self.settings = settings
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        if pendingDidMove.isEmpty, demanded.isEmpty {
+            // Nothing waits for didMove(toParent:): the two commonest callbacks in short (what `observeCallback`
+            // does for them then).
+            switch record.callback {
+            case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
+                if record.phase != .begin || links[record.controller].has(Link.placed) { return }
+            case .deinitialize:
+                clear(record.controller)
+                return
+            default:
+                break
+            }
+        }
         if !context.isFolded, needsState(record) {
             context.deferUntilFolded()
             return
         }
         observeCallback(record, context, &findings)
-        updateDemand()
+        if !pendingDidMove.isEmpty || !demanded.isEmpty { updateDemand() }
     }
 
     /// Whether observing the callback `record` reads the attribution: an appearance begin of a controller with no
@@ -145,13 +194,13 @@ final class OrphanChildMonitor: RuleMonitor {
     /// didMove(toParent: nil) that is a finding (the callback its parent is in). Asked before anything changes.
     @inline(__always)
     private func needsState(_ record: EventRecord) -> Bool {
-        let serial = record.controller
         switch record.callback {
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-            return record.phase == .begin && !parents.contains(serial) && !presenters.contains(serial) && !roots.contains(serial)
-                && !reported.contains(serial)
+            return record.phase == .begin && !links[record.controller].has(Link.placed)
         case .didMoveToParent:
-            return record.parent == .none && record.phase != .end && parents.contains(serial) && !leaving.contains(serial)
+            guard record.parent == .none, record.phase != .end else { return false }
+            let link = links[record.controller]
+            return link.has(Link.hasParent) && !link.has(Link.isLeaving)
         default:
             return false
         }
@@ -177,20 +226,24 @@ final class OrphanChildMonitor: RuleMonitor {
         switch ContainerOperation(rawValue: record.code) {
         case .removeFromParent?:
             for index in 0..<count {
-                let child = context.listSerial(index, of: record)
-                if parents.contains(child), !leaving.contains(child) { return true }
+                let link = links[context.listSerial(index, of: record)]
+                if link.has(Link.hasParent), !link.has(Link.isLeaving) { return true }
             }
         case .attachView?:
             guard record.hasController else { return false }
-            let host = record.controller
-            for index in 0..<count {
-                let child = context.listSerial(index, of: record)
-                if parents[child]?.serial != host, presenters[child] != host, !reported.contains(child) { return true }
-            }
+            for index in 0..<count where Self.isOrphanView(links[context.listSerial(index, of: record)], host: record.controller) { return true }
         default:
             break
         }
         return false
+    }
+
+    /// Whether a view attached under `host`'s is a finding for a child with `link`: `host` is neither its parent
+    /// nor its presenter, and it was not reported yet.
+    @inline(__always)
+    private static func isOrphanView(_ link: Link, host: UInt32) -> Bool {
+        !(link.has(Link.hasParent) && link.parent == host) && !(link.has(Link.hasPresenter) && link.presenter == host)
+            && !link.has(Link.isReported)
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
@@ -225,23 +278,27 @@ final class OrphanChildMonitor: RuleMonitor {
             let parent = context.controller(of: record)
             for index in 0..<count {
                 let child = context.listController(index, of: record)
-                parents[child.serial] = parent
-                leaving.remove(child.serial)
+                setParent(of: child.serial, to: parent, clearingLeaving: true)
                 pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChildAt: (context.ordinal, record.timestamp, context.source))
             }
         case .push, .setViewControllers, .selectTab:
             guard record.hasController else { return }
             let parent = context.controller(of: record)
-            for index in 0..<count {
-                let child = context.listSerial(index, of: record)
-                parents[child] = parent
-                leaving.remove(child)
-            }
+            for index in 0..<count { setParent(of: context.listSerial(index, of: record), to: parent, clearingLeaving: true) }
         case .setRoot:
-            for index in 0..<count { roots.insert(context.listSerial(index, of: record)) }
+            for index in 0..<count {
+                let root = context.listSerial(index, of: record)
+                links[root].flags |= Link.isRoot
+            }
         case .present:
             guard record.hasController else { return }
-            for index in 0..<count { presenters[context.listSerial(index, of: record)] = record.controller }
+            for index in 0..<count {
+                let presented = context.listSerial(index, of: record)
+                var link = links[presented]
+                link.presenter = record.controller
+                link.flags |= Link.hasPresenter
+                links[presented] = link
+            }
         case .pop, .dismiss:
             for index in 0..<count { forget(context.listSerial(index, of: record)) }
         case .removeFromParent:
@@ -254,11 +311,12 @@ final class OrphanChildMonitor: RuleMonitor {
             let host = record.controller
             for index in 0..<count {
                 let child = context.listSerial(index, of: record)
-                guard parents[child]?.serial != host, presenters[child] != host, !reported.contains(child) else { continue }
-                reported.insert(child)
+                let link = links[child]
+                guard Self.isOrphanView(link, host: host) else { continue }
+                links[child].flags |= Link.isReported
                 let hostRef = context.controller(of: record)
                 let childRef = context.listController(index, of: record)
-                let parentNote = parents[child].map { " (its parent is \($0.displayName))" } ?? ""
+                let parentNote = link.has(Link.hasParent) ? " (its parent is \(parentName(of: child, link).displayName))" : ""
                 findings.append(Finding(
                     ruleID: OrphanChildRule.id, severity: settings.severity, controller: childRef.displayName,
                     timestamp: record.timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: hostRef)?.name,
@@ -294,23 +352,21 @@ final class OrphanChildMonitor: RuleMonitor {
         }
         switch callback {
         case .willMoveToParent:
-            if let parent = context.parent(of: record) {
-                parents[serial] = parent
-                leaving.remove(serial)
+            if record.parent == .controller {
+                setParent(of: serial, record, context, clearingLeaving: true)
             } else if record.parent != .absent, record.phase != .end {
-                leaving.insert(serial)
+                links[serial].flags |= Link.isLeaving
             }
         case .didMoveToParent:
-            if let parent = context.parent(of: record) {
-                parents[serial] = parent
+            if record.parent == .controller {
+                setParent(of: serial, record, context, clearingLeaving: false)
             } else if record.parent != .absent, record.phase != .end {
                 checkRemoval(of: serial, { context.controller(of: record) }, at: record.timestamp, source: context.source, context, &findings, what: "didMove(toParent: nil)")
             }
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-            guard record.phase == .begin, !parents.contains(serial), !presenters.contains(serial), !roots.contains(serial),
-                  !reported.contains(serial),
+            guard record.phase == .begin, !links[serial].has(Link.placed),
                   let host = context.attribution.innermostOpenAppearanceCallback(excludingSerial: serial) else { return }
-            reported.insert(serial)
+            links[serial].flags |= Link.isReported
             let child = context.controller(of: record)
             findings.append(Finding(
                 ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
@@ -320,31 +376,105 @@ final class OrphanChildMonitor: RuleMonitor {
                 source: context.source
             ))
         case .deinitialize:
-            forget(serial)
-            presenters[serial] = nil
-            roots.remove(serial)
-            reported.remove(serial)
+            // Nothing of the controller is left: its parent, leaving, presenter, root and reported marks.
+            if !pendingDidMove.isEmpty { pendingDidMove[serial] = nil }
+            clear(serial)
         default:
             break
         }
     }
 
+    /// Forgets all the rule knows of `serial` (its deinit; `pendingDidMove` apart).
+    @inline(__always)
+    private func clear(_ serial: UInt32) {
+        let link = links[serial]
+        if link != Link() {
+            unlinkParent(of: serial, link)
+            links[serial] = Link()
+        }
+    }
+
+    /// Makes the controller named by the callback `record`'s parent argument the parent of `child`.
+    @inline(__always)
+    private func setParent(of child: UInt32, _ record: EventRecord, _ context: EventContext, clearingLeaving: Bool) {
+        guard let parent = context.parent(of: record) else { return }
+        setParent(of: child, to: parent, clearingLeaving: clearingLeaving)
+    }
+
+    /// Makes `parent` (by that name) the parent of `child`; with `clearingLeaving`, forgets a willMove(toParent: nil).
+    private func setParent(of child: UInt32, to parent: ControllerRef, clearingLeaving: Bool) {
+        var link = links[child]
+        if link.has(Link.hasParent), !link.has(Link.hasOddParentName), link.parent == parent.serial,
+           let position = parentNames.position(of: parent.serial), Self.sameName(parentNames[at: position].ref, parent) {
+            // The same parent under the same name: nothing to count again.
+        } else {
+            unlinkParent(of: child, link)
+            link.parent = parent.serial
+            link.flags = (link.flags | Link.hasParent) & ~Link.hasOddParentName
+            if let position = parentNames.position(of: parent.serial) {
+                if Self.sameName(parentNames[at: position].ref, parent) {
+                    parentNames[at: position].children += 1
+                } else {
+                    link.flags |= Link.hasOddParentName
+                    oddParents[child] = parent
+                }
+            } else {
+                parentNames[parent.serial] = ParentName(ref: parent, children: 1)
+            }
+        }
+        if clearingLeaving { link.flags &= ~Link.isLeaving }
+        links[child] = link
+    }
+
+    /// Whether `a` and `b` (of one serial) are shown by the same name.
+    @inline(__always)
+    private static func sameName(_ a: ControllerRef, _ b: ControllerRef) -> Bool {
+        a.typeName == b.typeName && a.label == b.label
+    }
+
+    /// Drops `child`'s hold on its parent's name (`link` is `child`'s; its flags are left as they are).
+    private func unlinkParent(of child: UInt32, _ link: Link) {
+        guard link.has(Link.hasParent) else { return }
+        if link.has(Link.hasOddParentName) {
+            oddParents.removeValue(forKey: child)
+        } else if let position = parentNames.position(of: link.parent) {
+            if parentNames[at: position].children > 1 {
+                parentNames[at: position].children -= 1
+            } else {
+                parentNames.removeValue(forKey: link.parent)
+            }
+        }
+    }
+
+    /// The parent of `child` as named when it was linked (`link` is `child`'s, with `hasParent`).
+    private func parentName(of child: UInt32, _ link: Link) -> ControllerRef {
+        if link.has(Link.hasOddParentName), let odd = oddParents[child] { return odd }
+        return parentNames[link.parent]?.ref ?? ControllerRef(serial: link.parent, typeName: "")
+    }
+
     /// Narrows `callbackDemand` to what the waiting children need: nothing when none waits, their viewDidAppear
     /// until one appeared, then every callback (a waiting child that appeared and gets any callback but
-    /// didMove(toParent:) is a finding).
+    /// didMove(toParent:) is a finding). Written only when it changes.
     private func updateDemand() {
+        let wanted: CallbackSet
         if pendingDidMove.isEmpty {
             anyAppeared = false
-            callbackDemand!.extra = []
+            wanted = []
         } else {
-            callbackDemand!.extra = anyAppeared ? .all : Self.waitingDemand
+            wanted = anyAppeared ? .all : Self.waitingDemand
+        }
+        if wanted != demanded {
+            demanded = wanted
+            callbackDemand!.extra = wanted
         }
     }
 
     /// A removal of `child` (`childRef` builds its `ControllerRef`, only for a finding).
     private func checkRemoval(of child: UInt32, _ childRef: () -> ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, _ findings: inout [Finding], what: String) {
         defer { forget(child) }
-        guard let parent = parents[child], !leaving.contains(child) else { return }
+        let link = links[child]
+        guard link.has(Link.hasParent), !link.has(Link.isLeaving) else { return }
+        let parent = parentName(of: child, link)
         let childName = childRef().displayName
         findings.append(Finding(
             ruleID: OrphanChildRule.id, severity: settings.severity, controller: childName,
@@ -354,10 +484,17 @@ final class OrphanChildMonitor: RuleMonitor {
         ))
     }
 
+    /// Forgets `serial`'s parent, leaving mark and waiting addChild.
     private func forget(_ serial: UInt32) {
-        parents[serial] = nil
-        leaving.remove(serial)
-        pendingDidMove[serial] = nil
+        let link = links[serial]
+        if link.has(Link.hasParent | Link.isLeaving) {
+            unlinkParent(of: serial, link)
+            var cleared = link
+            cleared.flags &= ~(Link.hasParent | Link.isLeaving | Link.hasOddParentName)
+            cleared.parent = 0
+            links[serial] = cleared
+        }
+        if !pendingDidMove.isEmpty { pendingDidMove[serial] = nil }
     }
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
