@@ -86,11 +86,30 @@ extension String {
 
     /// Whether the UTF-8 form has a byte that may begin a character `displayEscaped` writes out: a C0 control,
     /// DEL, or any non-ASCII byte (format characters are spread over many lead bytes; most names are ASCII).
+    /// Every line of `lifetrace events` passes here, so contiguous bytes are tested 8 at a time.
     private var mayNeedDisplayEscaping: Bool {
-        utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes where byte < 0x20 || byte >= 0x7F { return true }
-            return false
-        } ?? utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F })
+        utf8.withContiguousStorageIfAvailable(Self.hasControlOrNonASCII)
+            ?? utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F })
+    }
+
+    /// Whether `bytes` holds a byte below 0x20 or from 0x7F up, 8 bytes at a time: with every byte of a word
+    /// below 0x80 (high bits clear), adding 0x60 to each byte leaves the high bit clear exactly for the bytes
+    /// below 0x20, and adding 1 sets it exactly for 0x7F; neither addition carries into the next byte.
+    static func hasControlOrNonASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if word & high != 0 || ~(word &+ 0x60 &* ones) & high != 0 || (word &+ ones) & high != 0 { return true }
+            index += 8
+        }
+        while index < bytes.count {
+            if base[index] < 0x20 || base[index] >= 0x7F { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Unicode general category Cf (format); the first is U+00AD.

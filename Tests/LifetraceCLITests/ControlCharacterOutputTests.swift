@@ -166,6 +166,19 @@ struct FormatCharacterOutputTests {
         #expect(info.out.contains(#"bidi\u{202E}.lifetrace"#))
     }
 
+    @Test("events --controller takes a name as the text outputs show it, escaped")
+    func controllerByShownName() throws {
+        let input = try Input()
+        let shown = #"NoteEditor\u{202E}ViewController\u{2066}x\u{2069}#3"#
+        let result = runCLI(["events", input.trace, "--controller", shown])
+        #expect(result.code == .success, "\(result.err)")
+        #expect(result.out.contains(shown + " viewWillDisappear begin"))
+        let exact = runCLI(["events", input.trace, "--controller", Self.type + "#3"])
+        #expect(exact.out == result.out)
+        let typeOnly = runCLI(["events", input.trace, "--controller", #"NoteEditor\u{202E}ViewController\u{2066}x\u{2069}"#])
+        #expect(typeOnly.out == result.out)
+    }
+
     @Test("machine outputs keep the names exactly", arguments: [
         ["export"], ["events", "--format", "jsonl"], ["state", "--format", "json"], ["audit", "--format", "json"],
         ["audit", "--format", "sarif"], ["info", "--format", "json"],

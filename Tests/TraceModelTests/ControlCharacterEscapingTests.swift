@@ -88,6 +88,30 @@ struct DisplayEscapingTests {
         #expect("one\ntwo\n".displayEscapedKeepingLineFeeds == "one\ntwo\n")
     }
 
+    /// The 8-bytes-at-a-time scan must find a byte to escape (or a non-ASCII lead byte) at every position of
+    /// short (inline) and long (heap) strings, in a word or in the tail, and must not stop on plain ASCII.
+    @Test("every byte value at every position: the same as escaping scalar by scalar")
+    func wordScan() {
+        for length in [1, 7, 8, 9, 15, 16, 17, 24, 31] {
+            for position in 0..<length {
+                for value in [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x41, 0x5C, 0x7E, 0x7F] as [UInt32] {
+                    var scalars = Array(repeating: Unicode.Scalar(UInt8(ascii: "a")), count: length)
+                    scalars[position] = Unicode.Scalar(value)!
+                    var text = ""
+                    text.unicodeScalars.append(contentsOf: scalars)
+                    #expect(text.displayEscaped == ControlCharacterEscapingTests.reference(text), "\(length) \(position) \(value)")
+                }
+                for scalar in ["\u{202E}", "é", "\u{85}", "日"] as [Unicode.Scalar] {
+                    let before = String(repeating: "a", count: position)
+                    let after = String(repeating: "a", count: length - 1 - position)
+                    let shown = scalar == "\u{202E}" || scalar == "\u{85}"
+                        ? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" : String(scalar)
+                    #expect((before + String(scalar) + after).displayEscaped == before + shown + after, "\(length) \(position) \(scalar)")
+                }
+            }
+        }
+    }
+
     @Test("controlCharactersEscaped (display names, machine outputs) still keeps format characters exactly")
     func controlOnly() {
         #expect("Note\u{202E}Editor\n".controlCharactersEscaped == "Note\u{202E}Editor\\n")

@@ -74,6 +74,16 @@ public struct EventContext {
 
     // MARK: The record being observed
 
+    /// Where the controller at `slot` of the record being observed (`EventRecord.controllerSlot`, `parentSlot`) is
+    /// named: the first ordinal of the record's frame and the slot in its controller table. Two records of one trace
+    /// with the same place name the same controller by the same name (a frame's table entry does not change), so a
+    /// monitor that kept a name seen at a place can tell it sees it again without building the `ControllerRef`.
+    /// `nil` for an event fed as an `Event` (its slots are not a frame's).
+    public func place(ofSlot slot: UInt32) -> (frame: UInt64, slot: UInt32)? {
+        guard !replay.isEvent, let cursor = replay.cursor else { return nil }
+        return (cursor.pointee.frame.firstOrdinal, slot)
+    }
+
     /// The controller of `record`, the record being observed: a callback's controller, a container event's
     /// container, a SwiftUI event's host, a mark's controller (for the last three only when `record.hasController`).
     public func controller(of record: EventRecord) -> ControllerRef {

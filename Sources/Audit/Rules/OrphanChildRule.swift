@@ -132,6 +132,8 @@ final class OrphanChildMonitor: RuleMonitor {
     struct ParentName {
         var ref: ControllerRef
         var children: Int
+        /// The last frame slot seen to name the parent by `ref`'s name (`EventContext.place(ofSlot:)`), if any.
+        var seenAt: (frame: UInt64, slot: UInt32)?
     }
 
     let interests: EventInterests = [.callbacks, .containers, .recorder]
@@ -397,16 +399,34 @@ final class OrphanChildMonitor: RuleMonitor {
     /// Makes the controller named by the callback `record`'s parent argument the parent of `child`.
     @inline(__always)
     private func setParent(of child: UInt32, _ record: EventRecord, _ context: EventContext, clearingLeaving: Bool) {
+        guard record.parent == .controller else { return }
+        let place = context.place(ofSlot: record.parentSlot)
+        if let place {
+            // The same parent, named at the frame slot its name was last seen at: nothing changes but the leaving
+            // mark, and its `ControllerRef` need not be made.
+            var link = links[child]
+            if link.has(Link.hasParent), !link.has(Link.hasOddParentName), link.parent == record.parentSerial,
+               let position = parentNames.position(of: record.parentSerial), let seen = parentNames[at: position].seenAt,
+               seen.frame == place.frame, seen.slot == place.slot {
+                if clearingLeaving, link.has(Link.isLeaving) {
+                    link.flags &= ~Link.isLeaving
+                    links[child] = link
+                }
+                return
+            }
+        }
         guard let parent = context.parent(of: record) else { return }
-        setParent(of: child, to: parent, clearingLeaving: clearingLeaving)
+        setParent(of: child, to: parent, clearingLeaving: clearingLeaving, seenAt: place)
     }
 
     /// Makes `parent` (by that name) the parent of `child`; with `clearingLeaving`, forgets a willMove(toParent: nil).
-    private func setParent(of child: UInt32, to parent: ControllerRef, clearingLeaving: Bool) {
+    /// `seenAt`: the frame slot `parent` was read from, kept with its name when that is the name kept.
+    private func setParent(of child: UInt32, to parent: ControllerRef, clearingLeaving: Bool, seenAt: (frame: UInt64, slot: UInt32)? = nil) {
         var link = links[child]
         if link.has(Link.hasParent), !link.has(Link.hasOddParentName), link.parent == parent.serial,
            let position = parentNames.position(of: parent.serial), Self.sameName(parentNames[at: position].ref, parent) {
             // The same parent under the same name: nothing to count again.
+            if let seenAt { parentNames[at: position].seenAt = seenAt }
         } else {
             unlinkParent(of: child, link)
             link.parent = parent.serial
@@ -414,12 +434,13 @@ final class OrphanChildMonitor: RuleMonitor {
             if let position = parentNames.position(of: parent.serial) {
                 if Self.sameName(parentNames[at: position].ref, parent) {
                     parentNames[at: position].children += 1
+                    if let seenAt { parentNames[at: position].seenAt = seenAt }
                 } else {
                     link.flags |= Link.hasOddParentName
                     oddParents[child] = parent
                 }
             } else {
-                parentNames[parent.serial] = ParentName(ref: parent, children: 1)
+                parentNames[parent.serial] = ParentName(ref: parent, children: 1, seenAt: seenAt)
             }
         }
         if clearingLeaving { link.flags &= ~Link.isLeaving }

@@ -205,10 +205,14 @@ struct ControllerName {
     private let typeAndSerial: (typeName: String, serial: UInt32)?
     /// Whether NAME ends in `>`, as every display name `Type<label>` does.
     private let endsInAngle: Bool
+    /// Whether NAME has a backslash: it may be a name as text outputs show it, with control and invisible format
+    /// characters written out (`NoteEditor\u{202E}View#3`, `String.displayEscaped`), copied from them.
+    private let mayBeEscaped: Bool
 
     init(_ name: String) {
         self.name = name
         endsInAngle = name.utf8.last == UInt8(ascii: ">")
+        mayBeEscaped = name.utf8.contains(UInt8(ascii: "\\"))
         if let hash = name.utf8.lastIndex(of: UInt8(ascii: "#")) {
             let digits = name.utf8[name.utf8.index(after: hash)...]
             let canonical = !digits.isEmpty && (digits.count == 1 || digits.first != UInt8(ascii: "0"))
@@ -223,9 +227,11 @@ struct ControllerName {
         }
     }
 
-    /// Same answer as `name == ref.displayName || name == ref.typeName`.
+    /// Same answer as `name == ref.displayName || name == ref.typeName`, or, for a NAME with a backslash, the
+    /// same with both written out as text outputs show them (`displayEscaped`).
     func matches(_ ref: ControllerRef) -> Bool {
         if name == ref.typeName { return true }
+        if mayBeEscaped, name == ref.displayName.displayEscaped || name == ref.typeName.displayEscaped { return true }
         guard let label = ref.label else {
             guard let typeAndSerial else { return false }
             return typeAndSerial.serial == ref.serial && typeAndSerial.typeName == ref.typeName
