@@ -17,8 +17,9 @@ extension ReplayState {
 
     /// `enclosingCallback(of:)` for the controller `serial` (`nil`: anyone). Inlined: called from the fold's
     /// mutating code, an outlined call copied the whole state (its arrays retained and released) per mark.
+    /// Public for the audit's rules, which ask with a serial (no `ControllerRef` to build).
     @inline(__always)
-    func enclosingCallback(ofSerial serial: UInt32?) -> ActiveCallback? {
+    public func enclosingCallback(ofSerial serial: UInt32?) -> ActiveCallback? {
         if let serial {
             // `executing` holds every executing callback in begin order, so the controller's innermost one is
             // its last entry there (this avoids copying the controller's record out of the dictionary).

@@ -184,12 +184,11 @@ public final class AuditSession {
     /// A `CallbackSet` raw value as a mask of (callback, phase) pairs, bit `code & 0xF | phase << 4`: a begin or
     /// instant of callback `c` is `CallbackSet` bit `c`, an end bit `c + 16`.
     private static func pairs(_ callbacks: UInt32) -> UInt64 {
-        var mask: UInt64 = 0
-        for phase in Phase.allCases {
-            let keys = phase == .end ? callbacks >> 16 : callbacks & 0xFFFF
-            mask |= UInt64(keys & 0xFFFF) << (UInt64(phase.rawValue) << 4)
-        }
-        return mask
+        // Written out for the three phases (a loop over `Phase.allCases` built that array on every demand change).
+        let starts = UInt64(callbacks & 0xFFFF)
+        let ends = UInt64(callbacks >> 16)
+        return starts << (UInt64(Phase.begin.rawValue) << 4) | ends << (UInt64(Phase.end.rawValue) << 4)
+            | starts << (UInt64(Phase.instant.rawValue) << 4)
     }
 
     /// Feeds the event with ordinal `ordinal` (0-based, consecutive) to every interested monitor.

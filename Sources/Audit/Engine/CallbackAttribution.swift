@@ -36,6 +36,44 @@ public struct CallbackAttribution {
         }
     }
 
+    /// `enclosing(of:)` for a mark of the controller `serial` (`nil`: of no controller), as the replayed state's
+    /// `ActiveCallback`: `nil` exactly when `enclosing(of:)` is, and no `ControllerRef` or scene name is built
+    /// (resolve them with `enclosing(of:)` or `ReplayState.controllerRef(of:)` when a finding needs them).
+    public func enclosingActive(ofSerial serial: UInt32?) -> ActiveCallback? {
+        replay.catchUp()
+        return withUnsafeMutablePointer(to: &replay.state) { state in
+            guard let active = state.pointee.borrowedEnclosingCallback(ofSerial: serial) else { return nil }
+            // As `enclosing(_:_:isInstantWindow:)`: a controller callback whose controller has no record is none.
+            if case .controller = active.kind {
+                guard let owner = active.controllerSerial, state.pointee.borrowedHasRecord(owner) else { return nil }
+            }
+            return active
+        }
+    }
+
+    /// The controller `active` runs on, as the replayed state names it (`ReplayState.controllerRef(of:)`, without
+    /// copying the state): the controller of `enclosing(of:)` for the callback `enclosingActive(ofSerial:)` gave.
+    public func controllerRef(of active: ActiveCallback) -> ControllerRef? {
+        replay.catchUp()
+        return withUnsafeMutablePointer(to: &replay.state) { state in
+            state.pointee.borrowedControllerRef(of: active)
+        }
+    }
+
+    /// `enclosing(of:)` for the callback `enclosingActive(ofSerial:)` gave, built only when needed (a finding).
+    public func enclosing(of active: ActiveCallback) -> EnclosingCallback? {
+        Self.enclosing(active, controllerRef(of: active), isInstantWindow: active.isInstant)
+    }
+
+    /// The name `EnclosingCallback.name` gives the callback `active` (`enclosingActive(ofSerial:)`): the callback's,
+    /// or the app or scene delegate method's.
+    public static func name(of active: ActiveCallback) -> String {
+        switch active.kind {
+        case .controller(let callback): callback.name
+        case .app(let transition): active.scene == nil ? transition.applicationMethodName : transition.sceneMethodName
+        }
+    }
+
     /// The open interval of `callback` of `controller` (begin seen, end not yet), innermost first, or `nil`.
     public func openFrame(_ callback: Callback, of controller: ControllerRef) -> EnclosingCallback? {
         guard let frame = openFrame(callback, ofSerial: controller.serial) else { return nil }
@@ -93,7 +131,15 @@ extension ReplayState {
         enclosingCallback(of: controller)
     }
 
+    fileprivate mutating func borrowedEnclosingCallback(ofSerial serial: UInt32?) -> ActiveCallback? {
+        enclosingCallback(ofSerial: serial)
+    }
+
     fileprivate mutating func borrowedControllerRef(of callback: ActiveCallback) -> ControllerRef? {
         controllerRef(of: callback)
+    }
+
+    fileprivate mutating func borrowedHasRecord(_ serial: UInt32) -> Bool {
+        controllers.contains(serial)
     }
 }

@@ -155,6 +155,10 @@ public struct EventContext {
     /// engine as an `Event`, whose source this is).
     public var source: EventSource? { replay.isEvent ? replay.event?.event.source : nil }
 
+    /// Whether `source` is not `nil`, asked without copying the source out (a record has none: one test).
+    @inline(__always)
+    public var hasSource: Bool { replay.isEvent && replay.event?.event.source != nil }
+
     /// The event being observed, as an `Event`: the one the session was fed, else built from the record and its
     /// frame (once per event, whichever monitor asks first).
     public func event(of record: EventRecord) -> Event {

@@ -191,7 +191,12 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     @exclusivity(unchecked) private var types: [TypeTotals] = []
     @exclusivity(unchecked) private var typeIndex: [String: Int] = [:]
     /// The last SwiftUI onAppear: its ordinal, host and view name.
-    @exclusivity(unchecked) private var lastOnAppear: (ordinal: UInt64, host: ControllerRef?, view: String)?
+    /// The last SwiftUI onAppear, when `hasOnAppear`: its ordinal, host and view name (fields apart, so that a
+    /// screen view reads the host's serial without copying the host's and the view's names).
+    @exclusivity(unchecked) private var hasOnAppear = false
+    @exclusivity(unchecked) private var onAppearOrdinal: UInt64 = 0
+    @exclusivity(unchecked) private var onAppearHost: ControllerRef?
+    @exclusivity(unchecked) private var onAppearView = ""
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -231,7 +236,10 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         case .swiftUI:
             // As the `Event`'s `SwiftUIEvent` (host and view) says, read from the record.
             guard record.swiftUIAction == .onAppear else { return }
-            lastOnAppear = (context.ordinal, record.hasController ? context.controller(of: record) : nil, context.string(of: record) ?? "")
+            hasOnAppear = true
+            onAppearOrdinal = context.ordinal
+            onAppearHost = record.hasController ? context.controller(of: record) : nil
+            onAppearView = context.string(of: record) ?? ""
         case .mark:
             if record.phase != .end, isScreenMark(record, context) { observeScreenView(record, context) }
         case .app:
@@ -253,7 +261,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     private func observeScreenView(_ record: EventRecord, _ context: EventContext) {
         // The owner as `MarkOwner.of(_:_:)` finds it, from the record.
         var owner = record.hasController ? context.controller(of: record) : context.attribution.enclosing(of: nil)?.controller
-        if owner == nil, let onAppear = lastOnAppear, onAppear.ordinal + 1 == context.ordinal { owner = onAppear.host }
+        if owner == nil, hasOnAppear, onAppearOrdinal + 1 == context.ordinal { owner = onAppearHost }
         guard let owner else { return }
         // Two fields of the owner's record, read in place (`context.state[owner]` copied the whole record).
         let (appearance, appearanceSince) = context.state.controllers.appearance(of: owner.serial) ?? (.unknown, nil)
@@ -261,8 +269,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         let enclosing = context.attribution.enclosing(of: owner)
         let enclosingName = enclosing?.name
         var sentFrom = enclosingName.map(SentFrom.callback)
-        if let onAppear = lastOnAppear, onAppear.host?.serial == owner.serial, enclosingName == nil || enclosingName == Callback.viewWillAppear.name || enclosingName == Callback.viewIsAppearing.name || enclosingName == Callback.viewDidLayoutSubviews.name {
-            sentFrom = .onAppear(onAppear.view)
+        if hasOnAppear, onAppearHost?.serial == owner.serial, enclosingName == nil || enclosingName == Callback.viewWillAppear.name || enclosingName == Callback.viewIsAppearing.name || enclosingName == Callback.viewDidLayoutSubviews.name {
+            sentFrom = .onAppear(onAppearView)
         }
         // The identifier as `MarkOwner.identifier(_:)` reads it: the `id` field, else the `name` field.
         let name = (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""

@@ -29,15 +29,25 @@ struct CancelledDisappearances<Item> {
     /// The container operations `observe` needs to see.
     static var containerOperations: ContainerOperationSet { ContainerOperationSet([.interactiveTransitionCancel]) }
 
-    /// Items by controller serial, for controllers whose viewWillDisappear is not yet resolved.
-    private var awaiting = SerialMap<[Item]>()
+    /// Items with their controller's serial, in the order held, for controllers whose viewWillDisappear is not
+    /// yet resolved: few at a time (held from a viewWillDisappear to the viewDidDisappear right after it), so a
+    /// list scanned by serial costs less than a map of arrays (a hash and an array per hold).
+    private var awaiting: [(serial: UInt32, item: Item)] = []
 
     /// Nothing is held: callers can skip events cheaply.
     var isEmpty: Bool { awaiting.isEmpty }
 
     /// Holds `item` until the current disappearance of `controller` completes or is cancelled.
     mutating func hold(_ item: Item, for controller: ControllerRef) {
-        awaiting[controller.serial, default: []].append(item)
+        awaiting.append((controller.serial, item))
+    }
+
+    /// Removes and returns what is held for the controller `serial`, in the order held (`nil` when nothing is).
+    private mutating func take(_ serial: UInt32) -> [Item]? {
+        guard awaiting.contains(where: { $0.serial == serial }) else { return nil }
+        let items = awaiting.filter { $0.serial == serial }.map(\.item)
+        awaiting.removeAll { $0.serial == serial }
+        return items
     }
 
     /// Applies a callback record (`RuleMonitor.observe(callback:_:_:)`); returns the cancellation it shows, if any.
@@ -45,12 +55,12 @@ struct CancelledDisappearances<Item> {
         guard !awaiting.isEmpty, record.phase != .end else { return nil }
         switch record.callback {
         case .viewWillAppear:
-            guard let items = awaiting.removeValue(forKey: record.controller) else { return nil }
+            guard let items = take(record.controller) else { return nil }
             let controller = context.controller(of: record)
             let related = context.related(record, "disappearance cancelled: \(controller.displayName) viewWillAppear at \(context.time(record.timestamp)) without viewDidDisappear")
             return Cancellation(controller: controller, items: items, cancellation: related)
         case .viewDidDisappear, .deinitialize:
-            awaiting[record.controller] = nil
+            if awaiting.contains(where: { $0.serial == record.controller }) { awaiting.removeAll { $0.serial == record.controller } }
             return nil
         default:
             return nil
@@ -62,7 +72,7 @@ struct CancelledDisappearances<Item> {
         guard !awaiting.isEmpty, case .container(let container) = event.payload,
               container.operation == .interactiveTransitionCancel, container.phase != .end,
               let from = container.controllers.first,
-              let items = awaiting.removeValue(forKey: from.serial) else { return nil }
+              let items = take(from.serial) else { return nil }
         let related = context.related(event, "interactive transition cancelled at \(context.time(event.timestamp)): \(from.displayName) stays on screen without viewDidDisappear")
         return Cancellation(controller: from, items: items, cancellation: related)
     }

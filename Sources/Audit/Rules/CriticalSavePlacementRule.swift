@@ -1,3 +1,4 @@
+import Replay
 import TraceLog
 import TraceModel
 
@@ -124,20 +125,34 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     let settings: RuleSettings
     let interests: EventInterests = [.callbacks, .containers, .marks]
     let markFilter = MarkFilter([MarkName.save])
-    let callbackFilter = CallbackSet(CancelledDisappearances<(key: TypeKey, save: Save)>.callbacks, ends: false)
+    /// No fixed callbacks: they matter only while a save waits on a disappearance (`awaiting`), so the monitor
+    /// asks for them through `callbackDemand` exactly then (`updateDemand()`).
+    let callbackFilter: CallbackSet = []
+    let callbackDemand: CallbackDemand? = CallbackDemand()
+    private static let watched = CallbackSet(CancelledDisappearances<(key: TypeKey, save: Save)>.callbacks, ends: false)
+    /// Whether `callbackDemand` holds `watched`.
+    @exclusivity(unchecked) private var isDemanding = false
     let containerFilter = CancelledDisappearances<(key: TypeKey, save: Save)>.containerOperations
     /// Callbacks and container events read nothing of the replayed state (saves do: the attribution).
     let stateFreeCallbacks = CallbackSet.all
     let stateFreeRecords: EventInterests = .containers
     @exclusivity(unchecked) private var candidates: [TypeKey: Candidate] = [:]
     @exclusivity(unchecked) private var safe: Set<TypeKey> = []
+    /// The keys last added to `safe`, compared with `==` before `safe` hashes a key (most saves repeat one).
+    @exclusivity(unchecked) private var recentSafe: [TypeKey] = []
     @exclusivity(unchecked) private var safeKeysForAnyType: Set<String> = []
     /// Saves made in a controller's current viewWillDisappear, waiting to see whether the disappearance completes.
     @exclusivity(unchecked) private var awaiting = CancelledDisappearances<(key: TypeKey, save: Save)>()
-    @exclusivity(unchecked) private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
         self.settings = settings
+    }
+
+    /// Asks for `watched` exactly while a save waits (written only when that changes).
+    private func updateDemand() {
+        guard awaiting.isEmpty == isDemanding else { return }
+        isDemanding = !awaiting.isEmpty
+        callbackDemand!.extra = isDemanding ? Self.watched : []
     }
 
     /// Passes over container events while no save waits on a disappearance, without building their `Event`
@@ -148,60 +163,77 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
             if awaiting.isEmpty { return }
         case .mark:
             // A save counts only inside a viewWillDisappear or viewDidDisappear of its controller, or on
-            // didEnterBackground: checked on the record (the attribution needs only the serial) first.
-            let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
-            switch context.attribution.enclosing(of: probe)?.subject {
-            case .controller(let ref, .viewWillDisappear)?, .controller(let ref, .viewDidDisappear)?:
-                if record.hasController, ref.serial != record.controller { return }
-            case .app(let app)? where app.transition == .didEnterBackground:
+            // didEnterBackground: checked on the record and the raw attribution (no `ControllerRef` built).
+            guard let active = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil) else { return }
+            switch active.kind {
+            case .controller(.viewWillDisappear), .controller(.viewDidDisappear):
+                if record.hasController, active.controllerSerial != record.controller { return }
+            case .app(.didEnterBackground):
                 break
             default:
                 return
             }
-            traceStart = context.traceStart
-            observeSave(record, context)
+            observeSave(record, active, context)
+            updateDemand()
             return
         default:
             break
         }
         context.withEvent(of: record) { observe($0, context, &findings) }
+        updateDemand()
     }
 
-    /// A `save` mark, read from the record (name code, controller, `key` and `critical` fields): no `Event` is built.
-    private func observeSave(_ record: EventRecord, _ context: EventContext) {
+    /// A `save` mark, read from the record (name code, controller, `key` and `critical` fields), in the callback
+    /// `active` (`CallbackAttribution.enclosingActive(ofSerial:)`, not `nil`): no `Event` is built.
+    private func observeSave(_ record: EventRecord, _ active: ActiveCallback, _ context: EventContext) {
         // As `MarkEvent.isCritical` and `key` read them: the first field of that name.
         guard record.markName == .save, context.field(.critical, of: record)?.boolValue ?? false,
               let key = context.field(.key, of: record)?.stringValue else { return }
         let markController = record.hasController ? context.controller(of: record) : nil
-        let enclosing = context.attribution.enclosing(of: markController)
-        let owner = markController ?? enclosing?.controller
-        switch enclosing?.subject {
-        case .controller(let ref, .viewWillDisappear)? where owner == ref:
-            let typeKey = TypeKey(typeName: ref.typeName, key: key)
-            let save = Save(
-                controller: ref, ordinal: context.ordinal, timestamp: record.timestamp, source: context.source,
-                willDisappearOrdinal: enclosing!.ordinal, willDisappearTime: enclosing!.timestamp)
-            if candidates[typeKey] == nil {
-                candidates[typeKey] = Candidate(first: save)
+        switch active.kind {
+        case .controller(let callback):
+            // The callback's controller, as `EnclosingCallback` names it (its record in the replayed state).
+            guard let ref = context.attribution.controllerRef(of: active) else { return }
+            // The mark's controller must be the callback's by name too (`ControllerRef` equality).
+            if let markController, markController != ref { return }
+            if callback == .viewWillDisappear {
+                let typeKey = TypeKey(typeName: ref.typeName, key: key)
+                let save = Save(
+                    controller: ref, ordinal: context.ordinal, timestamp: record.timestamp, source: context.source,
+                    willDisappearOrdinal: active.ordinal, willDisappearTime: active.since)
+                if candidates[typeKey] == nil {
+                    candidates[typeKey] = Candidate(first: save)
+                } else {
+                    candidates[typeKey]?.count += 1
+                }
+                awaiting.hold((typeKey, save), for: ref)
             } else {
-                candidates[typeKey]?.count += 1
+                markSafe(TypeKey(typeName: ref.typeName, key: key))
             }
-            awaiting.hold((typeKey, save), for: ref)
-        case .controller(let ref, .viewDidDisappear)? where owner == ref:
-            safe.insert(TypeKey(typeName: ref.typeName, key: key))
-        case .app(let app)? where app.transition == .didEnterBackground:
-            if let owner {
-                safe.insert(TypeKey(typeName: owner.typeName, key: key))
+        case .app:
+            if let markController {
+                markSafe(TypeKey(typeName: markController.typeName, key: key))
             } else {
                 safeKeysForAnyType.insert(key)
             }
-        default:
-            break
         }
     }
 
+    /// Adds `typeKey` to `safe`, unless it is one of the last few added (compared key first: keys are usually
+    /// small strings, compared in one step).
+    private func markSafe(_ typeKey: TypeKey) {
+        var index = recentSafe.count
+        while index > 0 {
+            index &-= 1
+            if recentSafe[index].key == typeKey.key, recentSafe[index].typeName == typeKey.typeName { return }
+        }
+        safe.insert(typeKey)
+        if recentSafe.count == 16 { recentSafe.removeFirst() }
+        recentSafe.append(typeKey)
+    }
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        traceStart = context.traceStart
+        defer { updateDemand() }
         guard let cancelled = awaiting.observe(callback: record, context) else { return }
         noteCancelled(cancelled)
     }
@@ -213,7 +245,6 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        traceStart = context.traceStart
         switch event.payload {
         case .container:
             guard let cancelled = awaiting.observe(event, context) else { return }

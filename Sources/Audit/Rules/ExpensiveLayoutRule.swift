@@ -186,7 +186,7 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         switch record.phase {
         case .begin:
             var frame = Frame(controller: record.controller, callback: record.callback, begin: record.timestamp, ordinal: context.ordinal)
-            if let source = context.source {
+            if context.hasSource, let source = context.source {
                 frame.hasDetails = true
                 details.set(Details(source: source), for: frame.ordinal)
             }

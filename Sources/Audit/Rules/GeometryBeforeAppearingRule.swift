@@ -1,3 +1,4 @@
+import Replay
 import TraceLog
 import TraceModel
 
@@ -68,12 +69,12 @@ final class GeometryBeforeAppearingMonitor: RuleMonitor {
     /// `geometry.read` marks, as records: no `Event` is built for them.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         guard record.kind == .mark, record.markName == .geometryRead else { return }
-        let markController = record.hasController ? context.controller(of: record) : nil
-        guard let enclosing = context.attribution.enclosing(of: markController),
-              let callback = enclosing.callback, callback == .viewDidLoad || callback == .viewWillAppear,
-              lastReportedCallback != enclosing.ordinal else { return }
+        // The raw attribution first: nothing is built for a mark outside viewDidLoad and viewWillAppear.
+        guard let active = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil),
+              case .controller(let callback) = active.kind, callback == .viewDidLoad || callback == .viewWillAppear,
+              lastReportedCallback != active.ordinal, let enclosing = context.attribution.enclosing(of: active) else { return }
         lastReportedCallback = enclosing.ordinal
-        let owner = enclosing.controller ?? markController
+        let owner = enclosing.controller
         var size = ""
         if let width = context.field(.width, of: record)?.doubleValue, let height = context.field(.height, of: record)?.doubleValue {
             size = " (\(Self.points(width))×\(Self.points(height)) pt)"

@@ -99,11 +99,23 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         var live: Set<UInt32> = []
         var added = 0
         var removed = 0
-        var first: RelatedEvent
+        var first: Added
         /// The addChild that first took the live count above the limit: ordinal, timestamp, source.
         var excess: (ordinal: UInt64, timestamp: UInt64, source: EventSource?)?
         var peak = 0
-        var peakEvent: RelatedEvent?
+        var peakEvent: Added?
+    }
+
+    /// An addChild of a group; its related-event text is built only for a finding.
+    struct Added {
+        var child: ControllerRef
+        var ordinal: UInt64
+        var timestamp: UInt64
+        var source: EventSource?
+
+        func related(_ time: (UInt64) -> String) -> RelatedEvent {
+            RelatedEvent(ordinal: ordinal, timestamp: timestamp, message: "addChild of \(child.displayName) at \(time(timestamp))", source: source)
+        }
     }
 
     let interests: EventInterests = [.callbacks, .containers, .swiftUI, .recorder]
@@ -209,18 +221,13 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         if let kind = context.state.controllers.withRecord(of: parent.serial, { $0.containerKind }), kind != .unknown { return }
         remove(child.serial)
         children[child.serial] = Child(parent: parent.serial, typeName: child.typeName)
-        let added = RelatedEvent(ordinal: context.ordinal, timestamp: timestamp, message: "addChild of \(child.displayName) at \(context.time(timestamp))", source: context.source)
-        var group = groups[parent.serial]?[child.typeName] ?? Group(parent: parent, typeName: child.typeName, first: added)
-        group.live.insert(child.serial)
-        group.added += 1
-        if group.live.count > group.peak {
-            group.peak = group.live.count
-            group.peakEvent = added
+        let added = Added(child: child, ordinal: context.ordinal, timestamp: timestamp, source: context.source)
+        let limit = limit
+        // Changed where it is stored: a copy of the group out of the map and back copied its `live` set.
+        let position = groups.position(of: parent.serial, inserting: [:])
+        groups.update(at: position) { byType in
+            byType[child.typeName, default: Group(parent: parent, typeName: child.typeName, first: added)].add(child.serial, added, limit: limit)
         }
-        if group.excess == nil, group.live.count > limit {
-            group.excess = (context.ordinal, timestamp, context.source)
-        }
-        groups[parent.serial, default: [:]][child.typeName] = group
     }
 
     private func remove(_ serial: UInt32) {
@@ -253,8 +260,8 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
             message += ", and up to \(group.peak) at \(time(peak.timestamp))"
         }
         message += ": \(group.added) added with addChild since \(time(group.first.timestamp)), \(group.removed) removed. Hosting controllers are accumulating as children (one per cell or row?)"
-        var related = [group.first]
-        if let peak = group.peakEvent, peak.ordinal != group.first.ordinal, peak.ordinal != excess.ordinal { related.append(peak) }
+        var related = [group.first.related(time)]
+        if let peak = group.peakEvent, peak.ordinal != group.first.ordinal, peak.ordinal != excess.ordinal { related.append(peak.related(time)) }
         findings.append(Finding(
             ruleID: HostingChildrenAccumulateRule.id, severity: severity, controller: parent,
             timestamp: excess.timestamp, ordinal: excess.ordinal, callback: nil,
@@ -264,5 +271,20 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     private func time(_ timestamp: UInt64) -> String {
         TimeText.seconds(timestamp >= traceStart ? timestamp - traceStart : 0)
+    }
+}
+
+extension HostingChildrenAccumulateMonitor.Group {
+    /// Counts the addChild `added` of the child `serial` (`limit`: the rule's `max_live_children`).
+    mutating func add(_ serial: UInt32, _ added: HostingChildrenAccumulateMonitor.Added, limit: Int) {
+        live.insert(serial)
+        self.added += 1
+        if live.count > peak {
+            peak = live.count
+            peakEvent = added
+        }
+        if excess == nil, live.count > limit {
+            excess = (added.ordinal, added.timestamp, added.source)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Replay
 import TraceLog
 import TraceModel
 
@@ -175,7 +176,7 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
             let name = (context.field(.name, of: record) ?? context.field(.id, of: record))?.description ?? ""
             let registration = Registration(
                 name: name, ordinal: context.ordinal, time: record.timestamp,
-                addedIn: context.attribution.enclosing(of: ControllerRef(serial: owner, typeName: ""))?.name, source: context.source
+                addedIn: context.attribution.enclosingActive(ofSerial: owner).map(CallbackAttribution.name(of:)), source: context.source
             )
             if let position = live.position(of: owner) {
                 if let earlier = live[at: position].first(where: { $0.name == name }), let ownerRef = MarkOwner.of(record, context) {
@@ -200,7 +201,9 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
 
     /// The serial of `MarkOwner.of(_:_:)` of the mark `record`.
     private static func ownerSerial(_ record: EventRecord, _ context: EventContext) -> UInt32? {
-        record.hasController ? record.controller : context.attribution.enclosing(of: nil)?.controller?.serial
+        if record.hasController { return record.controller }
+        guard let active = context.attribution.enclosingActive(ofSerial: nil), case .controller = active.kind else { return nil }
+        return active.controllerSerial
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {

@@ -1,3 +1,4 @@
+import Replay
 import TraceLog
 import TraceModel
 
@@ -122,7 +123,6 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         var ordinal: UInt64
         var timestamp: UInt64
         var source: EventSource?
-        var controller: ControllerRef
         /// The ordinal and timestamp of the viewWillDisappear's begin (or instant).
         var willDisappearOrdinal: UInt64
         var willDisappearTime: UInt64
@@ -140,7 +140,13 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
-    let callbackFilter = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear], ends: false)
+    /// No fixed callbacks: they matter only while a teardown is held or a cancelled disappearance waits
+    /// (`held`, `cancelled`), so the monitor asks for them through `callbackDemand` exactly then (`updateDemand()`).
+    let callbackFilter: CallbackSet = []
+    let callbackDemand: CallbackDemand? = CallbackDemand()
+    private static let watched = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear], ends: false)
+    /// Whether `callbackDemand` holds `watched`.
+    @exclusivity(unchecked) private var isDemanding = false
     let containerFilter = CancelledDisappearances<Teardown>.containerOperations
     /// Callbacks and container events read nothing of the replayed state (marks do: the attribution).
     let stateFreeCallbacks = CallbackSet.all
@@ -165,14 +171,23 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         teardownNames = MarkNames(marks)
     }
 
+    /// Asks for `watched` exactly while something is held or waits (written only when that changes).
+    private func updateDemand() {
+        let waiting = !held.isEmpty || !cancelled.isEmpty
+        guard waiting != isDemanding else { return }
+        isDemanding = waiting
+        callbackDemand!.extra = waiting ? Self.watched : []
+    }
+
     /// Reads marks from the record (no `Event` is built for them), and passes over, without building their
     /// `Event`, the container events while nothing is held.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         switch record.kind {
         case .mark:
             traceStart = context.traceStart
-            if teardownNames.contains(record, context), Self.inWillDisappear(record, context) { hold(record, context) }
+            if teardownNames.contains(record, context), let active = Self.willDisappear(record, context) { hold(record, active, context) }
             if !cancelled.isEmpty, let start = Self.resourceStart(record, context) { restart(start, record, context) }
+            updateDemand()
             return
         case .container:
             guard !held.isEmpty else { return }
@@ -180,6 +195,7 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
             break
         }
         context.withEvent(of: record) { observe($0, context, &findings) }
+        updateDemand()
     }
 
     /// `MarkEvent.resourceStart` of the mark `record`, read from the record.
@@ -204,6 +220,7 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
+        defer { updateDemand() }
         if !cancelled.isEmpty, record.phase != .end, record.callback != .viewWillAppear,
            let entry = cancelled.removeValue(forKey: record.controller) {
             report(entry, &findings)
@@ -213,6 +230,7 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
+        defer { updateDemand() }
         switch event.payload {
         case .container:
             if let cancellation = held.observe(event, context) { remember(cancellation) }
@@ -229,24 +247,23 @@ final class TeardownInWillDisappearMonitor: RuleMonitor {
         reportAll(&findings)
     }
 
-    /// Whether the mark `record` happens in a viewWillDisappear of its controller (of any controller when it has
-    /// none): what `hold` needs, checked on the record (the attribution needs only the controller serial).
-    private static func inWillDisappear(_ record: EventRecord, _ context: EventContext) -> Bool {
-        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
-        guard let enclosing = context.attribution.enclosing(of: probe), case .controller(let ref, .viewWillDisappear) = enclosing.subject else { return false }
-        return !record.hasController || ref.serial == record.controller
+    /// The viewWillDisappear of the mark `record`'s controller (of any controller when it has none) the mark
+    /// happens in, if any: what `hold` needs, checked on the record and the raw attribution (no `ControllerRef`).
+    private static func willDisappear(_ record: EventRecord, _ context: EventContext) -> ActiveCallback? {
+        guard let active = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil),
+              case .controller(.viewWillDisappear) = active.kind else { return nil }
+        return !record.hasController || active.controllerSerial == record.controller ? active : nil
     }
 
-    /// Holds the teardown mark `record` for the viewWillDisappear of its controller it happens in.
-    private func hold(_ record: EventRecord, _ context: EventContext) {
-        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
-        guard let enclosing = context.attribution.enclosing(of: probe),
-              case .controller(let ref, .viewWillDisappear) = enclosing.subject,
+    /// Holds the teardown mark `record` for the viewWillDisappear of its controller it happens in (`active`).
+    private func hold(_ record: EventRecord, _ active: ActiveCallback, _ context: EventContext) {
+        // The callback's controller as `EnclosingCallback` names it; the mark's must be it by name too.
+        guard let ref = context.attribution.controllerRef(of: active),
               !record.hasController || context.controller(of: record) == ref else { return }
         held.hold(Teardown(
             mark: MarkLabel(record, context), undoes: Self.undoneStart(record, context), ordinal: context.ordinal,
-            timestamp: record.timestamp, source: context.source, controller: ref,
-            willDisappearOrdinal: enclosing.ordinal, willDisappearTime: enclosing.timestamp
+            timestamp: record.timestamp, source: context.source,
+            willDisappearOrdinal: active.ordinal, willDisappearTime: active.since
         ), for: ref)
     }
 

@@ -138,7 +138,8 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         var id: String
         var start: UInt64
         var ordinal: UInt64
-        var startedIn: String?
+        /// The callback it started in (`CallbackAttribution.enclosingActive(ofSerial:)`); named only for a finding.
+        var startedIn: ActiveCallback?
         var source: EventSource?
     }
 
@@ -156,7 +157,8 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         var time: UInt64
         var ordinal: UInt64
         var source: EventSource?
-        var covered: Set<UInt32>
+        /// The covered controllers' serials, each once (few: a short list scanned with `==`).
+        var covered: [UInt32]
         var timers: [CoveredTimer]
     }
 
@@ -228,7 +230,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         guard let owner = MarkOwner.of(record, context) else { return }
         let timer = Timer(
             owner: owner, id: MarkOwner.identifier(record, context), start: record.timestamp, ordinal: context.ordinal,
-            startedIn: context.attribution.enclosing(of: owner)?.name, source: context.source
+            startedIn: context.attribution.enclosingActive(ofSerial: owner.serial), source: context.source
         )
         if let position = timers.position(of: owner.serial) {
             timers[at: position].append(timer)
@@ -245,16 +247,16 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     /// controllers that appeared and are not covered yet become covered, with their running timers.
     private func present(_ record: EventRecord, _ style: ModalPresentationStyle, _ context: EventContext) {
         let presented = context.listSerial(0, of: record)
-        var covered = Set<UInt32>()
+        var covered: [UInt32] = []
         var running: [CoveredTimer] = []
         for (serial, list) in zip(timers.keys, timers.values) where serial != presented && Self.hasAppeared(list[0].owner.serial, context) {
             guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
-            covered.insert(serial)
+            covered.append(serial)
             running += list.map { CoveredTimer(timer: $0, since: record.timestamp) }
         }
         // Controllers already appeared without a timer yet may start one while covered.
         if record.hasController, record.controller != presented, Self.hasAppeared(record.controller, context) {
-            covered.insert(record.controller)
+            if !covered.contains(record.controller) { covered.append(record.controller) }
         }
         running.sort { $0.timer.ordinal < $1.timer.ordinal }
         covers.append(Cover(
@@ -339,7 +341,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         let timer = entry.timer
         let key = Key(typeName: timer.owner.typeName, id: timer.id)
         guard reported.insert(key).inserted else { return }
-        let started = timer.startedIn.map { " (started in \($0) at \(clock(timer.start)))" } ?? " (started at \(clock(timer.start)))"
+        let started = timer.startedIn.map { " (started in \(CallbackAttribution.name(of: $0)) at \(clock(timer.start)))" } ?? " (started at \(clock(timer.start)))"
         let by = cover.presenter.map { " from \($0.displayName)" } ?? ""
         let message = "\(timer.owner.displayName)'s timer \(MarkOwner.quoted(timer.id))\(started) kept running for \(TimeText.duration(running)) under \(cover.presented.displayName), presented\(by) as \(cover.style.name) at \(clock(cover.time)), \(how()). A \(cover.style.name) presentation leaves the covered screen on screen: it gets no viewWillDisappear/viewDidDisappear, so a timer stopped there keeps firing while the screen is covered."
         var related = [RelatedEvent(ordinal: timer.ordinal, timestamp: timer.start, message: "timer \(MarkOwner.quoted(timer.id)) started at \(clock(timer.start))", source: timer.source)]

@@ -134,21 +134,25 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     let settings: RuleSettings
     let interests: EventInterests = [.callbacks, .app, .marks, .recorder]
     let markFilter = MarkFilter([MarkName.edit, MarkName.save])
-    /// Exits only; every callback while an exit window is open (`callbackDemand`), since any callback may close it.
-    let callbackFilter = CallbackSet([.viewDidDisappear, .deinitialize], ends: false)
+    /// No fixed callbacks (`callbackDemand`): the exits (`exits`) while an edit is unsaved, every callback while an
+    /// exit window is open, since any callback may close it.
+    let callbackFilter: CallbackSet = []
     let callbackDemand: CallbackDemand? = CallbackDemand()
+    private static let exits = CallbackSet([.viewDidDisappear, .deinitialize], ends: false)
     /// Exits (and their ends); every app event while an exit window is open (`CallbackDemand.app`).
     let appFilter = AppTransitionSet([.didEnterBackground, .willTerminate])
     /// Nothing it looks at reads the replayed state.
     let stateFreeCallbacks = CallbackSet.all
     let stateFreeRecords: EventInterests = [.app, .marks]
-    /// Unsaved edits by controller serial (0 for marks without a controller), then key.
+    /// Unsaved edits by controller serial (0 for marks without a controller), then key. A controller whose edits
+    /// are all saved has no entry (an empty entry would read as none anyway).
     @exclusivity(unchecked) private var unsaved: [UInt32: [String: Edits]] = [:]
     @exclusivity(unchecked) private var pending: [PendingExit] = []
     /// The first event's timestamp: times in messages are measured from it (`EventContext.time(_:)`).
     @exclusivity(unchecked) private var traceStart: UInt64 = 0
-    /// Whether `callbackDemand` asks for everything (an exit window is open).
-    @exclusivity(unchecked) private var isDemanding = false
+    /// What `callbackDemand` asks for now: 0 nothing, 1 the exits (an edit is unsaved), 2 everything (an exit
+    /// window is open).
+    @exclusivity(unchecked) private var demanding = 0
 
     init(settings: RuleSettings) {
         self.settings = settings
@@ -160,13 +164,14 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         updateDemand()
     }
 
-    /// Every callback and app event while an exit window is open, since any of them may close it (written only
-    /// when that changes).
+    /// Every callback and app event while an exit window is open, since any of them may close it; else the exits
+    /// while an edit is unsaved (written only when that changes).
     private func updateDemand() {
-        guard pending.isEmpty == isDemanding else { return }
-        isDemanding = !pending.isEmpty
-        callbackDemand!.extra = pending.isEmpty ? [] : .all
-        callbackDemand!.app = pending.isEmpty ? [] : .all
+        let wanted = !pending.isEmpty ? 2 : !unsaved.isEmpty ? 1 : 0
+        guard wanted != demanding else { return }
+        demanding = wanted
+        callbackDemand!.extra = wanted == 2 ? .all : wanted == 1 ? Self.exits : []
+        callbackDemand!.app = wanted == 2 ? .all : []
     }
 
     private func observeCallback(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
@@ -291,13 +296,20 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
 
     private func clear(key: String, serial: UInt32, anyController: Bool) {
         if anyController {
-            for owner in Array(unsaved.keys) { unsaved[owner]?[key] = nil }
+            if !unsaved.isEmpty { for owner in Array(unsaved.keys) { clear(key: key, of: owner) } }
         } else {
-            unsaved[serial]?[key] = nil
+            clear(key: key, of: serial)
         }
         for index in pending.indices {
             pending[index].edits.removeAll { $0.key == key && (anyController || ($0.controller?.serial ?? 0) == serial) }
         }
+    }
+
+    /// Forgets the unsaved edits of `key` by `owner`, and `owner`'s entry once it has none left.
+    private func clear(key: String, of owner: UInt32) {
+        guard let index = unsaved.index(forKey: owner) else { return }
+        unsaved.values[index][key] = nil
+        if unsaved.values[index].isEmpty { unsaved.remove(at: index) }
     }
 
     /// `timestamp` as seconds since the first event, as `EventContext.time(_:)` writes it.

@@ -54,51 +54,70 @@ enum ViewLoadedInInitRule {
 /// The monitor of `view_loaded_in_init`.
 final class ViewLoadedInInitMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
-    /// Init begins and ends (counted, `openInits`) and deinits; loadView and viewDidLoad only while some init is
-    /// open (`callbackDemand`), since only then can one run inside an init.
-    let callbackFilter = CallbackSet([.initialize]).union(CallbackSet([.deinitialize], ends: false))
+    /// Init begins and ends (counted, `openInits`); loadView and viewDidLoad only while some init is open, and
+    /// deinits only while some init was reported (`callbackDemand`), since only then do they matter.
+    let callbackFilter = CallbackSet([.initialize])
     let callbackDemand: CallbackDemand? = CallbackDemand()
-    /// Inits and deinits read nothing of the replayed state (loadView and viewDidLoad read the open init).
+    /// Inits and deinits read nothing of the replayed state; loadView and viewDidLoad read the open init, only for
+    /// a controller that has one by `openInits`.
     let stateFreeCallbacks = CallbackSet([.initialize, .deinitialize])
     private let severity: Severity
     /// The init (by its begin ordinal) already reported per controller, so loadView + viewDidLoad give one finding.
     @exclusivity(unchecked) private var reportedInit = SerialMap<UInt64>()
-    /// Per controller, its init begins less its init ends (only positive counts are kept). Never less than the
-    /// replayed state's open init intervals of that controller (`CallbackAttribution.openFrame(_:ofSerial:)`: the
-    /// fold pushes at each begin and pops at most one per end), so with no count no loadView or viewDidLoad can be
-    /// inside an init.
-    @exclusivity(unchecked) private var openInits = SerialMap<Int>()
+    /// Per controller, its init begins less its init ends (only positive counts are kept; few at a time, so a list
+    /// scanned from its end). Never less than the replayed state's open init intervals of that controller
+    /// (`CallbackAttribution.openFrame(_:ofSerial:)`: the fold pushes at each begin and pops at most one per end),
+    /// so with no count no loadView or viewDidLoad can be inside an init.
+    @exclusivity(unchecked) private var openInits: [(serial: UInt32, count: Int)] = []
 
     init(settings: RuleSettings) {
         severity = settings.severity
     }
 
     private static let loads = CallbackSet([.loadView, .viewDidLoad], ends: false)
+    private static let deinits = CallbackSet([.deinitialize], ends: false)
+
+    /// The position of `serial` in `openInits`.
+    private func openPosition(of serial: UInt32) -> Int? {
+        openInits.lastIndex { $0.serial == serial }
+    }
+
+    /// Asks for the loads while an init is open and for deinits while an init is reported.
+    private func updateDemand() {
+        callbackDemand!.extra = (openInits.isEmpty ? [] : Self.loads).union(reportedInit.isEmpty ? [] : Self.deinits)
+    }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         if record.callback == .initialize {
             switch record.phase {
             case .begin:
-                openInits[record.controller, default: 0] += 1
-            case .end:
-                guard let position = openInits.position(of: record.controller) else { return }
-                if openInits[at: position] > 1 {
-                    openInits.update(at: position) { $0 -= 1 }
+                if let position = openPosition(of: record.controller) {
+                    openInits[position].count += 1
                 } else {
-                    openInits.removeValue(forKey: record.controller)
+                    openInits.append((record.controller, 1))
+                }
+            case .end:
+                guard let position = openPosition(of: record.controller) else { return }
+                if openInits[position].count > 1 {
+                    openInits[position].count -= 1
+                } else {
+                    openInits.remove(at: position)
                 }
             case .instant:
                 return
             }
-            callbackDemand!.extra = openInits.isEmpty ? [] : Self.loads
+            updateDemand()
             return
         }
         guard record.phase != .end else { return }
         switch record.callback {
         case .loadView, .viewDidLoad:
+            // No count, no open init in the replayed state either: nothing to read (no fold of the pending events).
+            guard openPosition(of: record.controller) != nil else { return }
             guard let initFrame = context.attribution.openFrame(.initialize, ofSerial: record.controller),
                   reportedInit[record.controller] != initFrame.ordinal else { return }
             reportedInit[record.controller] = initFrame.ordinal
+            updateDemand()
             let name = context.controller(of: record).displayName
             findings.append(Finding(
                 ruleID: ViewLoadedInInitRule.id, severity: severity, controller: name,
@@ -109,6 +128,7 @@ final class ViewLoadedInInitMonitor: RuleMonitor {
             ))
         case .deinitialize:
             reportedInit.removeValue(forKey: record.controller)
+            updateDemand()
         default:
             break
         }

@@ -200,13 +200,14 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
             context.withEvent(of: record) { observe($0, context, &findings) }
             return
         }
-        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
-        guard let enclosing = context.attribution.enclosing(of: probe), case .controller(let ref, let callback) = enclosing.subject,
-              early.contains(callback), !record.hasController || ref.serial == record.controller else { return }
-        guard Self.isWork(record, context, marks) else { return }
+        // The raw attribution first: no `ControllerRef` is built for a mark outside an early callback.
+        guard let active = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil),
+              case .controller(let callback) = active.kind, early.contains(callback),
+              !record.hasController || active.controllerSerial == record.controller else { return }
+        guard Self.isWork(record, context, marks), let ref = context.attribution.controllerRef(of: active) else { return }
         // The mark's controller must be the callback's by name too (`ControllerRef` equality), as `start` says.
         if record.hasController, context.controller(of: record) != ref { return }
-        start(MarkLabel(record, context), at: record.timestamp, ref, callback, enclosing, context)
+        start(MarkLabel(record, context), at: record.timestamp, ref, callback, callbackOrdinal: active.ordinal, callbackTime: active.since, context)
     }
 
     /// Whether the mark `record` is one of `marks` (by its name string: the list is short).
@@ -235,18 +236,19 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         reportAll(end: end.lastTimestamp, endText: "the trace ended at \(end.time(end.lastTimestamp))", related: nil, &findings)
     }
 
-    /// Work (the mark labelled `mark`, at `timestamp`) started in `callback` of `ref`, the `enclosing` callback.
-    private func start(_ mark: MarkLabel, at timestamp: UInt64, _ ref: ControllerRef, _ callback: Callback, _ enclosing: EnclosingCallback, _ context: EventContext) {
+    /// Work (the mark labelled `mark`, at `timestamp`) started in `callback` of `ref`, whose begin (or instant) is
+    /// `callbackOrdinal` at `callbackTime`.
+    private func start(_ mark: MarkLabel, at timestamp: UInt64, _ ref: ControllerRef, _ callback: Callback, callbackOrdinal: UInt64, callbackTime: UInt64, _ context: EventContext) {
         lastContext = context
         let position = pending.position(of: ref.serial)
         // In place: copying the batches out and back copied every batch and its marks.
-        if let position, let index = pending[at: position].lastIndex(where: { $0.callbackOrdinal == enclosing.ordinal }) {
+        if let position, let index = pending[at: position].lastIndex(where: { $0.callbackOrdinal == callbackOrdinal }) {
             pending[at: position][index].marks.append(mark)
             return
         }
         let appearing = callback == .viewWillAppear || callback == .viewIsAppearing
         let batch = Batch(
-            controller: ref, callback: callback, callbackOrdinal: enclosing.ordinal, callbackTime: enclosing.timestamp,
+            controller: ref, callback: callback, callbackOrdinal: callbackOrdinal, callbackTime: callbackTime,
             marks: [mark], ordinal: context.ordinal, timestamp: timestamp, source: context.source, appearing: appearing
         )
         if let position {
