@@ -53,16 +53,18 @@ public struct AuditConfiguration: Sendable, Hashable {
     ///
     /// - Throws: `ConfigurationError` naming the first unknown rule id or parameter, or a parameter of the wrong kind.
     public func validate(against rules: [Rule]) throws(ConfigurationError) {
-        let known = Dictionary(rules.map { ($0.id, $0.descriptor) }, uniquingKeysWith: { first, _ in first })
-        let ids = rules.map(\.id).joined(separator: ", ")
+        // The registry is searched linearly and its id list is built only for a message: a dictionary of the
+        // descriptors and the joined ids, built up front, cost ≈ 0.8 M instructions per audit (engine6).
+        func known(_ id: String) -> RuleDescriptor? { rules.first { $0.id == id }?.descriptor }
+        func ids() -> String { rules.map(\.id).joined(separator: ", ") }
         for (key, list) in [("disabled_rules", disabledRules), ("opt_in_rules", optInRules)] {
-            for id in list.sorted() where known[id] == nil {
-                throw ConfigurationError(file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(ids))")
+            for id in list.sorted() where known(id) == nil {
+                throw ConfigurationError(file: origin, keyPath: key, message: "unknown rule '\(id)' (rules: \(ids()))")
             }
         }
         for (id, override) in overrides.sorted(by: { $0.key < $1.key }) {
-            guard let descriptor = known[id] else {
-                throw ConfigurationError(file: origin, keyPath: "rules", message: "unknown rule '\(id)' (rules: \(ids))")
+            guard let descriptor = known(id) else {
+                throw ConfigurationError(file: origin, keyPath: "rules", message: "unknown rule '\(id)' (rules: \(ids()))")
             }
             for (name, value) in override.parameters.sorted(by: { $0.key < $1.key }) {
                 guard let parameter = descriptor.parameters.first(where: { $0.name == name }) else {

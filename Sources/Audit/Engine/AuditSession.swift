@@ -181,8 +181,9 @@ public final class AuditSession {
         (word.raw >> 48) & 0xF | (word.raw >> 52) & 0x30
     }
 
-    /// A `CallbackSet` raw value as a mask of (callback, phase) pairs, bit `code & 0xF | phase << 4`: a begin or
-    /// instant of callback `c` is `CallbackSet` bit `c`, an end bit `c + 16`.
+    /// A `CallbackSet` raw value as a mask of (callback, phase) pairs, bit `code & 0xF | phase << 4`: a begin
+    /// (phase 0) or instant (phase 2) of callback `c` is `CallbackSet` bit `c`, an end (phase 1) bit `c + 16`.
+    @inline(__always)
     private static func pairs(_ callbacks: UInt32) -> UInt64 {
         // Written out for the three phases (a loop over `Phase.allCases` built that array on every demand change).
         let starts = UInt64(callbacks & 0xFFFF)
@@ -287,10 +288,13 @@ public final class AuditSession {
                 records.withUnsafeBufferPointer { recordBuffer in
                     batch.withEntries { entries in
                         withUnsafeMutablePointer(to: &sceneIndexes) { sceneIndexes in
-                            var pending = PendingFold(
+                            let inputs = PendingFold.Inputs(
                                 entries: entries, first: first, records: records, events: events, cursor: pointer, sceneIndexes: sceneIndexes)
-                            withUnsafeMutablePointer(to: &pending) { pending in
-                                observeEntries(pending, recordBase: recordBuffer.baseAddress)
+                            var pending = PendingFold(inputs)
+                            withExtendedLifetime(inputs) {
+                                withUnsafeMutablePointer(to: &pending) { pending in
+                                    observeEntries(pending, recordBase: recordBuffer.baseAddress)
+                                }
                             }
                         }
                     }
@@ -354,7 +358,9 @@ public final class AuditSession {
                     eventCount = startCount &+ UInt64(index)
                     if index > 0 { lastTimestamp = entries.timestamp(at: index &- 1) }
                     // Every `.other` record has its event (`RecordBatch.events`).
-                    if let event = pending.pointee.events[Int(word.record)] { observe(event, ordinal: first &+ UInt64(index)) }
+                    if let event = pending.pointee.inputs._withUnsafeGuaranteedRef({ $0.events[Int(word.record)] }) {
+                        observe(event, ordinal: first &+ UInt64(index))
+                    }
                     pending.pointee.index = index &+ 1
                     watched = watchedPairs
                 }
@@ -611,9 +617,8 @@ final class ReplayBox {
     @inline(never)
     private func fold(_ pending: UnsafeMutablePointer<PendingFold>) {
         var index = pending.pointee.index
-        state.fold(
-            pending.pointee.entries, &index, end: pending.pointee.end, first: pending.pointee.first, records: pending.pointee.records,
-            events: pending.pointee.events, from: pending.pointee.cursor, sceneIndexes: &pending.pointee.sceneIndexes.pointee)
+        let end = pending.pointee.end
+        pending.pointee.inputs._withUnsafeGuaranteedRef { $0.fold(&state, &index, end: end) }
         pending.pointee.index = index
     }
 

@@ -18,21 +18,24 @@ import TraceModel
 /// Nesting of callbacks in callbacks (loadView inside init) is only ever judged from intervals: an instant
 /// cannot contain another callback.
 public struct CallbackAttribution {
-    /// Unowned, as `EventContext`'s: valid while the session that made it lives.
-    private unowned(unsafe) let replay: ReplayBox
+    /// Valid while the session that made it lives, as `EventContext`'s box; unmanaged, so that a query costs no
+    /// retain and release of the box (an `unowned(unsafe)` reference was retained and released around each use).
+    private let box: Unmanaged<ReplayBox>
 
     init(replay: ReplayBox) {
-        self.replay = replay
+        box = .passUnretained(replay)
     }
 
     /// The callback a mark (or another non-callback event) of `controller` happened in, by the rule above.
     public func enclosing(of controller: ControllerRef?) -> EnclosingCallback? {
         // Through a pointer: reading `replay.state` for the call copied the whole `ReplayState` (a retain and
         // release of each of its buffers) on every call.
-        replay.catchUp()
-        return withUnsafeMutablePointer(to: &replay.state) { state in
-            guard let active = state.pointee.borrowedEnclosingCallback(of: controller) else { return nil }
-            return Self.enclosing(active, state.pointee.borrowedControllerRef(of: active), isInstantWindow: active.isInstant)
+        box._withUnsafeGuaranteedRef { replay in
+            replay.catchUp()
+            return withUnsafeMutablePointer(to: &replay.state) { state in
+                guard let active = state.pointee.borrowedEnclosingCallback(of: controller) else { return nil }
+                return Self.enclosing(active, state.pointee.borrowedControllerRef(of: active), isInstantWindow: active.isInstant)
+            }
         }
     }
 
@@ -40,23 +43,27 @@ public struct CallbackAttribution {
     /// `ActiveCallback`: `nil` exactly when `enclosing(of:)` is, and no `ControllerRef` or scene name is built
     /// (resolve them with `enclosing(of:)` or `ReplayState.controllerRef(of:)` when a finding needs them).
     public func enclosingActive(ofSerial serial: UInt32?) -> ActiveCallback? {
-        replay.catchUp()
-        return withUnsafeMutablePointer(to: &replay.state) { state in
-            guard let active = state.pointee.borrowedEnclosingCallback(ofSerial: serial) else { return nil }
-            // As `enclosing(_:_:isInstantWindow:)`: a controller callback whose controller has no record is none.
-            if case .controller = active.kind {
-                guard let owner = active.controllerSerial, state.pointee.borrowedHasRecord(owner) else { return nil }
+        box._withUnsafeGuaranteedRef { replay in
+            replay.catchUp()
+            return withUnsafeMutablePointer(to: &replay.state) { state in
+                guard let active = state.pointee.borrowedEnclosingCallback(ofSerial: serial) else { return nil }
+                // As `enclosing(_:_:isInstantWindow:)`: a controller callback whose controller has no record is none.
+                if case .controller = active.kind {
+                    guard let owner = active.controllerSerial, state.pointee.borrowedHasRecord(owner) else { return nil }
+                }
+                return active
             }
-            return active
         }
     }
 
     /// The controller `active` runs on, as the replayed state names it (`ReplayState.controllerRef(of:)`, without
     /// copying the state): the controller of `enclosing(of:)` for the callback `enclosingActive(ofSerial:)` gave.
     public func controllerRef(of active: ActiveCallback) -> ControllerRef? {
-        replay.catchUp()
-        return withUnsafeMutablePointer(to: &replay.state) { state in
-            state.pointee.borrowedControllerRef(of: active)
+        box._withUnsafeGuaranteedRef { replay in
+            replay.catchUp()
+            return withUnsafeMutablePointer(to: &replay.state) { state in
+                state.pointee.borrowedControllerRef(of: active)
+            }
         }
     }
 
@@ -85,9 +92,11 @@ public struct CallbackAttribution {
     public func openFrame(_ callback: Callback, ofSerial serial: UInt32) -> ActiveCallback? {
         // `executing` agrees with the controllers' own callback stacks after every event (Replay), and reading it
         // copies no `ControllerState`.
-        replay.catchUp()
-        return withUnsafeMutablePointer(to: &replay.state) { state in
-            state.pointee.executing.last { $0.controllerSerial == serial && $0.callback == callback }
+        box._withUnsafeGuaranteedRef { replay in
+            replay.catchUp()
+            return withUnsafeMutablePointer(to: &replay.state) { state in
+                state.pointee.executing.last { $0.controllerSerial == serial && $0.callback == callback }
+            }
         }
     }
 
@@ -98,12 +107,14 @@ public struct CallbackAttribution {
 
     /// The innermost open appearance-callback interval of a controller whose serial is not `serial`, if any.
     public func innermostOpenAppearanceCallback(excludingSerial serial: UInt32) -> EnclosingCallback? {
-        replay.catchUp()
-        return withUnsafeMutablePointer(to: &replay.state) { state in
-            guard let frame = state.pointee.executing.last(where: {
-                $0.controllerSerial != nil && $0.controllerSerial != serial && ($0.callback?.isAppearanceCallback ?? false)
-            }) else { return nil }
-            return Self.enclosing(frame, state.pointee.borrowedControllerRef(of: frame), isInstantWindow: false)
+        box._withUnsafeGuaranteedRef { replay in
+            replay.catchUp()
+            return withUnsafeMutablePointer(to: &replay.state) { state in
+                guard let frame = state.pointee.executing.last(where: {
+                    $0.controllerSerial != nil && $0.controllerSerial != serial && ($0.callback?.isAppearanceCallback ?? false)
+                }) else { return nil }
+                return Self.enclosing(frame, state.pointee.borrowedControllerRef(of: frame), isInstantWindow: false)
+            }
         }
     }
 

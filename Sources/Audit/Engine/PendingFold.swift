@@ -9,26 +9,48 @@ import TraceLog
 ///
 /// Lives on the stack of the batch loop for one batch (`ReplayBox.pending` points to it meanwhile).
 struct PendingFold {
+    /// What the fold reads of the batch, held for the batch by the loop (a class reached unmanaged: a catch-up
+    /// passes its buffers without retaining them, nor a closure context).
+    final class Inputs {
+        let entries: RecordBatch.Entries
+        let first: UInt64
+        let records: [EventRecord]
+        let events: RecordBatch.OtherEvents
+        let cursor: UnsafePointer<FrameCursor>
+        /// `applyAppRecord`'s scene cache for the frame (`ReplayState.fold`'s `sceneIndexes`).
+        let sceneIndexes: UnsafeMutablePointer<[UInt32]>
+
+        init(
+            entries: RecordBatch.Entries, first: UInt64, records: [EventRecord], events: RecordBatch.OtherEvents,
+            cursor: UnsafePointer<FrameCursor>, sceneIndexes: UnsafeMutablePointer<[UInt32]>
+        ) {
+            self.entries = entries
+            self.first = first
+            self.records = records
+            self.events = events
+            self.cursor = cursor
+            self.sceneIndexes = sceneIndexes
+        }
+
+        /// Folds `entries[index ..< end]` into `state` and leaves `index` at `end`
+        /// (`ReplayState.fold(_:_:end:first:records:events:from:sceneIndexes:)`).
+        func fold(_ state: inout ReplayState, _ index: inout Int, end: Int) {
+            state.fold(entries, &index, end: end, first: first, records: records, events: events, from: cursor, sceneIndexes: &sceneIndexes.pointee)
+        }
+    }
+
     let entries: RecordBatch.Entries
     let first: UInt64
-    let records: [EventRecord]
-    let events: RecordBatch.OtherEvents
-    let cursor: UnsafePointer<FrameCursor>
-    let sceneIndexes: UnsafeMutablePointer<[UInt32]>
+    /// The batch's inputs; the batch loop keeps them alive while this exists.
+    let inputs: Unmanaged<Inputs>
     /// The first entry not folded yet.
     var index = 0
     /// One past the entry being dispatched: what a catch-up folds up to.
     var end = 0
 
-    init(
-        entries: RecordBatch.Entries, first: UInt64, records: [EventRecord], events: RecordBatch.OtherEvents,
-        cursor: UnsafePointer<FrameCursor>, sceneIndexes: UnsafeMutablePointer<[UInt32]>
-    ) {
-        self.entries = entries
-        self.first = first
-        self.records = records
-        self.events = events
-        self.cursor = cursor
-        self.sceneIndexes = sceneIndexes
+    init(_ inputs: Inputs) {
+        entries = inputs.entries
+        first = inputs.first
+        self.inputs = .passUnretained(inputs)
     }
 }
