@@ -18,7 +18,8 @@ extension FilePaths {
     ///
     /// A file is removed only when all of these hold, which together show it is a temporary of this command for
     /// this destination and that nobody writes it any more:
-    /// - its name is `BASENAME.WHAT-PID-HEX` in the destination's directory (`temporarySibling(of:_:)`), or, for
+    /// - its name is `BASENAME.WHAT-PID-HEX` in the destination's directory (`temporarySibling(of:_:)`: PID in
+    ///   decimal, HEX lowercase, neither with a leading zero, as a run writes them), or, for
     ///   `what == "partial"` (`export -o`, `audit -o`), `.BASENAME.partial-PID`, the name they used before;
     /// - no process with that PID runs (`kill(PID, 0)` fails with `ESRCH`; a PID reused since, or one of another
     ///   user, is taken as alive and the file is kept);
@@ -46,16 +47,23 @@ extension FilePaths {
 
     /// The PID in `name` when it is a temporary name of `base` for `what` (see `removeStaleTemporaries`).
     static func temporaryPID(_ name: String, base: String, _ what: String) -> Int32? {
+        // Only names a run writes: the PID as `getpid()` prints in decimal, the random part as
+        // `String(UInt32, radix: 16)` prints (lowercase ASCII), neither with a leading zero.
         func pid(_ text: Substring) -> Int32? {
-            guard !text.isEmpty, text.count <= 10, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int32(text), value > 0 else {
+            guard !text.isEmpty, text.count <= 10, text.first != "0", text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                  let value = Int32(text), value > 0 else {
                 return nil
             }
             return value
         }
+        func isRandomPart(_ text: Substring) -> Bool {
+            !text.isEmpty && text.count <= 8 && (text == "0" || text.first != "0")
+                && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        }
         let prefix = "\(base).\(what)-"
         if name.hasPrefix(prefix) {
             let parts = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[1].isEmpty, parts[1].count <= 8, parts[1].allSatisfy(\.isHexDigit) else { return nil }
+            guard parts.count == 2, isRandomPart(parts[1]) else { return nil }
             return pid(parts[0])
         }
         let legacy = ".\(base).partial-"

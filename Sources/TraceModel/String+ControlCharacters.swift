@@ -46,7 +46,8 @@ extension String {
     /// `controlCharactersEscaped`, and also every invisible format character (Unicode general category Cf) as
     /// `\u{202E}`: the bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), the
     /// zero-width characters (U+200B–U+200D, U+2060–U+2064, U+FEFF), the soft hyphen U+00AD, the tag characters
-    /// (U+E0001, U+E0020–U+E007F) and the others of the category.
+    /// (U+E0001, U+E0020–U+E007F) and the others of the category; except a zero-width joiner between two emoji and
+    /// the tags of an emoji flag, which are drawn as part of the emoji (`👨‍👩‍👧`, `🏳️‍🌈`, 🏴 + tags).
     ///
     /// Names and mark fields come from outside. Printed raw, a right-to-left override in a controller's type name
     /// makes a CI log show text in another order than the bytes hold ("Trojan Source", CVE-2021-42574), and a
@@ -67,8 +68,9 @@ extension String {
         guard mayNeedDisplayEscaping, unicodeScalars.contains(where: escaped) else { return self }
         var result = ""
         result.reserveCapacity(utf8.count + 16)
-        for scalar in unicodeScalars {
-            guard escaped(scalar) else {
+        let scalars = Array(unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            guard escaped(scalar), !Self.isPartOfEmoji(scalars, index) else {
                 result.unicodeScalars.append(scalar)
                 continue
             }
@@ -110,6 +112,26 @@ extension String {
             index += 1
         }
         return false
+    }
+
+    /// Whether the format character at `index` belongs to an emoji sequence and is drawn as part of it, so it is
+    /// kept: a zero-width joiner (U+200D) between two emoji (`👨‍👩‍👧`, `🏳️‍🌈`; Unicode TR #51, emoji ZWJ
+    /// sequences; the emoji before it may carry a variation selector or a skin tone), or a tag character
+    /// (U+E0020–U+E007F) of an emoji tag sequence after U+1F3F4 (the flags of England, Scotland, Wales).
+    private static func isPartOfEmoji(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {
+        func isEmoji(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x7F && scalar.properties.isEmoji }
+        let value = scalars[index].value
+        if value == 0x200D {
+            var before = index - 1
+            while before >= 0, scalars[before].value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(scalars[before].value) {
+                before -= 1
+            }
+            return before >= 0 && isEmoji(scalars[before]) && index + 1 < scalars.count && isEmoji(scalars[index + 1])
+        }
+        guard (0xE0020...0xE007F).contains(value) else { return false }
+        var before = index - 1
+        while before >= 0, (0xE0020...0xE007E).contains(scalars[before].value) { before -= 1 }
+        return before >= 0 && scalars[before].value == 0x1F3F4
     }
 
     /// Unicode general category Cf (format); the first is U+00AD.

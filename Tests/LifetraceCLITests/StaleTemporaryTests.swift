@@ -41,6 +41,14 @@ struct StaleTemporaryTests {
         (".out.lifetrace.partial-77", "partial", 77),
         (".out.lifetrace.partial-77", "importing", nil),
         ("out.lifetrace", "importing", nil),
+        // Names no run writes (getpid() in decimal, a UInt32 in lowercase hex, neither with leading zeros): a file
+        // so named is not provably a temporary, and was removed before (breaker6).
+        ("out.lifetrace.importing-4242-9F3A", "importing", nil),
+        ("out.lifetrace.importing-4242-\u{FF46}\u{FF46}", "importing", nil),
+        ("out.lifetrace.importing-04242-9f", "importing", nil),
+        ("out.lifetrace.importing-4242-09f", "importing", nil),
+        ("out.lifetrace.importing-4242-0", "importing", 4242),
+        (".out.lifetrace.partial-077", "partial", nil),
     ] as [(String, String, Int32?)])
     func names(name: String, what: String, pid: Int32?) {
         #expect(FilePaths.temporaryPID(name, base: "out.lifetrace", what) == pid)

@@ -82,6 +82,26 @@ struct DisplayEscapingTests {
         #expect(text.displayEscapedKeepingLineFeeds == text)
     }
 
+    /// Before, the zero-width joiners of emoji ZWJ sequences and the tags of flag emoji were written out, so a mark
+    /// field `🏳️‍🌈` printed as `🏳️\u{200D}🌈` in text outputs.
+    @Test("emoji ZWJ sequences and emoji tag sequences are kept", arguments: [
+        "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}", "\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}",
+        "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}", "Flag\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}ViewController",
+    ])
+    func emojiSequences(text: String) {
+        #expect(text.displayEscaped == text)
+        #expect(text.displayEscapedKeepingLineFeeds == text)
+    }
+
+    @Test("a zero-width joiner or tag outside an emoji sequence is still written out", arguments: [
+        ("a\u{200D}b", "a\\u{200D}b"), ("\u{1F468}\u{200D}", "\u{1F468}\\u{200D}"), ("\u{200D}\u{1F468}", "\\u{200D}\u{1F468}"),
+        ("1\u{200D}2", "1\\u{200D}2"), ("x\u{E0067}\u{E007F}", "x\\u{E0067}\\u{E007F}"),
+        ("\u{1F468}\u{200D}\u{202E}\u{1F469}", "\u{1F468}\\u{200D}\\u{202E}\u{1F469}"),
+    ])
+    func joinerOutsideEmoji(text: String, shown: String) {
+        #expect(text.displayEscaped == shown)
+    }
+
     @Test("keeping line feeds: lines stay lines, everything else is escaped")
     func keepingLineFeeds() {
         #expect("a\u{202E}b\nc\td\r\n".displayEscapedKeepingLineFeeds == #"a\u{202E}b"# + "\n" + #"c\td\r"# + "\n")

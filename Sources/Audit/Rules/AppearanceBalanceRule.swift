@@ -77,8 +77,19 @@ enum AppearanceBalanceRule {
 
 /// The monitor of `appearance_balance`.
 final class AppearanceBalanceMonitor: RuleMonitor {
-    enum State: String {
+    enum State: String, CaseIterable {
         case unknown, disappeared, appearing, appeared, disappearing
+
+        /// The state's position in `allCases`.
+        var index: UInt8 {
+            switch self {
+            case .unknown: 0
+            case .disappeared: 1
+            case .appearing: 2
+            case .appeared: 3
+            case .disappearing: 4
+            }
+        }
     }
 
     struct Tracked {
@@ -120,13 +131,22 @@ final class AppearanceBalanceMonitor: RuleMonitor {
         // One lookup, then the record is read and changed where it is stored.
         let position = controllers.position(of: serial, inserting: Tracked(state: .unknown))
         let state = controllers[at: position].state
-        if let problem = Self.problem(callback, state) {
+        // The legal steps are tested on a bit table first: the problem's text is looked up only for a finding.
+        if Self.legal[Int(state.index)] & (1 << callback.rawValue) == 0, let problem = Self.problem(callback, state) {
             report(problem, controllers[at: position], record, context, &findings)
         }
         controllers.update(at: position) {
             $0.state = next
             $0.last = (callback, context.ordinal, record.timestamp)
         }
+    }
+
+    /// Per `State` (`State.index`), the appearance callbacks (bits by raw value) that are legal in it: those
+    /// `problem(_:_:)` gives no problem for (every callback is legal in `unknown`).
+    private static let legal: [UInt32] = State.allCases.map { state in
+        var bits: UInt32 = 0
+        for callback in Callback.allCases where problem(callback, state) == nil { bits |= 1 << callback.rawValue }
+        return bits
     }
 
     /// What is wrong with `callback` (an appearance callback) in `state`, or `nil` when it is a legal step.
