@@ -189,6 +189,28 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
 
     /// Adds a record for a serial that has none; returns its dense position.
     mutating func insert(_ state: consuming ControllerState, serial: UInt32) -> Int {
+        let position = makeRoomForOne()
+        (storage.serials + position).initialize(to: serial)
+        (storage.states + position).initialize(to: state)
+        storage.count = position + 1
+        storage.place(serial, at: position)
+        return position
+    }
+
+    /// `insert(ControllerState(ref:firstSeen:ordinal:), serial:)` with the new record built where it is stored
+    /// (built apart and passed in, it was copied — a retain of each of its buffers — and the temporary destroyed).
+    mutating func insertNew(_ ref: consuming ControllerRef, firstSeen time: UInt64, ordinal: UInt64, serial: UInt32) -> Int {
+        let position = makeRoomForOne()
+        (storage.serials + position).initialize(to: serial)
+        (storage.states + position).initialize(to: ControllerState(ref: ref, firstSeen: time, ordinal: ordinal))
+        storage.count = position + 1
+        storage.place(serial, at: position)
+        return position
+    }
+
+    /// Makes the storage unique with room for one more record (and its bucket); returns the position the record
+    /// will take (the record count, not yet incremented; the serial not yet initialized there).
+    private mutating func makeRoomForOne() -> Int {
         let needed = storage.count + 1
         let unique = isKnownUniquelyReferenced(&storage)
         if needed > storage.capacity || needed * 2 > storage.bucketCount || !unique {
@@ -196,12 +218,7 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
             let buckets = needed * 2 > storage.bucketCount ? Swift.max(16, needed * 2) : 0
             storage = storage.copy(capacity: capacity, minimumBuckets: buckets, moving: unique)
         }
-        let position = storage.count
-        (storage.serials + position).initialize(to: serial)
-        (storage.states + position).initialize(to: state)
-        storage.count = needed
-        storage.place(serial, at: position)
-        return position
+        return storage.count
     }
 
     /// Removes `serial`'s record, if any.

@@ -216,7 +216,7 @@ extension ReplayState {
         if !deadSerials.isEmpty, deadSerials.contains(serial) {
             report(.eventAfterDeinit, ordinal, time, refs.controllerRef(slot: slot), "\(what()) after deinit (record no longer kept; starting a new one)")
         }
-        return controllers.insert(ControllerState(ref: refs.controllerRef(slot: slot), firstSeen: time, ordinal: ordinal), serial: serial)
+        return controllers.insertNew(refs.controllerRef(slot: slot), firstSeen: time, ordinal: ordinal, serial: serial)
     }
 
     private mutating func reportIfDead<R: ControllerRefSource>(

@@ -169,11 +169,29 @@ extension ReplayState {
 
     /// Removes `popped` from `container`'s navigation stack and from its parent.
     private mutating func pop(_ popped: UInt32, from container: UInt32?, _ time: UInt64, _ ordinal: UInt64) {
-        if let container {
-            _ = controllers.update(container) { $0.viewControllers?.removeAll { $0 == popped } }
+        if let container, let position = controllers.position(of: container) {
+            // The common pop: the top of the stack, there once (`removeLast`, not `removeAll(where:)`'s partition).
+            switch Self.removal(of: popped, from: controllers[at: position].viewControllers) {
+            case .last: controllers[at: position].viewControllers!.removeLast()
+            case .all: controllers[at: position].viewControllers!.removeAll { $0 == popped }
+            case .none: break
+            }
         }
         unlink(popped)
         setRemoval(popped, .popped, time, ordinal)
+    }
+
+    /// How `pop` removes a controller from a stack: not there, its last element and there once, or anywhere.
+    private enum StackRemoval {
+        case none
+        case last
+        case all
+    }
+
+    /// Where `popped` is in `list` (read without keeping a reference to it, so that the removal does not copy it).
+    private static func removal(of popped: UInt32, from list: [UInt32]?) -> StackRemoval {
+        guard let list, let index = list.firstIndex(of: popped) else { return .none }
+        return index == list.count - 1 ? .last : .all
     }
 
     /// Replaces a container's list (navigation stack, tabs, pages): members that leave are unlinked and marked

@@ -33,13 +33,26 @@ extension ReplayState {
     ///     (`inout` so that a call does not retain and release it).
     ///   - first: The ordinal of `entries[0]`.
     ///   - instant: The replay stops before the first event after this timestamp, when given.
+    @inline(__always)
     mutating func foldQuietCallbacks(
         _ entries: RecordBatch.Entries, _ records: [EventRecord], sceneIndexes: inout [UInt32], _ index: inout Int, first: UInt64,
         until instant: UInt64?
     ) -> QuietRunEnd {
-        guard !controllers.isEmpty, startTime != nil, let start = time else { return .general }
-        var now = start
-        let limit = instant ?? UInt64.max
+        if let instant {
+            return foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, limit: InstantLimit(instant: instant))
+        }
+        return foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, limit: NoLimit())
+    }
+
+    /// `foldQuietCallbacks(_:_:sceneIndexes:_:first:until:)` with the instant given as `limit`.
+    mutating func foldQuietCallbacks<L: QuietLimit>(
+        _ entries: RecordBatch.Entries, _ records: [EventRecord], sceneIndexes: inout [UInt32], _ index: inout Int, first: UInt64,
+        limit: L
+    ) -> QuietRunEnd {
+        guard !controllers.isEmpty, startTime != nil, let start = time, index < entries.count else { return .general }
+        // Time going backwards is reported by the general fold. A batch's timestamps never decrease (they are its
+        // frame's, sums of unsigned deltas), so only the run's first entry can be before the state's time.
+        guard entries.timestamp(at: index) >= start else { return .general }
         let transitionsInFlight = !transitions.isEmpty
         let firstIndex = index
         let count = entries.count
@@ -49,7 +62,7 @@ extension ReplayState {
         let table = controllers.foldAccess()
         defer {
             if index != firstIndex {
-                time = now
+                time = entries.timestamp(at: index &- 1)
                 eventCount &+= UInt64(index &- firstIndex)
                 lastOrdinal = first &+ UInt64(index &- 1)
                 if lastActive >= 0 {
@@ -66,9 +79,7 @@ extension ReplayState {
         while index < count {
             let word = entries.word(at: index)
             let timestamp = entries.timestamp(at: index)
-            if timestamp > limit { return .instant }
-            // Time going backwards is reported by the general fold.
-            guard timestamp >= now else { return .general }
+            if limit.isPast(timestamp) { return .instant }
             if word.isRecord {
                 // A mark that changes nothing, and the end of the innermost app callback, are taken too (only the
                 // time bookkeeping, and the pop), so that they do not cut the run.
@@ -80,7 +91,6 @@ extension ReplayState {
                           popInnermostApp(transition, slot: record.stringSlot, &sceneIndexes)
                     else { return .general }
                 }
-                now = timestamp
                 index += 1
                 continue
             }
@@ -99,7 +109,6 @@ extension ReplayState {
                 }
                 state.pointee.callbacks.removeLast()
                 Self.popExecuting(&executing, code, serial)
-                now = timestamp
                 index += 1
             case Phase.begin.rawValue:
                 let ordinal = first &+ UInt64(index)
@@ -112,20 +121,16 @@ extension ReplayState {
                     state.pointee.callbacks.append(active)
                     executing.append(active)
                     lastActive = index
-                    now = timestamp
                     index += 1
                     continue
                 }
                 // A begin whose very next event is its own end (`applyRest`'s pair): neither is pushed.
                 var pairs = false
-                var pairTime: UInt64 = 0
                 if index + 1 < count {
                     let next = entries.word(at: index + 1)
                     if word.isSameCallback(as: next), next.phaseCode == Phase.end.rawValue {
-                        pairTime = entries.timestamp(at: index + 1)
-                        if pairTime <= limit {
+                        if !limit.isPast(entries.timestamp(at: index + 1)) {
                             // The general fold pairs these too; what it does for them the quiet path does not.
-                            guard pairTime >= timestamp else { return .general }
                             if next.parentCode == EventRecord.Parent.controller.rawValue,
                                !Self.isKnownAlive(entries.parentSerial(at: index + 1), table) {
                                 return .general
@@ -140,13 +145,11 @@ extension ReplayState {
                 ) else { return .general }
                 lastActive = index
                 if pairs {
-                    now = pairTime
                     index += 2
                 } else {
                     let active = ActiveCallback(code, serial: serial, since: timestamp, ordinal: ordinal, isInstant: false)
                     state.pointee.callbacks.append(active)
                     executing.append(active)
-                    now = timestamp
                     index += 1
                 }
             case Phase.instant.rawValue:
@@ -157,7 +160,6 @@ extension ReplayState {
                       )
                 else { return .general }
                 lastActive = index
-                now = timestamp
                 index += 1
             default:
                 return .general
@@ -342,4 +344,22 @@ extension ReplayState {
         default: nil
         }
     }
+}
+
+/// When a quiet run stops for time: `ReplayState.foldQuietCallbacks` is specialized for each (a replay to the end tests
+/// no instant per entry).
+protocol QuietLimit {
+    /// Whether an event at `time` is past the instant the fold stops before.
+    func isPast(_ time: UInt64) -> Bool
+}
+
+/// No instant: the run goes to the end of the entries.
+struct NoLimit: QuietLimit {
+    @inline(__always) func isPast(_ time: UInt64) -> Bool { false }
+}
+
+/// The fold stops before the first event after `instant`.
+struct InstantLimit: QuietLimit {
+    let instant: UInt64
+    @inline(__always) func isPast(_ time: UInt64) -> Bool { time > instant }
 }

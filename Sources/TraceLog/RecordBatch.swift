@@ -11,6 +11,9 @@ import TraceModel
 /// `withEntries` (or `self[index]`) gives each event as an `Entry` gathered from the columns; a consumer that reads
 /// a few fields of an entry loads only those columns.
 ///
+/// The timestamps of a batch's entries never decrease: they are its frame's, the sums of the frame's unsigned time
+/// deltas (an event whose sum would overflow is not decoded).
+///
 /// A callback without a source or size argument (the common event) is an entry of its own; any other event is an
 /// entry whose `record` indexes `records` (the full `EventRecord`, read through the cursor's tables like any
 /// record) and, for a record of kind `.other`, `events` (its `Event`). Buffers are reused from call to call; what
@@ -194,6 +197,11 @@ public struct RecordBatch {
         private(set) var words: UnsafeMutablePointer<UInt64>
         private(set) var parents: UnsafeMutablePointer<UInt64>
         private(set) var wideSlots: UnsafeMutablePointer<UInt32>
+        /// Where the decoder writes the batch's records (one per row at most), moved into `RecordBatch.records` in
+        /// one append when the batch ends: written in place, a record is not copied twice on its way into the
+        /// array, and the array is not checked for uniqueness and capacity per record. Always initialized (a
+        /// record is trivially copyable).
+        private(set) var records: UnsafeMutablePointer<EventRecord>
         private(set) var capacity: Int
         /// The batch's first timestamp in `timesOwner`'s buffer.
         private(set) var times: UnsafePointer<UInt64>
@@ -204,6 +212,7 @@ public struct RecordBatch {
             words = .allocate(capacity: self.capacity)
             parents = .allocate(capacity: self.capacity)
             wideSlots = .allocate(capacity: self.capacity)
+            records = Self.recordRows(self.capacity)
             // Read only for entries, and a batch with entries points it at its frame's times first.
             times = UnsafePointer(parents)
         }
@@ -213,10 +222,12 @@ public struct RecordBatch {
             words.deallocate()
             parents.deallocate()
             wideSlots.deallocate()
+            records.deallocate()
             capacity = needed
             words = .allocate(capacity: needed)
             parents = .allocate(capacity: needed)
             wideSlots = .allocate(capacity: needed)
+            records = Self.recordRows(needed)
             if timesOwner == nil { times = UnsafePointer(parents) }
         }
 
@@ -226,10 +237,18 @@ public struct RecordBatch {
             if timesOwner !== owner { timesOwner = owner }
         }
 
+        /// `count` initialized record rows.
+        private static func recordRows(_ count: Int) -> UnsafeMutablePointer<EventRecord> {
+            let rows = UnsafeMutablePointer<EventRecord>.allocate(capacity: count)
+            rows.initialize(repeating: EventRecord(otherAt: 0, ordinal: 0), count: count)
+            return rows
+        }
+
         deinit {
             words.deallocate()
             parents.deallocate()
             wideSlots.deallocate()
+            records.deallocate()
         }
     }
 

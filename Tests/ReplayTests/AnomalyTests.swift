@@ -198,4 +198,43 @@ struct DeadControllerTests {
         #expect(inserts.allSatisfy(set.contains))
         #expect(!set.contains(2) || inserts.contains(2))
     }
+
+    @Test("the serial set agrees with a set on random inserts (deaths in creation order, in stack order, at random)", arguments: [1, 2, 3, 4])
+    func serialSetAgreesWithASet(seed: UInt64) {
+        var generator = seed &* 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: UInt32) -> UInt32 {
+            generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt32(truncatingIfNeeded: generator >> 33) % bound
+        }
+        var set = SerialSet()
+        var reference = Set<UInt32>()
+        var serial: UInt32 = 1
+        for _ in 0..<400 {
+            // A burst of serials inserted newest first (stack order), or one at random below the newest.
+            switch next(3) {
+            case 0:
+                let length = 1 + next(6)
+                for offset in (0..<length).reversed() { set.insert(serial + offset); reference.insert(serial + offset) }
+                serial += length + next(3)
+            case 1:
+                set.insert(serial)
+                reference.insert(serial)
+                serial += 1 + next(2)
+            default:
+                let value = next(serial + 2)
+                set.insert(value)
+                reference.insert(value)
+            }
+            var expected: [ClosedRange<UInt32>] = []
+            for value in reference.sorted() {
+                if let last = expected.last, last.upperBound &+ 1 == value {
+                    expected[expected.count - 1] = last.lowerBound...value
+                } else {
+                    expected.append(value...value)
+                }
+            }
+            #expect(set.ranges == expected)
+            if set.ranges != expected { return }
+        }
+    }
 }
