@@ -1,24 +1,13 @@
+import LifetraceTestSupport
 import Testing
 
 @testable import Audit
 
 @Suite("SerialWindow: values by serial, bounded by the serials holding one")
 struct SerialWindowTests {
-    /// A small deterministic generator (SplitMix64).
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("reads what a dictionary model holds, for increasing, scattered and huge serials", arguments: [UInt64(1), 2, 3])
     func agreesWithDictionary(seed: UInt64) {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         var window = SerialWindow<UInt32>(empty: 0)
         var model: [UInt32: UInt32] = [:]
         var next: UInt32 = 1

@@ -1,3 +1,4 @@
+import LifetraceTestSupport
 import Testing
 import TraceModel
 @testable import Replay
@@ -113,7 +114,7 @@ struct AnomalyTests {
 
     @Test("arbitrary, illegal event soup never traps and the fold is deterministic")
     func soup() {
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         let refs = (1...6).map { ControllerRef(serial: UInt32($0), typeName: "C\($0)") }
         var events: [Event] = []
         for _ in 0..<20_000 {
@@ -146,19 +147,6 @@ struct AnomalyTests {
         #expect(first == second)
         #expect(first.eventCount == 20_000)
         #expect(!first.diagnostics.isEmpty)
-    }
-}
-
-/// A small deterministic generator for tests.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
