@@ -236,7 +236,7 @@ extension ReplayState {
         let old = controllers[at: position].parent.serial
         controllers[at: position].parent = .controller(parent)
         if let old, old != parent, let oldPosition = controllers.position(of: old) {
-            controllers[at: oldPosition].children.removeAll { $0 == child }
+            Self.removeChild(child, from: &controllers[at: oldPosition].children)
         }
         if let parentPosition = controllers.position(of: parent), !controllers[at: parentPosition].children.contains(child) {
             controllers[at: parentPosition].children.append(child)
@@ -249,7 +249,23 @@ extension ReplayState {
         let old = controllers[at: position].parent.serial
         controllers[at: position].parent = .none
         if let old, let oldPosition = controllers.position(of: old) {
-            controllers[at: oldPosition].children.removeAll { $0 == child }
+            Self.removeChild(child, from: &controllers[at: oldPosition].children)
+        }
+    }
+
+    /// `children.removeAll { $0 == child }` without its partition pass: a child is listed once (`link` appends
+    /// only when absent), so the one occurrence is removed (`removeLast` when it is the last); a list holding it
+    /// more than once (a state built some other way) still loses every occurrence.
+    @inline(__always)
+    static func removeChild(_ child: UInt32, from children: inout [UInt32]) {
+        guard let index = children.firstIndex(of: child) else { return }
+        let last = children.count - 1
+        if index == last {
+            children.removeLast()
+        } else if children[(index + 1)...].contains(child) {
+            children.removeAll { $0 == child }
+        } else {
+            children.remove(at: index)
         }
     }
 
@@ -342,7 +358,8 @@ extension ReplayState {
     mutating func compactDead(_ serial: UInt32) {
         guard let position = controllers.position(of: serial) else { return }
         let hadCallbacks = !controllers[at: position].callbacks.isEmpty
-        controllers[at: position].callbacks.removeAll()
+        // Capacity kept: the record is reused (`ControllerTable.insertNew`) once evicted, buffers and all.
+        if hadCallbacks { controllers[at: position].callbacks.removeAll(keepingCapacity: true) }
         if hadCallbacks {
             executing.removeAll { $0.isOf(serial) }
         }
@@ -510,13 +527,33 @@ extension ReplayState {
             app = next
             return
         }
-        scenes[scene] = next
+        // A trace has a handful of scenes: found by comparing keys (no hashing), written in place, and the most
+        // foreground state taken in the same pass over the few values.
+        var found: Dictionary<String, RunState>.Index?
+        if scenes.count <= 8 {
+            var index = scenes.startIndex
+            while index != scenes.endIndex {
+                if scenes[index].key == scene {
+                    found = index
+                    break
+                }
+                scenes.formIndex(after: &index)
+            }
+        } else {
+            found = scenes.index(forKey: scene)
+        }
+        if let found {
+            scenes.values[found] = next
+        } else {
+            scenes[scene] = next
+        }
         if event.transition == .willTerminate {
             app = .terminated
             return
         }
-        let best = scenes.values.max { $0.foregroundRank < $1.foregroundRank }
-        if let best, best.foregroundRank > 0 { app = best }
+        var best = RunState.unknown
+        for state in scenes.values where state.foregroundRank > best.foregroundRank { best = state }
+        if best.foregroundRank > 0 { app = best }
     }
 
     // MARK: - SwiftUI

@@ -302,7 +302,7 @@ extension ReplayState {
         let old = state.pointee.parent.serial
         state.pointee.parent = .controller(parent)
         if let old, old != parent, let oldPosition = table.position(of: old) {
-            table.states[oldPosition].children.removeAll { $0 == child }
+            removeChild(child, from: &table.states[oldPosition].children)
         }
         if let parentPosition = table.position(of: parent), !table.states[parentPosition].children.contains(child) {
             table.states[parentPosition].children.append(child)
@@ -314,7 +314,7 @@ extension ReplayState {
         let old = state.pointee.parent.serial
         state.pointee.parent = .none
         if let old, let oldPosition = table.position(of: old) {
-            table.states[oldPosition].children.removeAll { $0 == child }
+            removeChild(child, from: &table.states[oldPosition].children)
         }
     }
 
