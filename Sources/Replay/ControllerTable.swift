@@ -255,7 +255,7 @@ extension ControllerTable {
         /// hashed or copied).
         let spares: UnsafeMutablePointer<ControllerState>
         /// How many removed records a storage keeps for reuse.
-        static let spareCapacity = 4
+        static let spareCapacity = 32
         let capacity: Int
         let serials: UnsafeMutablePointer<UInt32>
         let states: UnsafeMutablePointer<ControllerState>
