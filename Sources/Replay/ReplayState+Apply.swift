@@ -100,10 +100,11 @@ extension ReplayState {
         }
     }
 
-    /// Whether the quiet path may take `record` (a mark, or an app callback's end): worth entering it for.
+    /// Whether the quiet path may take `record` (a mark, an app or scene callback, a SwiftUI action): worth
+    /// entering it for.
     @inline(__always)
     static func mayBeQuiet(_ record: EventRecord) -> Bool {
-        record.kind == .mark || (record.kind == .app && record.phase == .end)
+        record.kind == .mark || record.kind == .app || record.kind == .swiftUI
     }
 
     /// Folds the events `cursor` has left whose ordinal is ≥ `ordinal`, stopping before the first whose timestamp
@@ -137,7 +138,7 @@ extension ReplayState {
                         // The common callbacks (and marks) through the table's pointers; the general fold below takes
                         // the rest (any other record at once: the quiet path would stop before it).
                         if !entries[index].isRecord || Self.mayBeQuiet(records[Int(entries[index].record)]),
-                           foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, until: instant) == .instant {
+                           foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, until: instant, refs) == .instant {
                             return true
                         }
                         if index == entries.count { break }
@@ -474,27 +475,28 @@ extension ReplayState {
         let time = record.timestamp
         let ordinal = record.ordinal
         advance(to: time, ordinal)
-        var scene: String?
-        var sceneIndex: UInt32 = 0
-        if record.stringSlot != EventRecord.noString {
-            let name = tables.string(atSlot: record.stringSlot)
-            scene = name
-            let slot = Int(record.stringSlot)
-            if slot < sceneIndexes.count, sceneIndexes[slot] != 0 {
-                sceneIndex = sceneIndexes[slot]
-            } else {
-                sceneIndex = SceneNames.shared.index(of: name)
-                if slot < 1 << 16 {
-                    if slot >= sceneIndexes.count { sceneIndexes.append(contentsOf: repeatElement(0, count: slot + 1 - sceneIndexes.count)) }
-                    sceneIndexes[slot] = sceneIndex
-                }
-            }
-        }
+        let (scene, sceneIndex) = Self.internScene(of: record, tables, &sceneIndexes)
         applyApp(AppEvent(record.appTransition ?? .didFinishLaunching, record.phase, scene: scene), sceneIndex: sceneIndex, time, ordinal)
     }
 
+    /// The scene of the `.app` record `record` (`nil` for an app delegate callback) and its `SceneNames` index,
+    /// interned once per frame string slot (`sceneIndexes`: the index by slot, 0 when not yet looked up).
+    @inline(__always)
+    static func internScene<T: RecordTables>(of record: EventRecord, _ tables: T, _ sceneIndexes: inout [UInt32]) -> (String?, UInt32) {
+        guard record.stringSlot != EventRecord.noString else { return (nil, 0) }
+        let name = tables.string(atSlot: record.stringSlot)
+        let slot = Int(record.stringSlot)
+        if slot < sceneIndexes.count, sceneIndexes[slot] != 0 { return (name, sceneIndexes[slot]) }
+        let sceneIndex = SceneNames.shared.index(of: name)
+        if slot < 1 << 16 {
+            if slot >= sceneIndexes.count { sceneIndexes.append(contentsOf: repeatElement(0, count: slot + 1 - sceneIndexes.count)) }
+            sceneIndexes[slot] = sceneIndex
+        }
+        return (name, sceneIndex)
+    }
+
     /// The one fold of an app or scene delegate callback; `sceneIndex` is `event.scene` interned (`SceneNames`).
-    private mutating func applyApp(_ event: AppEvent, sceneIndex: UInt32, _ time: UInt64, _ ordinal: UInt64) {
+    mutating func applyApp(_ event: AppEvent, sceneIndex: UInt32, _ time: UInt64, _ ordinal: UInt64) {
         let active = ActiveCallback(event.transition, sceneIndex: sceneIndex, since: time, ordinal: ordinal, isInstant: event.phase == .instant)
         switch event.phase {
         case .end:
@@ -564,7 +566,7 @@ extension ReplayState {
     }
 
     /// The one fold of a SwiftUI action; `refs` at `slot` gives the host's `ControllerRef` on first sight.
-    private mutating func applySwiftUI<R: ControllerRefSource>(
+    mutating func applySwiftUI<R: ControllerRefSource>(
         _ action: SwiftUIEvent.Action, view: String, host: UInt32?, slot: UInt32, _ refs: R, _ time: UInt64, _ ordinal: UInt64
     ) {
         func update(_ views: inout [SwiftUIViewState]) {
