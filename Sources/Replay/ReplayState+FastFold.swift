@@ -64,6 +64,11 @@ extension ReplayState {
         let count = entries.count
         // The entry whose callback becomes `lastCallback` (the last begin or instant taken), -1 for none.
         var lastActive = -1
+        // The last callback's serial (widened; `UInt64.max` for none yet) and its record's position: most callbacks
+        // are on the controller of the one before (≈ 54 % in the replay benchmark's trace), and positions do not
+        // change in a run (no insertion or removal), even when the snapshot is taken again.
+        var lastSerial = UInt64.max
+        var lastPosition = 0
 
         defer {
             if index != firstIndex {
@@ -112,8 +117,13 @@ extension ReplayState {
                     continue snapshot
                 }
                 let code = word.callbackCode
-                guard code <= Callback.didMoveToParent.rawValue, let position = table.position(of: word.serial) else { return .general }
-                let state = table.states + position
+                guard code <= Callback.didMoveToParent.rawValue else { return .general }
+                if UInt64(word.serial) != lastSerial {
+                    guard let position = table.position(of: word.serial) else { return .general }
+                    lastSerial = UInt64(word.serial)
+                    lastPosition = position
+                }
+                let state = table.states + lastPosition
                 guard state.pointee.deinitTime == nil, state.pointee.processEndTime == nil else { return .general }
                 let hasParent = word.parentCode == EventRecord.Parent.controller.rawValue
                 if hasParent, !Self.isKnownAlive(entries.parentSerial(at: index), table) { return .general }
