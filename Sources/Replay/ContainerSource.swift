@@ -48,17 +48,46 @@ struct EventContainer: ContainerSource, ControllerRefSource {
 }
 
 /// A `.container` record of a frame.
+///
+/// The slots and serials of its first two listed controllers (all of them, nearly always) are read from the
+/// tables once, when it is made: `applyContainer` asks for each several times.
 struct RecordContainer<Tables: RecordTables>: ContainerSource {
     let record: EventRecord
     let tables: Tables
+    private let firstSlots: (UInt32, UInt32)
+    private let firstSerials: (UInt32, UInt32)
+
+    init(record: EventRecord, tables: Tables) {
+        self.record = record
+        self.tables = tables
+        let count = record.listCount
+        let first = count > 0 ? tables.listSlot(record.listStart) : 0
+        let second = count > 1 ? tables.listSlot(record.listStart &+ 1) : 0
+        firstSlots = (first, second)
+        firstSerials = (count > 0 ? tables.serial(atSlot: first) : 0, count > 1 ? tables.serial(atSlot: second) : 0)
+    }
 
     var operation: ContainerOperation { record.containerOperation ?? .setRoot }
     var phase: Phase { record.phase }
     var containerSerial: UInt32? { record.hasController ? record.controller : nil }
     var containerSlot: UInt32 { record.controllerSlot }
     var count: Int { Int(record.listCount) }
-    func serial(at index: Int) -> UInt32 { tables.serial(atSlot: slot(at: index)) }
-    func slot(at index: Int) -> UInt32 { tables.listSlot(record.listStart &+ UInt32(index)) }
+
+    func serial(at index: Int) -> UInt32 {
+        switch index {
+        case 0: firstSerials.0
+        case 1: firstSerials.1
+        default: tables.serial(atSlot: slot(at: index))
+        }
+    }
+
+    func slot(at index: Int) -> UInt32 {
+        switch index {
+        case 0: firstSlots.0
+        case 1: firstSlots.1
+        default: tables.listSlot(record.listStart &+ UInt32(index))
+        }
+    }
     var style: ModalPresentationStyle? { record.presentationStyle }
     var index: Int? { record.hasIndex ? Int(record.index) : nil }
     var refs: Tables { tables }

@@ -56,7 +56,8 @@ extension ReplayState {
                         c.viewControllers = []
                         c.isViewControllerListComplete = false
                     }
-                    c.viewControllers!.removeAll { $0 == pushed }
+                    // Searched first: `removeAll(where:)` partitions the whole stack even when `pushed` is not on it.
+                    if c.viewControllers!.contains(pushed) { c.viewControllers!.removeAll { $0 == pushed } }
                     c.viewControllers!.append(pushed)
                 }
                 link(pushed, to: container)
