@@ -73,8 +73,8 @@ extension ReplayState {
         defer {
             if index != firstIndex {
                 time = entries.timestamp(at: index &- 1)
-                eventCount &+= UInt64(index &- firstIndex)
-                lastOrdinal = first &+ UInt64(index &- 1)
+                eventCount &+= UInt64(truncatingIfNeeded: index &- firstIndex)
+                lastOrdinal = first &+ UInt64(truncatingIfNeeded: index &- 1)
                 if lastActive >= 0 { lastCallback = Self.activeCallback(entries, lastActive, first: first) }
             }
         }
@@ -94,12 +94,12 @@ extension ReplayState {
                     // time bookkeeping, and the pop), so that they do not cut the run.
                     let record = records[Int(word.record)]
                     if record.kind == .mark, Self.isQuietMark(record, table) {
-                        index += 1
+                        index &+= 1
                         continue
                     }
                     if record.kind == .app, record.phase == .end, let transition = record.appTransition,
                        popInnermostApp(transition, slot: record.stringSlot, &sceneIndexes) {
-                        index += 1
+                        index &+= 1
                         continue
                     }
                     // Any other mark, app or scene callback and SwiftUI action that neither starts a controller's record
@@ -111,8 +111,8 @@ extension ReplayState {
                         lastCallback = Self.activeCallback(entries, lastActive, first: first)
                         lastActive = -1
                     }
-                    guard foldRecordInRun(record, timestamp, first &+ UInt64(index), refs, sceneIndexes) else { return .general }
-                    index += 1
+                    guard foldRecordInRun(record, timestamp, first &+ UInt64(truncatingIfNeeded: index), refs, sceneIndexes) else { return .general }
+                    index &+= 1
                     // The general functions wrote through `controllers`: the snapshot is taken again.
                     continue snapshot
                 }
@@ -128,17 +128,10 @@ extension ReplayState {
                 let hasParent = word.parentCode == EventRecord.Parent.controller.rawValue
                 if hasParent, !Self.isKnownAlive(entries.parentSerial(at: index), table) { return .general }
                 let serial = word.serial
-                switch word.phaseCode {
-                case Phase.end.rawValue:
-                    let depth = state.pointee.callbacks.count
-                    guard code != Callback.deinitialize.rawValue, depth > 0, state.pointee.callbacks[depth - 1].isCallback(code, of: serial) else {
-                        return .general
-                    }
-                    state.pointee.callbacks.removeLast()
-                    Self.popExecuting(&executing, code, serial)
-                    index += 1
-                case Phase.begin.rawValue:
-                    let ordinal = first &+ UInt64(index)
+                // Begins first (the most common phase), without a jump table.
+                let phase = word.phaseCode
+                if phase == Phase.begin.rawValue {
+                    let ordinal = first &+ UInt64(truncatingIfNeeded: index)
                     if code == Callback.deinitialize.rawValue {
                         // applyLocal's deinit (the record is alive, so `deinitTime` is nil); never paired with its end,
                         // whose liveness check looks for deinit on the stack.
@@ -148,18 +141,18 @@ extension ReplayState {
                         state.pointee.callbacks.append(active)
                         executing.append(active)
                         lastActive = index
-                        index += 1
+                        index &+= 1
                         continue
                     }
                     // A begin whose very next event is its own end (`applyRest`'s pair): neither is pushed.
                     var pairs = false
-                    if index + 1 < count {
-                        let next = entries.word(at: index + 1)
+                    if index &+ 1 < count {
+                        let next = entries.word(at: index &+ 1)
                         if word.isSameCallback(as: next), next.phaseCode == Phase.end.rawValue {
-                            if !limit.isPast(entries.timestamp(at: index + 1)) {
+                            if !limit.isPast(entries.timestamp(at: index &+ 1)) {
                                 // The general fold pairs these too; what it does for them the quiet path does not.
                                 if next.parentCode == EventRecord.Parent.controller.rawValue,
-                                   !Self.isKnownAlive(entries.parentSerial(at: index + 1), table) {
+                                   !Self.isKnownAlive(entries.parentSerial(at: index &+ 1), table) {
                                     return .general
                                 }
                                 pairs = true
@@ -172,23 +165,31 @@ extension ReplayState {
                     ) else { return .general }
                     lastActive = index
                     if pairs {
-                        index += 2
+                        index &+= 2
                     } else {
                         let active = ActiveCallback(code, serial: serial, since: timestamp, ordinal: ordinal, isInstant: false)
                         state.pointee.callbacks.append(active)
                         executing.append(active)
-                        index += 1
+                        index &+= 1
                     }
-                case Phase.instant.rawValue:
+                } else if phase == Phase.end.rawValue {
+                    let depth = state.pointee.callbacks.count
+                    guard code != Callback.deinitialize.rawValue, depth > 0, state.pointee.callbacks[depth - 1].isCallback(code, of: serial) else {
+                        return .general
+                    }
+                    state.pointee.callbacks.removeLast()
+                    Self.popExecuting(&executing, code, serial)
+                    index &+= 1
+                } else if phase == Phase.instant.rawValue {
                     guard code != Callback.deinitialize.rawValue,
                           Self.quietEffect(
-                            code, timestamp, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight,
+                            code, timestamp, state, first &+ UInt64(truncatingIfNeeded: index), table, transitionsInFlight: transitionsInFlight,
                             parent: word.parentCode, parentSerial: hasParent ? entries.parentSerial(at: index) : 0, serial: serial
                           )
                     else { return .general }
                     lastActive = index
-                    index += 1
-                default:
+                    index &+= 1
+                } else {
                     return .general
                 }
             }
@@ -231,7 +232,7 @@ extension ReplayState {
     private static func activeCallback(_ entries: RecordBatch.Entries, _ index: Int, first: UInt64) -> ActiveCallback {
         let word = entries.word(at: index)
         return ActiveCallback(
-            word.callbackCode, serial: word.serial, since: entries.timestamp(at: index), ordinal: first &+ UInt64(index),
+            word.callbackCode, serial: word.serial, since: entries.timestamp(at: index), ordinal: first &+ UInt64(truncatingIfNeeded: index),
             isInstant: word.phaseCode == Phase.instant.rawValue
         )
     }
