@@ -65,7 +65,10 @@ extension ImportCommand {
         /// Why `path` cannot be imported, read from its first bytes: a missing or unreadable file, a directory,
         /// an empty file, a trace, a gzip file, or (text format) UTF-16 text or binary data (a NUL byte in the first
         /// 64 KiB). `nil` when it looks like a log.
-        static func refusal(of path: String, format: String) throws -> String? {
+        ///
+        /// - Parameter fromStandardInput: `path` holds what was read from standard input: the hints then say
+        ///   what to pipe the input through, not what to run on a file.
+        static func refusal(of path: String, format: String, fromStandardInput: Bool = false) throws -> String? {
             let file: InputFile
             do {
                 file = try InputFile(path: path)
@@ -74,16 +77,18 @@ extension ImportCommand {
             }
             defer { file.close() }
             guard let head = try file.next(maximum: 64 * 1024) else {
-                return "empty file (0 bytes): nothing to import"
+                return fromStandardInput ? "nothing was read from standard input (0 bytes): nothing to import" : "empty file (0 bytes): nothing to import"
             }
             if head.starts(with: TraceHeader.magic) {
-                return "offset 0: already a Lifetrace trace, not a console log or JSONL export (to get JSONL: lifetrace export \(path) -o FILE.jsonl)"
+                let export = fromStandardInput ? "lifetrace export TRACE -o FILE.jsonl" : "lifetrace export \(path) -o FILE.jsonl"
+                return "offset 0: already a Lifetrace trace, not a console log or JSONL export (to get JSONL: \(export))"
             }
             if head.starts(with: [0x1F, 0x8B]) {
-                return "offset 0: gzip-compressed data; decompress it first (gunzip -k \(path))"
+                return "offset 0: gzip-compressed data; decompress it first (" + (fromStandardInput ? "pipe it through gunzip -c)" : "gunzip -k \(path))")
             }
             if format == "text", head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
-                return "offset 0: UTF-16 text (byte order mark); convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 \(path))"
+                let convert = "iconv -f UTF-16 -t UTF-8" + (fromStandardInput ? "" : " \(path)")
+                return "offset 0: UTF-16 text (byte order mark); convert it to UTF-8 first (" + (fromStandardInput ? "pipe it through \(convert))" : "\(convert))")
             }
             if format == "text", let nul = head.firstIndex(of: 0) {
                 return "offset \(nul): a NUL byte: binary data, not a text console log"
@@ -108,10 +113,13 @@ extension ImportCommand {
         }
 
         /// A progress reporter when standard error is a terminal, else `nil`.
-        static func forTerminal(input: String) -> ImportProgress? {
+        /// - Parameters:
+        ///   - input: The file read (its size is the 100 %).
+        ///   - shownAs: How the line names the input (`input` itself, or `<stdin>` for standard input's copy).
+        static func forTerminal(input: String, shownAs: String? = nil) -> ImportProgress? {
             guard isatty(STDERR_FILENO) == 1 else { return nil }
             let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? NSNumber)?.uint64Value ?? 0
-            return ImportProgress(input: input, totalBytes: size)
+            return ImportProgress(input: shownAs ?? input, totalBytes: size)
         }
 
         /// - Parameters:
@@ -124,7 +132,7 @@ extension ImportCommand {
             nextUpdate = now + 250_000_000
             var text = "\rlifetrace import: \(input): "
             if let bytes, totalBytes > 0 {
-                text += "\(min(100, bytes * 100 / totalBytes))% of \(megabytes(totalBytes)), "
+                text += "\(min(100, bytes * 100 / totalBytes))% of \(Self.megabytes(totalBytes)), "
             }
             text += "\(lines) lines, \(events) events\u{1B}[K"
             Self.writeToStandardError(text)
@@ -138,12 +146,13 @@ extension ImportCommand {
             shown = false
         }
 
-        private static func writeToStandardError(_ text: String) {
+        static func writeToStandardError(_ text: String) {
             var bytes = Array(text.utf8)
             _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
 
-        private func megabytes(_ bytes: UInt64) -> String {
+        /// `12.3 MB` (decimal megabytes, one decimal).
+        static func megabytes(_ bytes: UInt64) -> String {
             let tenths = (bytes + 50_000) / 100_000
             return "\(tenths / 10).\(tenths % 10) MB"
         }

@@ -9,7 +9,7 @@ import TraceModel
 /// `lifetrace import LOG [-o TRACE] [--format text|jsonl] [--mark 'SUBSTRING=MARK[,field=value…]']… [--strict]`
 ///
 /// Reads a console log (`text`, see docs/IMPORT.md) or a JSONL export (`jsonl`, docs/JSONL.md) and writes a
-/// `.lifetrace` trace. The input is streamed: read in chunks, parsed line by line and written as it goes, so
+/// `.lifetrace` trace. `LOG` `-` is standard input, copied to a file first (`StandardInputSpool`). The input is streamed: read in chunks, parsed line by line and written as it goes, so
 /// memory does not grow with the log. The trace is written to a temporary file renamed over `TRACE` at the end,
 /// so a failed import never damages an existing trace.
 ///
@@ -47,11 +47,16 @@ struct ImportCommand: Command {
             run starts (the app was launched again). Printed objects (<MyApp.DetailViewController: 0x7fa1…>)
             with different addresses are different controllers.
 
+            LOG '-' reads standard input, so a live console stream can be piped in (-o is then required):
+            xcrun simctl spawn booted log stream --style compact | lifetrace import - -o session.lifetrace
+            The input ends with the stream, or at Ctrl-C: what was read is imported. If the import fails, what
+            was read is kept beside the trace (TRACE.stdin.log) and named.
+
             Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, or (with --strict) an
             unreadable line or an invalid time.
             """,
         options: [
-            OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace)."),
+            OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace; required for -)."),
             OptionSpec("format", value: "FORMAT", help: "text or jsonl (default: jsonl for .jsonl/.ndjson or a JSONL export's content)."),
             OptionSpec("mark", value: "RULE", repeatable: true, help: "SUBSTRING=MARK[,field=value...]: lines containing SUBSTRING become MARK marks."),
             OptionSpec("strict", help: "Fail on the first line that is neither a callback nor a mark, or has an invalid time."),
@@ -61,13 +66,17 @@ struct ImportCommand: Command {
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let input = arguments.positionals[0]
-        if let kind = FilePaths.specialInputKind(input) {
-            output.errorLine("lifetrace import: error: \(input): \(FilePaths.specialInputMessage(kind))")
+        let fromStandardInput = input == "-"
+        if !fromStandardInput, let kind = FilePaths.specialInputKind(input) {
+            output.errorLine(
+                "lifetrace import: error: \(input): \(FilePaths.specialInputMessage(kind)); or pipe the log in: COMMAND | lifetrace import - -o TRACE")
             return .usageOrInput
         }
-        let byExtension = ["jsonl", "ndjson"].contains((input as NSString).pathExtension.lowercased())
-        let defaultFormat = byExtension || Self.startsLikeExport(input) ? "jsonl" : "text"
-        let format = try arguments.choice("format", among: ["text", "jsonl"], default: defaultFormat)
+        if fromStandardInput, arguments.value("output") == nil {
+            throw ValidationError("reading the log from standard input (-) needs -o TRACE")
+        }
+        // Options are checked before standard input is read: a mistake in them must not cost the input.
+        let givenFormat = arguments.value("format") == nil ? nil : try arguments.choice("format", among: ["text", "jsonl"], default: "text")
         let destination = arguments.value("output") ?? defaultOutput(for: input)
         var rules: [MarkRule] = []
         for spec in arguments.allValues("mark") {
@@ -78,32 +87,109 @@ struct ImportCommand: Command {
             }
             try checkStandardFields(spec, rules[rules.count - 1])
         }
+        if givenFormat == "jsonl", !rules.isEmpty || arguments.flag("strict") {
+            throw ValidationError("--mark and --strict apply to --format text only")
+        }
+        let resolvedDestination = try FilePaths.traceDestination(destination)
+        let shownInput = fromStandardInput ? standardInputName : input
+        var spool: StandardInputSpool?
+        var readPath = input
+        if fromStandardInput {
+            do {
+                spool = try spoolStandardInput(besides: resolvedDestination, output: output)
+            } catch {
+                output.errorLine("lifetrace import: error: \(error)")
+                return .usageOrInput
+            }
+            readPath = spool?.path ?? input
+        }
+        let exit: ExitCode
+        do {
+            exit = try importInput(
+                readPath, shownAs: shownInput, fromStandardInput: fromStandardInput, givenFormat: givenFormat, rules: rules,
+                destination: destination, resolvedDestination: resolvedDestination, arguments: arguments, output: output)
+        } catch {
+            spool.map { finish($0, succeeded: false, destination: resolvedDestination, output: output) }
+            throw error
+        }
+        spool.map { finish($0, succeeded: exit == .success, destination: resolvedDestination, output: output) }
+        return exit
+    }
+
+    /// Removes standard input's copy after a successful import, else keeps it (`StandardInputSpool.keep`) and
+    /// says where: the input cannot be read a second time.
+    static func finish(_ spool: StandardInputSpool, succeeded: Bool, destination: String, output: CommandOutput) {
+        if succeeded || spool.byteCount == 0 {
+            spool.remove()
+            return
+        }
+        let kept = spool.keep(besides: destination) ?? spool.path
+        output.errorLine("lifetrace import: note: what was read from standard input (\(spool.byteCount) bytes) is kept in \(kept.displayEscaped)")
+    }
+
+    /// Copies standard input into a spool file beside `destination` (`StandardInputSpool`), with a progress line
+    /// on a terminal and a note when Ctrl-C ended the input.
+    ///
+    /// - Throws: `ImportInputError` when standard input cannot be read or the copy cannot be written; the copy
+    ///   is then kept (`StandardInputSpool.keep`) and named in a note.
+    static func spoolStandardInput(besides destination: String, output: CommandOutput) throws(ImportInputError) -> StandardInputSpool {
+        FilePaths.cleanUpStaleTemporaries(of: destination, "spooling", command: "import", output: output)
+        let spool = try StandardInputSpool(besides: destination)
+        if isatty(STDIN_FILENO) == 1 {
+            output.errorLine("lifetrace import: reading the log from standard input (the terminal); end it with Ctrl-D")
+        }
+        let progress = SpoolProgress.forTerminal()
+        do {
+            try spool.readAll { progress?.update(bytes: $0) }
+        } catch {
+            progress?.clear()
+            finish(spool, succeeded: false, destination: destination, output: output)
+            throw error
+        }
+        progress?.clear()
+        if spool.wasInterrupted {
+            output.errorLine("lifetrace import: note: Ctrl-C ended the input after \(spool.byteCount) bytes; importing what was read")
+        }
+        return spool
+    }
+
+    /// Imports the log at `path` (a file, or standard input's copy) into `destination` and prints the report.
+    static func importInput(
+        _ path: String, shownAs input: String, fromStandardInput: Bool, givenFormat: String?, rules: [MarkRule],
+        destination: String, resolvedDestination: String, arguments: ParsedArguments, output: CommandOutput
+    ) throws -> ExitCode {
+        let byExtension = !fromStandardInput && ["jsonl", "ndjson"].contains((path as NSString).pathExtension.lowercased())
+        let format = givenFormat ?? (byExtension || Self.startsLikeExport(path) ? "jsonl" : "text")
         if format == "jsonl", !rules.isEmpty || arguments.flag("strict") {
             throw ValidationError("--mark and --strict apply to --format text only")
         }
         let request = ImportRequest(
-            input: input, recordedPath: input, format: format, rules: rules, strict: arguments.flag("strict"),
-            destination: try FilePaths.traceDestination(destination))
+            input: path, recordedPath: input, format: format, rules: rules, strict: arguments.flag("strict"),
+            destination: resolvedDestination)
+        // Standard input's copy has a temporary name; messages name `<stdin>` instead.
+        func shown(_ text: String) -> String {
+            fromStandardInput ? text.replacingOccurrences(of: path, with: input) : text
+        }
         let report: ImportReport
         do {
-            if let problem = try InputFile.refusal(of: input, format: format) {
+            if let problem = try InputFile.refusal(of: path, format: format, fromStandardInput: fromStandardInput) {
                 output.errorLine("lifetrace import: error: \(input): \(problem)")
                 return .usageOrInput
             }
-            if FilePaths.isSameFile(input, destination) {
-                output.errorLine("lifetrace import: error: \(destination): the output is the input file \(input); choose another -o")
+            if !fromStandardInput, FilePaths.isSameFile(path, destination) {
+                output.errorLine("lifetrace import: error: \(destination): the output is the input file \(path); choose another -o")
                 return .usageOrInput
             }
             FilePaths.cleanUpStaleTemporaries(of: request.destination, "importing", command: "import", output: output)
-            report = try importFile(request, progress: ImportProgress.forTerminal(input: input))
+            report = try importFile(request, progress: ImportProgress.forTerminal(input: path, shownAs: input))
         } catch let error as ConsoleImportError {
-            output.errorLine("lifetrace import: error: \(printable("\(error)", limit: 400))")
+            output.errorLine("lifetrace import: error: \(printable(shown("\(error)"), limit: 400))")
             return .usageOrInput
         } catch let error as JSONLError {
-            output.errorLine("lifetrace import: error: \(error)")
+            output.errorLine("lifetrace import: error: \(shown("\(error)"))")
             return .usageOrInput
         } catch let error as ImportInputError {
-            output.errorLine("lifetrace import: error: \(error)")
+            output.errorLine("lifetrace import: error: \(shown("\(error)"))")
             return .usageOrInput
         }
         for line in report.warnings { output.errorLine("\(input):\(line)") }

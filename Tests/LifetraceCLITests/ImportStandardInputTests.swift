@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import LifetraceCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lifetrace import - -o TRACE` reads the log from standard input, so a live console stream can be piped in
+/// (`xcrun simctl spawn booted log stream … | lifetrace import - -o TRACE`). Before, only files could be imported
+/// and a pipe was refused. These tests run the `lifetrace` executable with a pipe on its standard input.
+@Suite("import reads a log piped into standard input")
+struct ImportStandardInputTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/cases")
+    static let log = fixtures.appendingPathComponent("01-cancelled-pop-save.log").path
+
+    /// A `lifetrace` process with a pipe on standard input, and its outputs.
+    final class Run {
+        let process = Process()
+        let input = Pipe()
+        private let out = Pipe()
+        private let err = Pipe()
+
+        init(_ arguments: [String], in directory: String) throws {
+            let executable = try #require(FileSizeLimitTests.lifetrace(), "build the lifetrace product first (swift build --build-tests)")
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            process.standardInput = input
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+        }
+
+        func write(_ bytes: Data) { input.fileHandleForWriting.write(bytes) }
+
+        func closeInput() { try? input.fileHandleForWriting.close() }
+
+        /// Waits for the process to end; its status and outputs.
+        func finish() -> (status: Int32, out: String, err: String) {
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            let errData = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            closeInput()
+            return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        }
+    }
+
+    /// Runs `lifetrace ARGUMENTS` with `bytes` on standard input, closed after them.
+    static func pipe(_ bytes: Data, _ arguments: [String], in directory: String) throws -> (status: Int32, out: String, err: String) {
+        let run = try Run(arguments, in: directory)
+        run.write(bytes)
+        run.closeInput()
+        return run.finish()
+    }
+
+    static func names(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    @Test("a console log piped in gives the events the file gives, and no temporary file is left")
+    func pipedLog() throws {
+        let scratch = try CLIScratch("stdin-log")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.log))
+        let result = try Self.pipe(bytes, ["import", "-", "-o", "piped.lifetrace"], in: scratch.url.path)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("imported 16 events from <stdin> into piped.lifetrace"))
+        #expect(runCLI(["import", Self.log, "-o", scratch.path("file.lifetrace")]).code == .success)
+        let piped = runCLI(["events", scratch.path("piped.lifetrace")])
+        let fromFile = runCLI(["events", scratch.path("file.lifetrace")])
+        #expect(piped.code == .success)
+        #expect(piped.out == fromFile.out)
+        #expect(Self.names(in: scratch.url.path) == ["file.lifetrace", "piped.lifetrace"])
+    }
+
+    @Test("a JSONL export piped in is told by its content")
+    func pipedExport() throws {
+        let scratch = try CLIScratch("stdin-jsonl")
+        #expect(runCLI(["import", Self.log, "-o", scratch.path("file.lifetrace")]).code == .success)
+        #expect(runCLI(["export", scratch.path("file.lifetrace"), "-o", scratch.path("file.jsonl")]).code == .success)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.path("file.jsonl")))
+        let result = try Self.pipe(bytes, ["import", "-", "-o", "again.lifetrace"], in: scratch.url.path)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(runCLI(["events", scratch.path("again.lifetrace")]).out == runCLI(["events", scratch.path("file.lifetrace")]).out)
+    }
+
+    @Test("Ctrl-C (SIGINT) ends the input: what was read is imported, exit 0")
+    func interrupted() throws {
+        let scratch = try CLIScratch("stdin-interrupt")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.log))
+        let run = try Run(["import", "-", "-o", "live.lifetrace"], in: scratch.url.path)
+        run.write(bytes)
+        // Wait until the copy of standard input holds every byte written, as a stream would have delivered them.
+        var copied = false
+        for _ in 0..<200 where !copied {
+            let spool = Self.names(in: scratch.url.path).first { $0.hasPrefix("live.lifetrace.spooling-") }
+            if let spool, let size = try? FileManager.default.attributesOfItem(atPath: scratch.path(spool))[.size] as? NSNumber {
+                copied = size.intValue == bytes.count
+            }
+            if !copied { usleep(50_000) }
+        }
+        try #require(copied)
+        run.process.interrupt()
+        // A process that ignores the signal must fail the test, not hang it.
+        var waited = 0
+        while run.process.isRunning, waited < 600 {
+            usleep(50_000)
+            waited += 1
+        }
+        if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) }
+        #expect(waited < 600, "SIGINT did not end the import")
+        let result = run.finish()
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("Ctrl-C ended the input after \(bytes.count) bytes; importing what was read"))
+        #expect(result.out.hasPrefix("imported 16 events from <stdin>"))
+        #expect(Self.names(in: scratch.url.path) == ["live.lifetrace"])
+    }
+
+    @Test("a failed import keeps what was read, under a name of its own, never over an existing file")
+    func failureKeepsInput() throws {
+        let scratch = try CLIScratch("stdin-keep")
+        let bytes = Data("not a lifecycle line\nviewDidLoad\n".utf8)
+        for expected in ["out.lifetrace.stdin.log", "out.lifetrace.stdin-2.log"] {
+            let result = try Self.pipe(bytes, ["import", "-", "-o", "out.lifetrace", "--strict"], in: scratch.url.path)
+            #expect(result.status == 2)
+            #expect(result.err.contains("<stdin>:1: no lifecycle callback or mark"))
+            #expect(result.err.contains("is kept in \(expected)"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path(expected))) == bytes)
+        }
+        #expect(Self.names(in: scratch.url.path) == ["out.lifetrace.stdin-2.log", "out.lifetrace.stdin.log"])
+    }
+
+    @Test("empty standard input is an error, and leaves no file")
+    func emptyInput() throws {
+        let scratch = try CLIScratch("stdin-empty")
+        let result = try Self.pipe(Data(), ["import", "-", "-o", "out.lifetrace"], in: scratch.url.path)
+        #expect(result.status == 2)
+        #expect(result.err.contains("<stdin>: nothing was read from standard input (0 bytes): nothing to import"))
+        #expect(Self.names(in: scratch.url.path).isEmpty)
+    }
+
+    @Test("`import -` without -o, or with a bad option, fails before standard input is read")
+    func optionsCheckedFirst() {
+        let noOutput = runCLI(["import", "-"])
+        #expect(noOutput.code == .usageOrInput)
+        #expect(noOutput.err.contains("reading the log from standard input (-) needs -o TRACE"))
+        let badMark = runCLI(["import", "-", "-o", "x.lifetrace", "--mark", "nothing-after"])
+        #expect(badMark.code == .usageOrInput)
+        #expect(!badMark.err.contains("standard input"))
+    }
+}
