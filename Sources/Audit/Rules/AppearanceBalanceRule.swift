@@ -92,9 +92,32 @@ final class AppearanceBalanceMonitor: RuleMonitor {
         }
     }
 
+    /// A controller's appearance state and its last appearance callback: plain bytes, stored in a `SerialTable`
+    /// (a probe and a store per callback: no copy-on-write check, no array of positions).
     struct Tracked {
-        var state: State
-        var last: (callback: Callback, ordinal: UInt64, timestamp: UInt64)?
+        /// `State.index` + 1; 0 stands for `unknown` too (`legalCodes(_:)`).
+        var code: UInt8
+        /// The raw value of the last appearance callback, `Tracked.none` when there is none yet.
+        var lastCallback: UInt8 = Tracked.none
+        var lastOrdinal: UInt64 = 0
+        var lastTimestamp: UInt64 = 0
+
+        static let none: UInt8 = 0xFF
+
+        init(_ state: State) {
+            code = state.index &+ 1
+        }
+
+        /// The state.
+        var state: State {
+            code == 0 ? .unknown : State.allCases[Int(code &- 1)]
+        }
+
+        /// The last appearance callback, its ordinal and timestamp, or `nil`.
+        var last: (callback: Callback, ordinal: UInt64, timestamp: UInt64)? {
+            guard lastCallback != Self.none, let callback = Callback(rawValue: lastCallback) else { return nil }
+            return (callback, lastOrdinal, lastTimestamp)
+        }
     }
 
     let interests: EventInterests = .callbacks
@@ -102,7 +125,8 @@ final class AppearanceBalanceMonitor: RuleMonitor {
     /// Its callbacks read nothing of the replayed state.
     let stateFreeCallbacks = CallbackSet.all
     private let severity: Severity
-    @exclusivity(unchecked) private var controllers = SerialMap<Tracked>()
+    /// Per serial, from the controller's first callback seen to its deinit.
+    @exclusivity(unchecked) private var controllers = SerialTable<Tracked>()
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -112,45 +136,52 @@ final class AppearanceBalanceMonitor: RuleMonitor {
         guard record.phase != .end else { return }
         let serial = record.controller
         let callback = record.callback
-        let next: State
+        // The state code (`State.index` + 1) the callback leads to.
+        let next: UInt8
         switch callback {
-        case .viewWillAppear: next = .appearing
-        case .viewDidAppear: next = .appeared
-        case .viewWillDisappear: next = .disappearing
-        case .viewDidDisappear: next = .disappeared
+        case .viewWillAppear: next = State.appearing.index &+ 1
+        case .viewDidAppear: next = State.appeared.index &+ 1
+        case .viewWillDisappear: next = State.disappearing.index &+ 1
+        case .viewDidDisappear: next = State.disappeared.index &+ 1
         case .deinitialize:
-            controllers.removeValue(forKey: serial)
+            controllers.remove(serial)
             return
         case .initialize, .loadView, .viewDidLoad:
-            controllers.insertIfAbsent(serial, Tracked(state: .disappeared))
+            _ = controllers.bucket(of: serial, inserting: Tracked(.disappeared))
             return
         default:
-            controllers.insertIfAbsent(serial, Tracked(state: .unknown))
+            _ = controllers.bucket(of: serial, inserting: Tracked(.unknown))
             return
         }
-        // One lookup, then the record is read and changed where it is stored.
-        let position = controllers.position(of: serial, inserting: Tracked(state: .unknown))
-        let state = controllers[at: position].state
-        // The legal steps are tested on a bit table first: the problem's text is looked up only for a finding.
-        if Self.legal[Int(state.index)] & (1 << callback.rawValue) == 0, let problem = Self.problem(callback, state) {
-            report(problem, controllers[at: position], record, context, &findings)
+        // One probe (a controller first seen here starts unknown), then the entry is read and changed in place.
+        let bucket = controllers.bucket(of: serial, inserting: Tracked(.unknown))
+        var tracked = controllers[bucket: bucket]
+        // The legal steps are tested on bits first: the problem's text is looked up only for a finding.
+        if Self.legalCodes(callback) >> tracked.code & 1 == 0, let problem = Self.problem(callback, tracked.state) {
+            report(problem, tracked, record, context, &findings)
         }
-        controllers.update(at: position) {
-            $0.state = next
-            $0.last = (callback, context.ordinal, record.timestamp)
-        }
+        tracked.code = next
+        tracked.lastCallback = callback.rawValue
+        tracked.lastOrdinal = context.ordinal
+        tracked.lastTimestamp = record.timestamp
+        controllers[bucket: bucket] = tracked
     }
 
-    /// Per `State` (`State.index`), the appearance callbacks (bits by raw value) that are legal in it: those
-    /// `problem(_:_:)` gives no problem for (every callback is legal in `unknown`).
-    private static let legal: [UInt32] = State.allCases.map { state in
-        var bits: UInt32 = 0
-        for callback in Callback.allCases where problem(callback, state) == nil { bits |= 1 << callback.rawValue }
-        return bits
+    /// The state codes (`Tracked.code`, bit by code: 0 and 1 are `unknown`) in which the appearance callback
+    /// `callback` is a legal step: those `problem(_:_:)` gives no problem for (`AppearanceBalanceTests` checks).
+    @inline(__always)
+    static func legalCodes(_ callback: Callback) -> UInt8 {
+        switch callback {
+        case .viewWillAppear: 0b10_0111  // unknown, disappeared, disappearing
+        case .viewDidAppear: 0b00_1011  // unknown, appearing
+        case .viewWillDisappear: 0b01_1011  // unknown, appearing, appeared
+        case .viewDidDisappear: 0b10_0011  // unknown, disappearing
+        default: 0xFF
+        }
     }
 
     /// What is wrong with `callback` (an appearance callback) in `state`, or `nil` when it is a legal step.
-    private static func problem(_ callback: Callback, _ state: State) -> String? {
+    static func problem(_ callback: Callback, _ state: State) -> String? {
         switch (callback, state) {
         case (_, .unknown): nil
         case (.viewWillAppear, .disappeared), (.viewWillAppear, .disappearing): nil

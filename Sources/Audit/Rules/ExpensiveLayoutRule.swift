@@ -92,25 +92,33 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     let stateFreeRecords: EventInterests = .marks
 
     /// A layout callback interval that has begun and not ended.
-    /// Trivially copyable, so the common begin/end pair costs an append and a removal of plain bytes; what
-    /// few frames have (a source, `work` marks) is in `details`.
+    /// Plain bytes, so the common begin/end pair costs a store and a load in `open`; what few frames have (a
+    /// source, `work` marks) is in `details`.
     private struct Frame {
         /// The controller's serial (its `ControllerRef` is resolved from the end record, for a finding only).
         var controller: UInt32
-        var callback: Callback
+        /// The callback's raw value (plain bytes: `Callback` is not `BitwiseCopyable` outside TraceModel).
+        var callbackCode: UInt8
+        /// Whether `details` holds something for this frame (by `ordinal`).
+        var hasDetails = false
         var begin: UInt64
         var ordinal: UInt64
         /// Time spent in layout callbacks of other controllers nested in this one.
         var nested: UInt64 = 0
-        /// Whether `details` holds an entry for this frame (by `ordinal`).
-        var hasDetails = false
+
+        var callback: Callback { Callback(rawValue: callbackCode) ?? .viewWillLayoutSubviews }
+
+        init(controller: UInt32, callback: Callback, begin: UInt64, ordinal: UInt64) {
+            self.controller = controller
+            callbackCode = callback.rawValue
+            self.begin = begin
+            self.ordinal = ordinal
+        }
     }
 
-    /// A frame's source and `work` marks.
+    /// A frame's source and `work` marks (what `FrameDetails.take(_:)` hands over at its end).
     private struct Details {
         var source: EventSource?
-        /// `work` intervals begun in this callback and not ended: label, begin time, ordinal.
-        var openWork: [(label: String, begin: UInt64, ordinal: UInt64)] = []
         /// The longest `work` interval ended in this callback.
         var longestWork: (label: String, duration: UInt64, ordinal: UInt64, begin: UInt64)?
     }
@@ -134,33 +142,49 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         var source: EventSource?
     }
 
-    /// The details of the open frames that have some: few (frames nest a few deep), so a list searched from its
-    /// end costs less than hashing the ordinal.
-    private struct DetailsByOrdinal {
-        var entries: [(ordinal: UInt64, details: Details)] = []
+    /// The details of the open frames that have some, as flat lists keyed by the frame's ordinal: few entries
+    /// (frames nest a few deep), searched from the end, and kept at their capacity (no allocation per frame).
+    private struct FrameDetails {
+        /// `work` intervals begun and not ended, of every open frame, in the order they began.
+        var openWork: [(frame: UInt64, label: String, begin: UInt64, ordinal: UInt64)] = []
+        /// The longest `work` interval ended so far in each frame that has one.
+        var longest: [(frame: UInt64, label: String, duration: UInt64, ordinal: UInt64, begin: UInt64)] = []
+        /// The source of each open frame that has one.
+        var sources: [(frame: UInt64, source: EventSource)] = []
 
-        func index(of ordinal: UInt64) -> Int? {
-            entries.lastIndex { $0.ordinal == ordinal }
+        /// A `work` interval labelled `label` began at `begin` (ordinal `ordinal`) in the frame `frame`.
+        mutating func begin(_ label: String, at begin: UInt64, ordinal: UInt64, in frame: UInt64) {
+            openWork.append((frame, label, begin, ordinal))
         }
 
-        /// The position of `ordinal`'s details, added empty when it has none.
-        mutating func index(adding ordinal: UInt64) -> Int {
-            if let index = index(of: ordinal) { return index }
-            entries.append((ordinal, Details()))
-            return entries.count - 1
+        /// The last `work` interval labelled `label` begun in the frame `frame` ended at `end`.
+        mutating func end(_ label: String, at end: UInt64, in frame: UInt64) {
+            guard let index = openWork.lastIndex(where: { $0.frame == frame && $0.label == label }) else { return }
+            let begun = openWork.remove(at: index)
+            let duration = end >= begun.begin ? end - begun.begin : 0
+            if let slot = longest.lastIndex(where: { $0.frame == frame }) {
+                if duration >= longest[slot].duration { longest[slot] = (frame, label, duration, begun.ordinal, begun.begin) }
+            } else {
+                longest.append((frame, label, duration, begun.ordinal, begun.begin))
+            }
         }
 
-        mutating func set(_ details: Details, for ordinal: UInt64) {
-            entries[index(adding: ordinal)].details = details
-        }
-
-        mutating func removeValue(forKey ordinal: UInt64) -> Details? {
-            guard let index = index(of: ordinal) else { return nil }
-            return entries.remove(at: index).details
+        /// Removes and returns what the frame `frame` (which has ended) has.
+        mutating func take(_ frame: UInt64) -> Details {
+            var details = Details()
+            if !openWork.isEmpty { openWork.removeAll { $0.frame == frame } }
+            if let slot = longest.lastIndex(where: { $0.frame == frame }) {
+                let work = longest.remove(at: slot)
+                details.longestWork = (work.label, work.duration, work.ordinal, work.begin)
+            }
+            if let slot = sources.lastIndex(where: { $0.frame == frame }) { details.source = sources.remove(at: slot).source }
+            return details
         }
 
         mutating func removeAll() {
-            entries.removeAll()
+            openWork.removeAll(keepingCapacity: true)
+            longest.removeAll(keepingCapacity: true)
+            sources.removeAll(keepingCapacity: true)
         }
     }
 
@@ -171,9 +195,10 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
 
     private let severity: Severity
     private let budget: UInt64
-    @exclusivity(unchecked) private var open: [Frame] = []
+    /// The open layout frames, innermost last.
+    @exclusivity(unchecked) private var open = PlainStack<Frame>()
     /// The details of the open frames that have some, by the frame's ordinal.
-    @exclusivity(unchecked) private var details = DetailsByOrdinal()
+    @exclusivity(unchecked) private var details = FrameDetails()
     @exclusivity(unchecked) private var overruns: [Key: Overruns] = [:]
     @exclusivity(unchecked) private var order: [Key] = []
 
@@ -183,37 +208,37 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     }
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        switch record.phase {
-        case .begin:
+        if record.phase == .begin {
             var frame = Frame(controller: record.controller, callback: record.callback, begin: record.timestamp, ordinal: context.ordinal)
             if context.hasSource, let source = context.source {
                 frame.hasDetails = true
-                details.set(Details(source: source), for: frame.ordinal)
+                details.sources.append((frame.ordinal, source))
             }
             open.append(frame)
-        case .end:
-            // Usually the innermost frame ends: checked first, and removed without shifting the others.
-            let last = open.count - 1
-            let index: Int
-            if last >= 0, open[last].controller == record.controller, open[last].callback == record.callback {
-                index = last
-            } else {
-                guard let found = open.lastIndex(where: { $0.controller == record.controller && $0.callback == record.callback }) else { return }
-                index = found
-            }
-            let frame = index == last ? open.removeLast() : open.remove(at: index)
-            let duration = record.timestamp >= frame.begin ? record.timestamp - frame.begin : 0
-            if index > 0 { open[index - 1].nested &+= duration }
-            let own = duration >= frame.nested ? duration - frame.nested : 0
-            // Most frames have no details and are within budget: nothing is built for them.
-            if frame.hasDetails {
-                let frameDetails = details.removeValue(forKey: frame.ordinal) ?? Details()
-                if own > budget { self.record(frame, frameDetails, context.controller(of: record), own: own, end: record.timestamp, context) }
-            } else if own > budget {
-                self.record(frame, Details(), context.controller(of: record), own: own, end: record.timestamp, context)
-            }
-        case .instant:
-            break
+            return
+        }
+        guard record.phase == .end else { return }
+        // Usually the innermost frame ends: checked first, and removed without shifting the others.
+        let last = open.count &- 1
+        let frame: Frame
+        let index: Int
+        if last >= 0, open[last].controller == record.controller, open[last].callbackCode == record.callback.rawValue {
+            index = last
+            frame = open.removeLast()
+        } else {
+            guard let found = open.lastIndex(where: { $0.controller == record.controller && $0.callbackCode == record.callback.rawValue }) else { return }
+            index = found
+            frame = open.remove(at: index)
+        }
+        let duration = record.timestamp >= frame.begin ? record.timestamp - frame.begin : 0
+        if index > 0 { open[index &- 1].nested &+= duration }
+        let own = duration >= frame.nested ? duration - frame.nested : 0
+        // Most frames have no details and are within budget: nothing is built for them.
+        if frame.hasDetails {
+            let frameDetails = details.take(frame.ordinal)
+            if own > budget { self.record(frame, frameDetails, context.controller(of: record), own: own, end: record.timestamp, context) }
+        } else if own > budget {
+            self.record(frame, Details(), context.controller(of: record), own: own, end: record.timestamp, context)
         }
     }
 
@@ -225,18 +250,10 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         let ordinal = open[index].ordinal
         if record.phase == .begin {
             open[index].hasDetails = true
-            let label = context.field(.label, of: record)?.description ?? ""
-            let slot = details.index(adding: ordinal)
-            details.entries[slot].details.openWork.append((label, record.timestamp, context.ordinal))
+            details.begin(context.field(.label, of: record)?.description ?? "", at: record.timestamp, ordinal: context.ordinal, in: ordinal)
         } else {
-            guard open[index].hasDetails, let slot = details.index(of: ordinal) else { return }
-            let label = context.field(.label, of: record)?.description ?? ""
-            guard let work = details.entries[slot].details.openWork.lastIndex(where: { $0.label == label }) else { return }
-            let begun = details.entries[slot].details.openWork.remove(at: work)
-            let duration = record.timestamp >= begun.begin ? record.timestamp - begun.begin : 0
-            if duration >= details.entries[slot].details.longestWork?.duration ?? 0 {
-                details.entries[slot].details.longestWork = (label, duration, begun.ordinal, begun.begin)
-            }
+            guard open[index].hasDetails, !details.openWork.isEmpty else { return }
+            details.end(context.field(.label, of: record)?.description ?? "", at: record.timestamp, in: ordinal)
         }
     }
 
