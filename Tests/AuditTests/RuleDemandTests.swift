@@ -63,3 +63,28 @@ struct RuleDemandTests {
         #expect(try Self.findings(kept.events, HostingChildrenAccumulateRule.id).count == 1)
     }
 }
+
+/// `unsaved_edit_at_exit` keeps each controller's unsaved edits as a list by key: repeated edits of a key are
+/// counted in one entry, a critical save of one key clears only that key.
+@Suite("unsaved_edit_at_exit edits by key")
+struct UnsavedEditsByKeyTests {
+    @Test("two keys edited, one saved: only the other is reported, with its count")
+    func oneKeySaved() throws {
+        let editor = ExampleTrace.controller(1, "NoteEditorViewController")
+        func edit(_ key: String) -> MarkEvent { MarkEvent(MarkName.edit, controller: editor, fields: [MarkField("key", .string(key))]) }
+        var trace = ExampleTrace()
+        trace.appear(editor)
+        trace.mark(edit("title"))
+        trace.mark(edit("body"))
+        trace.mark(edit("title"))
+        trace.mark(edit("body"))
+        trace.mark(edit("body"))
+        trace.mark(MarkEvent(MarkName.save, controller: editor, fields: [MarkField("key", .string("title")), MarkField("critical", .bool(true))]))
+        trace.callback(.viewWillDisappear, editor)
+        trace.callback(.viewDidDisappear, editor)
+        let findings = try RuleDemandTests.findings(trace.events, UnsavedEditAtExitRule.id)
+        #expect(findings.count == 1)
+        let message = try #require(findings.first?.message)
+        #expect(message.hasPrefix("'body' edited 3 times"), "\(message)")
+    }
+}
