@@ -28,6 +28,14 @@ public final class AuditSession {
     /// The monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds and the
     /// fixed filter does not. Manually allocated, as `DispatchTable`'s storage (no reference counting per read).
     private let demandTargets: UnsafeMutableBufferPointer<DemandRef>
+    /// The monitors' serial filters (`RuleMonitor.serialFilters`): a monitor is called for the callbacks one
+    /// filters when the entry's serial passes it or its demand asks for the callback. Manually allocated, as
+    /// `demandTargets`.
+    private let filteredTargets: UnsafeMutableBufferPointer<FilteredRef>
+    /// The callbacks some serial filter filters, by `CallbackSet` bit, and as (callback, phase) pairs
+    /// (`pairs(_:)`, part of `watchedPairs`).
+    private let filteredCallbacks: UInt32
+    private let filteredPairs: UInt64
     private let containerTable: DispatchTable
     private let appTable: DispatchTable
     /// The mark monitors by the interned code of the mark's name (`KnownName` raw value; `markFilter`), and
@@ -46,10 +54,17 @@ public final class AuditSession {
     /// changed a demand: `demandChanged`).
     @exclusivity(unchecked) private var demandedCallbacks: UInt32 = 0
     @exclusivity(unchecked) private var demandedApp: UInt32 = 0
-    /// The callbacks watched now (`watchedCallbacks` and the demands) as a mask of (callback, phase) pairs, bit
-    /// `code & 0xF | phase << 4` (`pairIndex(_:)`): what the batch loop tests per
-    /// callback entry, reading only the entry's word.
+    /// The callbacks watched now (`watchedCallbacks` and the demands, and those a serial filter decides on) as a
+    /// mask of (callback, phase) pairs, bit `code & 0xF | phase << 4` (`pairIndex(_:)`): what the batch loop tests
+    /// per callback entry, reading only the entry's word.
     @exclusivity(unchecked) private var watchedPairs: UInt64 = 0
+    /// Per (callback, phase) pair of `watchedPairs` (64 bytes): 1 if it is dispatched whatever the entry's serial
+    /// (`watchedCallbacks` and the demands), 0 if only when a serial filter lets the entry through
+    /// (`passesFilters(_:)`). A byte read only for a watched entry (a second mask tested in the loop cost every
+    /// entry two instructions: the compiler computed its bit before the first test).
+    private let dispatchedPairs: UnsafeMutablePointer<UInt8>
+    /// `dispatchedPairs` as a mask (what `readDemands()` last wrote there).
+    @exclusivity(unchecked) private var dispatchedMask: UInt64 = 0
     /// Set by a `CallbackDemand` of this session's monitors when its sets change (`CallbackDemand.changed`).
     private let demandChanged: UnsafeMutablePointer<Bool>
     /// A callback record whose fields `record(of:ordinal:)` fills in (copying it costs less than `EventRecord`'s
@@ -66,9 +81,10 @@ public final class AuditSession {
         let boxes = monitors.map(MonitorBox.init)
         self.boxes = boxes
         let callbackMonitors = boxes.filter { $0.monitor.interests.contains(.callbacks) }
-        callbackTable = DispatchTable(keys: 32, callbackMonitors) { monitor, key in
-            monitor.callbackFilter.rawValue & (1 << UInt32(key)) != 0
-        }
+        // A monitor's callbacks by its fixed filter, less those its serial filter filters.
+        callbackTable = DispatchTable(keys: 32, boxes: callbackMonitors, wantsBox: { box, key in
+            Self.unfiltered(box).rawValue & (1 << UInt32(key)) != 0
+        })
         let demands = boxes.compactMap { box -> DemandRef? in
             let monitor = box.monitor
             guard box.demand != nil else { return nil }
@@ -78,6 +94,22 @@ public final class AuditSession {
         }
         demandTargets = .allocate(capacity: demands.count)
         _ = demandTargets.initialize(from: demands)
+        var filtered: [FilteredRef] = []
+        for box in callbackMonitors {
+            // A monitor's filters, each narrowed to its callbacks not taken by an earlier one.
+            var left = box.monitor.callbackFilter
+            for filter in box.serialFilters {
+                let callbacks = filter.callbacks.intersection(left)
+                left.subtract(callbacks)
+                if callbacks.isEmpty { continue }
+                filtered.append(FilteredRef(
+                    target: MonitorRef(box), callbacks: callbacks.rawValue, filter: .passUnretained(filter), demand: box.demand.map { .passUnretained($0) }))
+            }
+        }
+        filteredTargets = .allocate(capacity: filtered.count)
+        _ = filteredTargets.initialize(from: filtered)
+        filteredCallbacks = filtered.reduce(0) { $0 | $1.callbacks }
+        filteredPairs = Self.pairs(filteredCallbacks)
         containerTable = DispatchTable(keys: Self.containerKeys, boxes.filter { $0.monitor.interests.contains(.containers) }) { monitor, key in
             monitor.containerFilter.contains(code: UInt8(key))
         }
@@ -103,6 +135,8 @@ public final class AuditSession {
         if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = 1 }
         demandChanged = .allocate(capacity: 1)
         demandChanged.initialize(to: false)
+        dispatchedPairs = .allocate(capacity: 64)
+        dispatchedPairs.initialize(repeating: 0, count: 64)
         for box in boxes { box.demand?.changed = demandChanged }
         readDemands()
     }
@@ -115,9 +149,11 @@ public final class AuditSession {
         swiftUITable.deallocate()
         recorderTable.deallocate()
         demandTargets.deallocate()
+        filteredTargets.deallocate()
         markActions.deallocate()
         for box in boxes where box.demand?.changed == demandChanged { box.demand?.changed = nil }
         demandChanged.deallocate()
+        dispatchedPairs.deallocate()
     }
 
     /// What the batch loop does with a record entry: nothing (no monitor looks at it), dispatch it
@@ -126,6 +162,11 @@ public final class AuditSession {
         case skip
         case dispatch
         case event
+    }
+
+    /// The callbacks `monitor` wants for every controller: its fixed filter less what its serial filter filters.
+    private static func unfiltered(_ box: MonitorBox) -> CallbackSet {
+        box.serialFilters.reduce(box.monitor.callbackFilter) { $0.subtracting($1.callbacks) }
     }
 
     /// Keys of the container table: operation raw values.
@@ -171,7 +212,16 @@ public final class AuditSession {
         }
         demandedCallbacks = callbacks
         demandedApp = app
-        watchedPairs = Self.pairs(watchedCallbacks | callbacks)
+        let dispatched = Self.pairs(watchedCallbacks | callbacks)
+        // Only the bytes of the pairs that changed (a demand changes a few callbacks, thousands of times a trace).
+        var changed = dispatched ^ dispatchedMask
+        while changed != 0 {
+            let pair = changed.trailingZeroBitCount
+            dispatchedPairs[pair] = UInt8(truncatingIfNeeded: dispatched >> UInt64(pair) & 1)
+            changed &= changed &- 1
+        }
+        dispatchedMask = dispatched
+        watchedPairs = dispatched | filteredPairs
     }
 
     /// The bit of a callback entry's (callback, phase) pair in `watchedPairs`: `code & 0xF | phase << 4`, from the
@@ -334,7 +384,8 @@ public final class AuditSession {
         while index < count {
             let word = entries.word(at: index)
             if !word.isRecord {
-                if watched >> Self.pairIndex(word) & 1 != 0 {
+                let pair = Self.pairIndex(word)
+                if watched >> pair & 1 != 0, dispatchedPairs[Int(pair)] != 0 || passesFilters(word) {
                     pending.pointee.end = index &+ 1
                     let entry = entries[index]
                     Self.fill(&record, from: entry, ordinal: first &+ UInt64(index))
@@ -426,10 +477,23 @@ public final class AuditSession {
         return previous
     }
 
-    /// Whether some monitor looks at the callback with table key `key` now (its filter or its demand).
+    /// Whether some monitor looks at the callback with table key `key` now (its filter or its demand), or may
+    /// (a serial filter, decided by `dispatch`).
     @inline(__always)
     private func isWatched(_ key: Int) -> Bool {
-        (watchedCallbacks | demandedCallbacks) & (1 << UInt32(key)) != 0
+        (watchedCallbacks | demandedCallbacks | filteredCallbacks) & (1 << UInt32(key)) != 0
+    }
+
+    /// Whether some serial filter lets the callback entry `word` through (one of the callbacks it filters, by the
+    /// caller's tests of `watchedPairs` and `dispatchedPairs`); kept out of the batch loop.
+    @inline(never)
+    private func passesFilters(_ word: RecordBatch.Word) -> Bool {
+        let key = Self.callbackKey(word.callbackCode, word.phaseCode)
+        let bit: UInt32 = 1 << UInt32(key)
+        for target in filteredTargets where target.callbacks & bit != 0 {
+            if target.passes(word.serial, bit) { return true }
+        }
+        return false
     }
 
     /// Calls the monitors that look at the callback record now (kept out of the batch loop, whose scan stays small).
@@ -445,7 +509,19 @@ public final class AuditSession {
                 target.target.observe(callback: record, context, &findings)
             }
         }
+        if filteredCallbacks & (1 << UInt32(key)) != 0 { dispatchFiltered(record, key, context) }
         updateDemands()
+    }
+
+    /// Calls the monitors whose serial filter filters the callback record (table key `key`) and lets its
+    /// controller through, or whose demand asks for it (the demand loop of `dispatch` leaves a monitor's filtered
+    /// callbacks to this one: its `DemandRef.filter` holds them, so each monitor is asked once, before its call).
+    @inline(__always)
+    private func dispatchFiltered(_ record: EventRecord, _ key: Int, _ context: EventContext) {
+        let bit: UInt32 = 1 << UInt32(key)
+        for target in filteredTargets where target.callbacks & bit != 0 && target.passes(record.controller, bit) {
+            target.target.observe(callback: record, context, &findings)
+        }
     }
 
     /// Calls the monitors that want a container, app, SwiftUI or mark record (the table of its kind, by operation,
@@ -538,10 +614,13 @@ final class MonitorBox {
     let monitor: any RuleMonitor
     /// `monitor.callbackDemand`, read once (a monitor keeps one demand object and changes its sets).
     let demand: CallbackDemand?
+    /// `monitor.serialFilters`, read once and held (the session's `FilteredRef`s hold them unmanaged).
+    let serialFilters: [SerialFilter]
 
     init(_ monitor: any RuleMonitor) {
         self.monitor = monitor
         demand = monitor.callbackDemand
+        serialFilters = monitor.serialFilters
     }
 }
 
@@ -585,6 +664,23 @@ struct DemandRef {
     /// The demand's app events now.
     @inline(__always)
     var app: AppTransitionSet { target.box._withUnsafeGuaranteedRef { $0.demand?.app ?? [] } }
+}
+
+/// A serial filter of a monitor, the callbacks it filters (`CallbackSet` bits, within the monitor's
+/// `callbackFilter`), the filter and the monitor's demand, held as `MonitorRef` is.
+struct FilteredRef {
+    let target: MonitorRef
+    let callbacks: UInt32
+    let filter: Unmanaged<SerialFilter>
+    let demand: Unmanaged<CallbackDemand>?
+
+    /// Whether the filtered callback with `CallbackSet` bit `bit` of the controller `serial` goes to the monitor:
+    /// its filter lets the controller through, or its demand asks for the callback now.
+    @inline(__always)
+    func passes(_ serial: UInt32, _ bit: UInt32) -> Bool {
+        if let demand, demand._withUnsafeGuaranteedRef({ $0.extra.rawValue }) & bit != 0 { return true }
+        return filter._withUnsafeGuaranteedRef { $0.passes(serial) }
+    }
 }
 
 /// Holds the session's `ReplayState` so contexts can reach it without copying it per event, and the event being

@@ -11,12 +11,17 @@ struct DispatchTable {
 
     /// A table of `keys` keys holding, for key `k`, the `monitors` for which `wants(monitor, k)` holds.
     init(keys: Int, _ monitors: [MonitorBox], wants: (any RuleMonitor, Int) -> Bool) {
+        self.init(keys: keys, boxes: monitors, wantsBox: { wants($0.monitor, $1) })
+    }
+
+    /// A table of `keys` keys holding, for key `k`, the monitors whose box `wantsBox(box, k)` holds.
+    init(keys: Int, boxes monitors: [MonitorBox], wantsBox wants: (MonitorBox, Int) -> Bool) {
         var starts: [Int32] = []
         var refs: [MonitorRef] = []
         starts.reserveCapacity(keys + 1)
         for key in 0..<keys {
             starts.append(Int32(refs.count))
-            refs += monitors.filter { wants($0.monitor, key) }.map(MonitorRef.init)
+            refs += monitors.filter { wants($0, key) }.map(MonitorRef.init)
         }
         starts.append(Int32(refs.count))
         start = .allocate(capacity: starts.count)
