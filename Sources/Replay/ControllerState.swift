@@ -97,3 +97,42 @@ extension ControllerState {
         )
     }
 }
+
+extension ControllerState {
+    /// Makes this record equal to `ControllerState(ref:firstSeen:ordinal:)`, keeping the capacity of its arrays
+    /// (`ControllerTable.insertNew` reuses a removed record this way instead of freeing its buffers and
+    /// allocating new ones). Every stored property is set here: a property added to the struct must be added
+    /// here too (`ControllerTableTests` compares a reused record with a new one).
+    @inline(__always)
+    mutating func reset(ref: consuming ControllerRef, firstSeen time: UInt64, ordinal: UInt64) {
+        self.ref = ref
+        firstSeen = time
+        firstOrdinal = ordinal
+        isCreatedInTrace = false
+        isStructureKnown = false
+        isViewLoaded = false
+        viewDidLoadCount = 0
+        appearance = .unknown
+        appearanceSince = nil
+        if !callbacks.isEmpty { callbacks.removeAll(keepingCapacity: true) }
+        parent = .unknown
+        if !children.isEmpty { children.removeAll(keepingCapacity: true) }
+        presentingController = nil
+        presentedController = nil
+        presentationStyle = nil
+        containerKind = .unknown
+        viewControllers = nil
+        isViewControllerListComplete = false
+        selectedController = nil
+        selectedIndex = nil
+        viewAttachedTo = nil
+        if !resources.isEmpty { resources.removeAll(keepingCapacity: true) }
+        if !unsaved.isEmpty { unsaved.removeAll(keepingCapacity: true) }
+        if !swiftUIViews.isEmpty { swiftUIViews.removeAll(keepingCapacity: true) }
+        removal = nil
+        deinitTime = nil
+        deinitOrdinal = nil
+        processEndTime = nil
+        processEndOrdinal = nil
+    }
+}

@@ -199,10 +199,21 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
 
     /// `insert(ControllerState(ref:firstSeen:ordinal:), serial:)` with the new record built where it is stored
     /// (built apart and passed in, it was copied — a retain of each of its buffers — and the temporary destroyed).
+    ///
+    /// When the storage keeps a spare record (one a removal set aside, `Storage.spareCapacity` at most), the new
+    /// record is that one reset field by field, its arrays emptied with their capacity kept: destroying a removed
+    /// record freed its buffers and the next controller allocated them again (≈ 500 instructions per death).
     mutating func insertNew(_ ref: consuming ControllerRef, firstSeen time: UInt64, ordinal: UInt64, serial: UInt32) -> Int {
         let position = makeRoomForOne()
         (storage.serials + position).initialize(to: serial)
-        (storage.states + position).initialize(to: ControllerState(ref: ref, firstSeen: time, ordinal: ordinal))
+        if storage.spareCount > 0 {
+            storage.spareCount -= 1
+            let state = storage.states + position
+            state.moveInitialize(from: storage.spares + storage.spareCount, count: 1)
+            state.pointee.reset(ref: ref, firstSeen: time, ordinal: ordinal)
+        } else {
+            (storage.states + position).initialize(to: ControllerState(ref: ref, firstSeen: time, ordinal: ordinal))
+        }
         storage.count = position + 1
         storage.place(serial, at: position)
         return position
@@ -237,8 +248,14 @@ extension ControllerTable {
     /// Every stored property is a `let` (a class's `var` would cost a dynamic exclusivity check per access); the
     /// record count lives behind a pointer. Growing the records or the index makes a new storage (`copy`).
     final class Storage: @unchecked Sendable {
-        /// Where `count` is kept.
+        /// Where `count` (`header[0]`) and `spareCount` (`header[1]`) are kept.
         private let header: UnsafeMutablePointer<Int>
+        /// Records removed from the table and kept for `insertNew` to reuse (their buffers with them): at most
+        /// `spareCapacity`, the first `spareCount` initialized. Not part of the table's value (never compared,
+        /// hashed or copied).
+        let spares: UnsafeMutablePointer<ControllerState>
+        /// How many removed records a storage keeps for reuse.
+        static let spareCapacity = 32
         let capacity: Int
         let serials: UnsafeMutablePointer<UInt32>
         let states: UnsafeMutablePointer<ControllerState>
@@ -253,9 +270,16 @@ extension ControllerTable {
             @inline(__always) set { header.pointee = newValue }
         }
 
+        /// How many spare records are initialized (positions `0..<spareCount` of `spares`).
+        var spareCount: Int {
+            @inline(__always) get { header[1] }
+            @inline(__always) set { header[1] = newValue }
+        }
+
         init(capacity: Int, bucketCount: Int) {
-            header = .allocate(capacity: 1)
-            header.initialize(to: 0)
+            header = .allocate(capacity: 2)
+            header.initialize(repeating: 0, count: 2)
+            spares = .allocate(capacity: Self.spareCapacity)
             self.capacity = capacity
             serials = .allocate(capacity: Swift.max(capacity, 1))
             states = .allocate(capacity: Swift.max(capacity, 1))
@@ -270,6 +294,8 @@ extension ControllerTable {
         deinit {
             states.deinitialize(count: count)
             states.deallocate()
+            spares.deinitialize(count: spareCount)
+            spares.deallocate()
             serials.deallocate()
             buckets.deallocate()
             header.deallocate()
@@ -291,7 +317,12 @@ extension ControllerTable {
                 copy.states.initialize(from: states, count: count)
             }
             copy.count = count
-            if moving { count = 0 }
+            if moving {
+                count = 0
+                copy.spares.moveInitialize(from: spares, count: spareCount)
+                copy.spareCount = spareCount
+                spareCount = 0
+            }
             if size == bucketCount, size > 0 {
                 copy.buckets.update(from: buckets, count: size)
             } else {
@@ -348,7 +379,14 @@ extension ControllerTable {
             buckets[hole] = -1
             // Keep the records dense: the last one moves into the freed position (moved, not copied).
             let last = count - 1
-            (states + position).deinitialize(count: 1)
+            let spare = spareCount
+            if spare < Self.spareCapacity {
+                // Kept for `insertNew` (moved, not copied): its buffers are reused rather than freed.
+                (spares + spare).moveInitialize(from: states + position, count: 1)
+                spareCount = spare + 1
+            } else {
+                (states + position).deinitialize(count: 1)
+            }
             if position != last {
                 let moved = serials[last]
                 serials[position] = moved

@@ -100,10 +100,11 @@ extension ReplayState {
         }
     }
 
-    /// Whether the quiet path may take `record` (a mark, or an app callback's end): worth entering it for.
+    /// Whether the quiet path may take `record` (a mark, an app or scene callback, a SwiftUI action): worth
+    /// entering it for.
     @inline(__always)
     static func mayBeQuiet(_ record: EventRecord) -> Bool {
-        record.kind == .mark || (record.kind == .app && record.phase == .end)
+        record.kind == .mark || record.kind == .app || record.kind == .swiftUI
     }
 
     /// Folds the events `cursor` has left whose ordinal is ≥ `ordinal`, stopping before the first whose timestamp
@@ -137,7 +138,7 @@ extension ReplayState {
                         // The common callbacks (and marks) through the table's pointers; the general fold below takes
                         // the rest (any other record at once: the quiet path would stop before it).
                         if !entries[index].isRecord || Self.mayBeQuiet(records[Int(entries[index].record)]),
-                           foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, until: instant) == .instant {
+                           foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, until: instant, refs) == .instant {
                             return true
                         }
                         if index == entries.count { break }
@@ -236,7 +237,7 @@ extension ReplayState {
         let old = controllers[at: position].parent.serial
         controllers[at: position].parent = .controller(parent)
         if let old, old != parent, let oldPosition = controllers.position(of: old) {
-            controllers[at: oldPosition].children.removeAll { $0 == child }
+            Self.removeChild(child, from: &controllers[at: oldPosition].children)
         }
         if let parentPosition = controllers.position(of: parent), !controllers[at: parentPosition].children.contains(child) {
             controllers[at: parentPosition].children.append(child)
@@ -249,7 +250,23 @@ extension ReplayState {
         let old = controllers[at: position].parent.serial
         controllers[at: position].parent = .none
         if let old, let oldPosition = controllers.position(of: old) {
-            controllers[at: oldPosition].children.removeAll { $0 == child }
+            Self.removeChild(child, from: &controllers[at: oldPosition].children)
+        }
+    }
+
+    /// `children.removeAll { $0 == child }` without its partition pass: a child is listed once (`link` appends
+    /// only when absent), so the one occurrence is removed (`removeLast` when it is the last); a list holding it
+    /// more than once (a state built some other way) still loses every occurrence.
+    @inline(__always)
+    static func removeChild(_ child: UInt32, from children: inout [UInt32]) {
+        guard let index = children.firstIndex(of: child) else { return }
+        let last = children.count - 1
+        if index == last {
+            children.removeLast()
+        } else if children[(index + 1)...].contains(child) {
+            children.removeAll { $0 == child }
+        } else {
+            children.remove(at: index)
         }
     }
 
@@ -342,7 +359,8 @@ extension ReplayState {
     mutating func compactDead(_ serial: UInt32) {
         guard let position = controllers.position(of: serial) else { return }
         let hadCallbacks = !controllers[at: position].callbacks.isEmpty
-        controllers[at: position].callbacks.removeAll()
+        // Capacity kept: the record is reused (`ControllerTable.insertNew`) once evicted, buffers and all.
+        if hadCallbacks { controllers[at: position].callbacks.removeAll(keepingCapacity: true) }
         if hadCallbacks {
             executing.removeAll { $0.isOf(serial) }
         }
@@ -457,27 +475,28 @@ extension ReplayState {
         let time = record.timestamp
         let ordinal = record.ordinal
         advance(to: time, ordinal)
-        var scene: String?
-        var sceneIndex: UInt32 = 0
-        if record.stringSlot != EventRecord.noString {
-            let name = tables.string(atSlot: record.stringSlot)
-            scene = name
-            let slot = Int(record.stringSlot)
-            if slot < sceneIndexes.count, sceneIndexes[slot] != 0 {
-                sceneIndex = sceneIndexes[slot]
-            } else {
-                sceneIndex = SceneNames.shared.index(of: name)
-                if slot < 1 << 16 {
-                    if slot >= sceneIndexes.count { sceneIndexes.append(contentsOf: repeatElement(0, count: slot + 1 - sceneIndexes.count)) }
-                    sceneIndexes[slot] = sceneIndex
-                }
-            }
-        }
+        let (scene, sceneIndex) = Self.internScene(of: record, tables, &sceneIndexes)
         applyApp(AppEvent(record.appTransition ?? .didFinishLaunching, record.phase, scene: scene), sceneIndex: sceneIndex, time, ordinal)
     }
 
+    /// The scene of the `.app` record `record` (`nil` for an app delegate callback) and its `SceneNames` index,
+    /// interned once per frame string slot (`sceneIndexes`: the index by slot, 0 when not yet looked up).
+    @inline(__always)
+    static func internScene<T: RecordTables>(of record: EventRecord, _ tables: T, _ sceneIndexes: inout [UInt32]) -> (String?, UInt32) {
+        guard record.stringSlot != EventRecord.noString else { return (nil, 0) }
+        let name = tables.string(atSlot: record.stringSlot)
+        let slot = Int(record.stringSlot)
+        if slot < sceneIndexes.count, sceneIndexes[slot] != 0 { return (name, sceneIndexes[slot]) }
+        let sceneIndex = SceneNames.shared.index(of: name)
+        if slot < 1 << 16 {
+            if slot >= sceneIndexes.count { sceneIndexes.append(contentsOf: repeatElement(0, count: slot + 1 - sceneIndexes.count)) }
+            sceneIndexes[slot] = sceneIndex
+        }
+        return (name, sceneIndex)
+    }
+
     /// The one fold of an app or scene delegate callback; `sceneIndex` is `event.scene` interned (`SceneNames`).
-    private mutating func applyApp(_ event: AppEvent, sceneIndex: UInt32, _ time: UInt64, _ ordinal: UInt64) {
+    mutating func applyApp(_ event: AppEvent, sceneIndex: UInt32, _ time: UInt64, _ ordinal: UInt64) {
         let active = ActiveCallback(event.transition, sceneIndex: sceneIndex, since: time, ordinal: ordinal, isInstant: event.phase == .instant)
         switch event.phase {
         case .end:
@@ -510,13 +529,33 @@ extension ReplayState {
             app = next
             return
         }
-        scenes[scene] = next
+        // A trace has a handful of scenes: found by comparing keys (no hashing), written in place, and the most
+        // foreground state taken in the same pass over the few values.
+        var found: Dictionary<String, RunState>.Index?
+        if scenes.count <= 8 {
+            var index = scenes.startIndex
+            while index != scenes.endIndex {
+                if scenes[index].key == scene {
+                    found = index
+                    break
+                }
+                scenes.formIndex(after: &index)
+            }
+        } else {
+            found = scenes.index(forKey: scene)
+        }
+        if let found {
+            scenes.values[found] = next
+        } else {
+            scenes[scene] = next
+        }
         if event.transition == .willTerminate {
             app = .terminated
             return
         }
-        let best = scenes.values.max { $0.foregroundRank < $1.foregroundRank }
-        if let best, best.foregroundRank > 0 { app = best }
+        var best = RunState.unknown
+        for state in scenes.values where state.foregroundRank > best.foregroundRank { best = state }
+        if best.foregroundRank > 0 { app = best }
     }
 
     // MARK: - SwiftUI
@@ -527,7 +566,7 @@ extension ReplayState {
     }
 
     /// The one fold of a SwiftUI action; `refs` at `slot` gives the host's `ControllerRef` on first sight.
-    private mutating func applySwiftUI<R: ControllerRefSource>(
+    mutating func applySwiftUI<R: ControllerRefSource>(
         _ action: SwiftUIEvent.Action, view: String, host: UInt32?, slot: UInt32, _ refs: R, _ time: UInt64, _ ordinal: UInt64
     ) {
         func update(_ views: inout [SwiftUIViewState]) {

@@ -223,10 +223,12 @@ extension ReplayState {
     /// Dismisses `first` and every controller it presents in turn (UIKit dismisses the whole chain above).
     private mutating func dismissChain(from first: UInt32, _ time: UInt64, _ ordinal: UInt64) {
         var current: UInt32? = first
-        // The chain is a few controllers long: a linear search beats hashing (and a set's allocation) by far.
-        var seen: [UInt32] = []
-        while let serial = current, !seen.contains(serial), controllers.contains(serial) {
-            seen.append(serial)
+        // No list of the controllers already seen (its allocation cost more than the chain): a controller the
+        // loop comes back to (a cycle of presentation links) has had its links cleared, so its second visit
+        // changes nothing and ends the chain; `steps` bounds the loop all the same.
+        var steps = 0
+        while let serial = current, steps <= controllers.count, controllers.contains(serial) {
+            steps += 1
             let (next, presenter) = controllers.update(serial) { c in (c.presentedController, c.presentingController) } ?? (nil, nil)
             if let presenter, controllers.update(presenter, { $0.presentedController }) == serial {
                 _ = controllers.update(presenter) { $0.presentedController = nil }

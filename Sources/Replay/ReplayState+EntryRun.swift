@@ -23,7 +23,7 @@ extension ReplayState {
         let run = entries.truncated(to: end)
         let refs = CursorRefs(cursor: cursor)
         while index < end {
-            _ = foldQuietCallbacks(run, records, sceneIndexes: &sceneIndexes, &index, first: first, until: nil)
+            _ = foldQuietCallbacks(run, records, sceneIndexes: &sceneIndexes, &index, first: first, until: nil, refs)
             if index >= end { return }
             let entry = run[index]
             let ordinal = first &+ UInt64(index)

@@ -16,6 +16,11 @@ extension ReplayState {
     /// bookkeeping, and report nothing: the common callback, folded with the controller table reached through
     /// pointers (`ControllerTable.foldAccess()`) instead of a lookup and a copy-on-write check per field.
     ///
+    /// The other marks, app and scene callbacks and SwiftUI actions whose controller, if they name one, has a
+    /// record and is alive do not end the run either: they are folded where they stand by the general functions
+    /// (`applyMark`, `applyApp`, `applySwiftUI`, with `lastCallback` brought up to date first), which change
+    /// records in place and never insert or remove one; the table's snapshot is taken again after each.
+    ///
     /// The state after it is exactly the general fold's (`applyCallback`, and `applyImmediateEnd` for a begin
     /// whose very next event is its own end): an entry is taken only when the general fold would neither report
     /// a diagnostic nor touch anything else: its controller is known and alive, a parent argument names a known
@@ -33,21 +38,22 @@ extension ReplayState {
     ///     (`inout` so that a call does not retain and release it).
     ///   - first: The ordinal of `entries[0]`.
     ///   - instant: The replay stops before the first event after this timestamp, when given.
+    ///   - refs: The frame's tables, for the records folded by the general functions.
     @inline(__always)
     mutating func foldQuietCallbacks(
         _ entries: RecordBatch.Entries, _ records: [EventRecord], sceneIndexes: inout [UInt32], _ index: inout Int, first: UInt64,
-        until instant: UInt64?
+        until instant: UInt64?, _ refs: CursorRefs
     ) -> QuietRunEnd {
         if let instant {
-            return foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, limit: InstantLimit(instant: instant))
+            return foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, limit: InstantLimit(instant: instant), refs)
         }
-        return foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, limit: NoLimit())
+        return foldQuietCallbacks(entries, records, sceneIndexes: &sceneIndexes, &index, first: first, limit: NoLimit(), refs)
     }
 
-    /// `foldQuietCallbacks(_:_:sceneIndexes:_:first:until:)` with the instant given as `limit`.
+    /// `foldQuietCallbacks(_:_:sceneIndexes:_:first:until:_:)` with the instant given as `limit`.
     mutating func foldQuietCallbacks<L: QuietLimit>(
         _ entries: RecordBatch.Entries, _ records: [EventRecord], sceneIndexes: inout [UInt32], _ index: inout Int, first: UInt64,
-        limit: L
+        limit: L, _ refs: CursorRefs
     ) -> QuietRunEnd {
         guard !controllers.isEmpty, startTime != nil, let start = time, index < entries.count else { return .general }
         // Time going backwards is reported by the general fold. A batch's timestamps never decrease (they are its
@@ -58,114 +64,181 @@ extension ReplayState {
         let count = entries.count
         // The entry whose callback becomes `lastCallback` (the last begin or instant taken), -1 for none.
         var lastActive = -1
-        // No insertion or removal happens in the run, so the snapshot stays valid throughout.
-        let table = controllers.foldAccess()
+
         defer {
             if index != firstIndex {
                 time = entries.timestamp(at: index &- 1)
                 eventCount &+= UInt64(index &- firstIndex)
                 lastOrdinal = first &+ UInt64(index &- 1)
-                if lastActive >= 0 {
-                    let word = entries.word(at: lastActive)
-                    lastCallback = ActiveCallback(
-                        word.callbackCode, serial: word.serial, since: entries.timestamp(at: lastActive), ordinal: first &+ UInt64(lastActive),
-                        isInstant: word.phaseCode == Phase.instant.rawValue
-                    )
-                }
+                if lastActive >= 0 { lastCallback = Self.activeCallback(entries, lastActive, first: first) }
             }
         }
-        // Each entry is read by column (its word, its time, its parent only when it has one): the gathered `Entry`
-        // would load every column.
-        while index < count {
-            let word = entries.word(at: index)
-            let timestamp = entries.timestamp(at: index)
-            if limit.isPast(timestamp) { return .instant }
-            if word.isRecord {
-                // A mark that changes nothing, and the end of the innermost app callback, are taken too (only the
-                // time bookkeeping, and the pop), so that they do not cut the run.
-                let record = records[Int(word.record)]
-                if record.kind == .mark {
-                    guard Self.isQuietMark(record, table) else { return .general }
-                } else {
-                    guard record.kind == .app, record.phase == .end, let transition = record.appTransition,
-                          popInnermostApp(transition, slot: record.stringSlot, &sceneIndexes)
-                    else { return .general }
-                }
-                index += 1
-                continue
-            }
-            let code = word.callbackCode
-            guard code <= Callback.didMoveToParent.rawValue, let position = table.position(of: word.serial) else { return .general }
-            let state = table.states + position
-            guard state.pointee.deinitTime == nil, state.pointee.processEndTime == nil else { return .general }
-            let hasParent = word.parentCode == EventRecord.Parent.controller.rawValue
-            if hasParent, !Self.isKnownAlive(entries.parentSerial(at: index), table) { return .general }
-            let serial = word.serial
-            switch word.phaseCode {
-            case Phase.end.rawValue:
-                let depth = state.pointee.callbacks.count
-                guard code != Callback.deinitialize.rawValue, depth > 0, state.pointee.callbacks[depth - 1].isCallback(code, of: serial) else {
-                    return .general
-                }
-                state.pointee.callbacks.removeLast()
-                Self.popExecuting(&executing, code, serial)
-                index += 1
-            case Phase.begin.rawValue:
-                let ordinal = first &+ UInt64(index)
-                if code == Callback.deinitialize.rawValue {
-                    // applyLocal's deinit (the record is alive, so `deinitTime` is nil); never paired with its end,
-                    // whose liveness check looks for deinit on the stack.
-                    state.pointee.deinitTime = timestamp
-                    state.pointee.deinitOrdinal = ordinal
-                    let active = ActiveCallback(code, serial: serial, since: timestamp, ordinal: ordinal, isInstant: false)
-                    state.pointee.callbacks.append(active)
-                    executing.append(active)
-                    lastActive = index
+        // No insertion or removal happens in the run, so the snapshot stays valid until a record is folded by the
+        // general functions, which write through `controllers`; it is taken again after each (in the outer loop,
+        // so that the inner loop's snapshot is a constant, not a variable kept across its iterations).
+        snapshot: while true {
+            let table = controllers.foldAccess()
+            // Each entry is read by column (its word, its time, its parent only when it has one): the gathered `Entry`
+            // would load every column.
+            run: while index < count {
+                let word = entries.word(at: index)
+                let timestamp = entries.timestamp(at: index)
+                if limit.isPast(timestamp) { return .instant }
+                if word.isRecord {
+                    // A mark that changes nothing, and the end of the innermost app callback, are taken too (only the
+                    // time bookkeeping, and the pop), so that they do not cut the run.
+                    let record = records[Int(word.record)]
+                    if record.kind == .mark, Self.isQuietMark(record, table) {
+                        index += 1
+                        continue
+                    }
+                    if record.kind == .app, record.phase == .end, let transition = record.appTransition,
+                       popInnermostApp(transition, slot: record.stringSlot, &sceneIndexes) {
+                        index += 1
+                        continue
+                    }
+                    // Any other mark, app or scene callback and SwiftUI action that neither starts a controller's record
+                    // nor reports one dead (its controller, if it names one, known and alive) goes through the general
+                    // functions without leaving the run: they change records in place, never insert or remove one.
+                    guard Self.namesOnlyLive(record, table) else { return .general }
+                    if lastActive >= 0 {
+                        // `lastCallback` as the run has it so far: read by the mark fold, written by the app fold.
+                        lastCallback = Self.activeCallback(entries, lastActive, first: first)
+                        lastActive = -1
+                    }
+                    guard foldRecordInRun(record, timestamp, first &+ UInt64(index), refs, sceneIndexes) else { return .general }
                     index += 1
-                    continue
+                    // The general functions wrote through `controllers`: the snapshot is taken again.
+                    continue snapshot
                 }
-                // A begin whose very next event is its own end (`applyRest`'s pair): neither is pushed.
-                var pairs = false
-                if index + 1 < count {
-                    let next = entries.word(at: index + 1)
-                    if word.isSameCallback(as: next), next.phaseCode == Phase.end.rawValue {
-                        if !limit.isPast(entries.timestamp(at: index + 1)) {
-                            // The general fold pairs these too; what it does for them the quiet path does not.
-                            if next.parentCode == EventRecord.Parent.controller.rawValue,
-                               !Self.isKnownAlive(entries.parentSerial(at: index + 1), table) {
-                                return .general
+                let code = word.callbackCode
+                guard code <= Callback.didMoveToParent.rawValue, let position = table.position(of: word.serial) else { return .general }
+                let state = table.states + position
+                guard state.pointee.deinitTime == nil, state.pointee.processEndTime == nil else { return .general }
+                let hasParent = word.parentCode == EventRecord.Parent.controller.rawValue
+                if hasParent, !Self.isKnownAlive(entries.parentSerial(at: index), table) { return .general }
+                let serial = word.serial
+                switch word.phaseCode {
+                case Phase.end.rawValue:
+                    let depth = state.pointee.callbacks.count
+                    guard code != Callback.deinitialize.rawValue, depth > 0, state.pointee.callbacks[depth - 1].isCallback(code, of: serial) else {
+                        return .general
+                    }
+                    state.pointee.callbacks.removeLast()
+                    Self.popExecuting(&executing, code, serial)
+                    index += 1
+                case Phase.begin.rawValue:
+                    let ordinal = first &+ UInt64(index)
+                    if code == Callback.deinitialize.rawValue {
+                        // applyLocal's deinit (the record is alive, so `deinitTime` is nil); never paired with its end,
+                        // whose liveness check looks for deinit on the stack.
+                        state.pointee.deinitTime = timestamp
+                        state.pointee.deinitOrdinal = ordinal
+                        let active = ActiveCallback(code, serial: serial, since: timestamp, ordinal: ordinal, isInstant: false)
+                        state.pointee.callbacks.append(active)
+                        executing.append(active)
+                        lastActive = index
+                        index += 1
+                        continue
+                    }
+                    // A begin whose very next event is its own end (`applyRest`'s pair): neither is pushed.
+                    var pairs = false
+                    if index + 1 < count {
+                        let next = entries.word(at: index + 1)
+                        if word.isSameCallback(as: next), next.phaseCode == Phase.end.rawValue {
+                            if !limit.isPast(entries.timestamp(at: index + 1)) {
+                                // The general fold pairs these too; what it does for them the quiet path does not.
+                                if next.parentCode == EventRecord.Parent.controller.rawValue,
+                                   !Self.isKnownAlive(entries.parentSerial(at: index + 1), table) {
+                                    return .general
+                                }
+                                pairs = true
                             }
-                            pairs = true
                         }
                     }
-                }
-                guard Self.quietEffect(
-                    code, timestamp, state, ordinal, table, transitionsInFlight: transitionsInFlight,
-                    parent: word.parentCode, parentSerial: hasParent ? entries.parentSerial(at: index) : 0, serial: serial
-                ) else { return .general }
-                lastActive = index
-                if pairs {
-                    index += 2
-                } else {
-                    let active = ActiveCallback(code, serial: serial, since: timestamp, ordinal: ordinal, isInstant: false)
-                    state.pointee.callbacks.append(active)
-                    executing.append(active)
-                    index += 1
-                }
-            case Phase.instant.rawValue:
-                guard code != Callback.deinitialize.rawValue,
-                      Self.quietEffect(
-                        code, timestamp, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight,
+                    guard Self.quietEffect(
+                        code, timestamp, state, ordinal, table, transitionsInFlight: transitionsInFlight,
                         parent: word.parentCode, parentSerial: hasParent ? entries.parentSerial(at: index) : 0, serial: serial
-                      )
-                else { return .general }
-                lastActive = index
-                index += 1
-            default:
-                return .general
+                    ) else { return .general }
+                    lastActive = index
+                    if pairs {
+                        index += 2
+                    } else {
+                        let active = ActiveCallback(code, serial: serial, since: timestamp, ordinal: ordinal, isInstant: false)
+                        state.pointee.callbacks.append(active)
+                        executing.append(active)
+                        index += 1
+                    }
+                case Phase.instant.rawValue:
+                    guard code != Callback.deinitialize.rawValue,
+                          Self.quietEffect(
+                            code, timestamp, state, first &+ UInt64(index), table, transitionsInFlight: transitionsInFlight,
+                            parent: word.parentCode, parentSerial: hasParent ? entries.parentSerial(at: index) : 0, serial: serial
+                          )
+                    else { return .general }
+                    lastActive = index
+                    index += 1
+                default:
+                    return .general
+                }
             }
+            return .general
         }
-        return .general
+    }
+
+    /// Folds `record` (a mark, app or scene callback or SwiftUI action for which `namesOnlyLive` holds) at `time`
+    /// with ordinal `ordinal` by the general functions, inside a run (out of line: inlined, it made the run's loop
+    /// longer for every callback). `false`, with nothing changed, for an app record whose scene the frame has not
+    /// interned yet (`sceneIndexes`, only read): the general fold interns it.
+    @inline(never)
+    private mutating func foldRecordInRun(
+        _ record: EventRecord, _ time: UInt64, _ ordinal: UInt64, _ refs: CursorRefs, _ sceneIndexes: borrowing [UInt32]
+    ) -> Bool {
+        switch record.kind {
+        case .mark:
+            applyMark(RecordMark(record: record, tables: refs), time, ordinal)
+        case .app:
+            var scene: String?
+            var sceneIndex: UInt32 = 0
+            if record.stringSlot != EventRecord.noString {
+                let slot = Int(record.stringSlot)
+                guard slot < sceneIndexes.count, sceneIndexes[slot] != 0 else { return false }
+                sceneIndex = sceneIndexes[slot]
+                scene = refs.string(atSlot: record.stringSlot)
+            }
+            applyApp(AppEvent(record.appTransition ?? .didFinishLaunching, record.phase, scene: scene), sceneIndex: sceneIndex, time, ordinal)
+        default:
+            applySwiftUI(
+                record.swiftUIAction ?? .onAppear, view: refs.string(atSlot: record.stringSlot),
+                host: record.hasController ? record.controller : nil, slot: record.controllerSlot, refs, time, ordinal
+            )
+        }
+        return true
+    }
+
+    /// The callback of the callback entry `entries[index]` (a begin or an instant), as `lastCallback` holds it.
+    @inline(__always)
+    private static func activeCallback(_ entries: RecordBatch.Entries, _ index: Int, first: UInt64) -> ActiveCallback {
+        let word = entries.word(at: index)
+        return ActiveCallback(
+            word.callbackCode, serial: word.serial, since: entries.timestamp(at: index), ordinal: first &+ UInt64(index),
+            isInstant: word.phaseCode == Phase.instant.rawValue
+        )
+    }
+
+    /// Whether `record` is a mark, an app or scene callback or a SwiftUI action whose controller (a mark's, or a
+    /// SwiftUI action's host), if it names one, has a record and is alive: its fold then neither inserts a record
+    /// nor reports an event after deinit.
+    @inline(__always)
+    private static func namesOnlyLive(_ record: EventRecord, _ table: ControllerTable.FoldAccess) -> Bool {
+        switch record.kind {
+        case .mark, .swiftUI:
+            return !record.hasController || isKnownAlive(record.controller, table)
+        case .app:
+            return true
+        case .callback, .container, .other:
+            return false
+        }
     }
 
     /// `applyApp`'s end of `transition` (its scene the frame's string `slot`, interned in `sceneIndexes` by
@@ -302,7 +375,7 @@ extension ReplayState {
         let old = state.pointee.parent.serial
         state.pointee.parent = .controller(parent)
         if let old, old != parent, let oldPosition = table.position(of: old) {
-            table.states[oldPosition].children.removeAll { $0 == child }
+            removeChild(child, from: &table.states[oldPosition].children)
         }
         if let parentPosition = table.position(of: parent), !table.states[parentPosition].children.contains(child) {
             table.states[parentPosition].children.append(child)
@@ -314,7 +387,7 @@ extension ReplayState {
         let old = state.pointee.parent.serial
         state.pointee.parent = .none
         if let old, let oldPosition = table.position(of: old) {
-            table.states[oldPosition].children.removeAll { $0 == child }
+            removeChild(child, from: &table.states[oldPosition].children)
         }
     }
 

@@ -77,11 +77,26 @@ extension ReplayState {
     /// Stops the oldest live resource of `kind` and `id` of the owner (then of the app).
     private mutating func stopResource(_ kind: LiveResource.Kind, _ id: FieldValue?, _ owner: UInt32?) {
         let id = id?.description ?? ""
-        if let owner, let position = controllers.position(of: owner),
-           let index = controllers[at: position].resources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
-            controllers[at: position].resources.remove(at: index)
-        } else if let index = appResources.firstIndex(where: { $0.kind == kind && $0.id == id }) {
-            appResources.remove(at: index)
+        if let owner, let position = controllers.position(of: owner), Self.removeOldest(kind, id, from: &controllers[at: position].resources) {
+            return
         }
+        _ = Self.removeOldest(kind, id, from: &appResources)
+    }
+
+    /// Removes the first resource of `kind` and `id` from `resources`; `false` when there is none. The elements
+    /// are compared where they are stored (`firstIndex(where:)` copied each one it looked at: a retain and a
+    /// release of its id), and the last one is removed without shifting.
+    @inline(__always)
+    private static func removeOldest(_ kind: LiveResource.Kind, _ id: String, from resources: inout [LiveResource]) -> Bool {
+        let count = resources.count
+        var index = 0
+        while index < count {
+            if resources[index].kind == kind, resources[index].id == id {
+                if index == count - 1 { resources.removeLast() } else { resources.remove(at: index) }
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 }

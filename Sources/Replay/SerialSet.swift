@@ -54,7 +54,20 @@ public struct SerialSet: Sendable, Hashable {
         case (false, true):
             ranges[index] = serial...ranges[index].upperBound
         case (false, false):
-            ranges.insert(serial...serial, at: index)
+            Self.insert(serial...serial, at: index, into: &ranges)
+        }
+    }
+
+    /// `ranges.insert(range, at: index)` with the tail moved by one `memmove`: the generic insertion moved the
+    /// tail one element at a time (≈ 13 000 instructions for an insertion into a few thousand ranges).
+    private static func insert(_ range: ClosedRange<UInt32>, at index: Int, into ranges: inout [ClosedRange<UInt32>]) {
+        let count = ranges.count
+        ranges.append(range)
+        guard index < count else { return }
+        ranges.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            (base + index + 1).update(from: base + index, count: count - index)
+            base[index] = range
         }
     }
 

@@ -104,6 +104,9 @@ struct BatchDispatchAgreementTests {
                 cursor.decode(into: &batch, limit: 256)
                 for index in 0..<batch.count where !batch[index].isRecord {
                     #expect(session.record(of: batch[index], ordinal: batch.firstOrdinal + UInt64(index)) == batch.record(of: index))
+                    // What the batch loop lends the monitors (`dispatchEntry`: filled from the word by table).
+                    let lent = batch.withEntries { session.entryRecord(at: index, in: $0, ordinal: batch.firstOrdinal + UInt64(index)) }
+                    #expect(lent == batch.record(of: index))
                     compared += 1
                 }
             } while !batch.isFinished

@@ -148,4 +148,71 @@ struct QuietFoldAgreementTests {
             #expect(try replayer.state(at: instant) == TestTraces.reference(events, at: instant), "at \(instant)")
         }
     }
+
+    /// `lifecycles(count:controllers:seed:)` with records the quiet run folds through the general functions mixed
+    /// in between its callbacks, at the same instants: marks that start and stop resources and edit and save (on
+    /// live, dead, unseen and no controllers), SwiftUI actions (hosted by those, and unhosted), app and scene
+    /// callbacks of every phase (new scenes among them), and container operations that end the run.
+    static func interleaved(count: Int, controllers: Int, seed: UInt64) -> [Event] {
+        var generator = SeededGenerator(seed: seed &+ 1_000)
+        func roll(_ sides: UInt64) -> UInt64 { generator.next() % sides }
+        let base = lifecycles(count: count, controllers: controllers, seed: seed)
+        var events: [Event] = []
+        var seen: [ControllerRef] = []
+        for event in base {
+            if let ref = event.controller, roll(8) == 0 { seen.append(ref) }
+            let time = event.timestamp
+            let someone: ControllerRef? = seen.isEmpty || roll(5) == 0
+                ? (roll(2) == 0 ? nil : ControllerRef(serial: UInt32(500_000 + roll(50)), typeName: "Unseen"))
+                : seen[Int(roll(UInt64(seen.count)))]
+            switch roll(12) {
+            case 0, 1:
+                let names = [MarkName.timerStart, MarkName.timerStop, MarkName.observerAdd, MarkName.observerRemove, MarkName.requestStart,
+                             MarkName.requestCancel, MarkName.taskStart, MarkName.taskCancel, MarkName.edit, MarkName.save]
+                let name = names[Int(roll(UInt64(names.count)))]
+                let field = name.hasPrefix("observer") ? "name" : (name == MarkName.edit || name == MarkName.save ? "key" : "id")
+                let fields = roll(6) == 0 ? [] : [MarkField(field, .string("r\(roll(3))"))]
+                events.append(.mark(MarkEvent(name, roll(8) == 0 ? .end : .instant, controller: someone, fields: fields), at: time))
+            case 2:
+                let action: SwiftUIEvent.Action = roll(2) == 0 ? .onAppear : .onDisappear
+                events.append(Event(timestamp: time, .swiftUI(SwiftUIEvent(action, view: "View\(roll(3))", host: roll(4) == 0 ? nil : someone))))
+            case 3:
+                let transitions: [AppTransition] = [.willEnterForeground, .didBecomeActive, .willResignActive, .didEnterBackground, .didReceiveMemoryWarning]
+                let phases: [Phase] = [.begin, .end, .instant]
+                events.append(.app(AppEvent(
+                    transitions[Int(roll(5))], phases[Int(roll(3))], scene: roll(3) == 0 ? nil : "scene-\(roll(4))"
+                ), at: time))
+            case 4:
+                if let someone, let other = seen.last {
+                    let operation: ContainerOperation = roll(2) == 0 ? .push : .pop
+                    events.append(.container(ContainerEvent(operation, .instant, container: other, controllers: [someone]), at: time))
+                }
+            default:
+                break
+            }
+            events.append(event)
+        }
+        return events
+    }
+
+    @Test("records folded inside a run: replay and seeks", arguments: [(UInt64(5), 4, 97), (6, 12, 1_000), (7, 30, 4_096), (8, 2, 13)])
+    func recordsInRuns(seed: UInt64, controllers: Int, eventsPerFrame: Int) throws {
+        let scratch = ScratchDirectory()
+        let path = scratch.file("interleaved.lifetrace")
+        let events = Self.interleaved(count: 6_000, controllers: controllers, seed: seed)
+        _ = try TestTraces.write(events, to: path, eventsPerFrame: eventsPerFrame, policy: .init(eventInterval: 1_500))
+        let expected = ReplayState.replaying(events)
+        // The records reached the state (resources left live, SwiftUI views, scenes), beside what the callbacks did.
+        let resources = expected.controllers.values.reduce(expected.appResources.count) { $0 + $1.resources.count }
+        #expect(resources > 0)
+        #expect(!expected.scenes.isEmpty)
+        #expect(expected.controllers.values.contains { !$0.swiftUIViews.isEmpty } && !expected.unhostedSwiftUIViews.isEmpty)
+        let replayer = try Replayer(path: path)
+        #expect(try replayer.replay() == expected)
+        var generator = SeededGenerator(seed: seed &* 37)
+        for _ in 0..<12 {
+            let instant = events[Int(generator.next() % UInt64(events.count))].timestamp
+            #expect(try replayer.state(at: instant) == TestTraces.reference(events, at: instant), "at \(instant)")
+        }
+    }
 }

@@ -70,6 +70,15 @@ public final class AuditSession {
     /// A callback record whose fields `record(of:ordinal:)` fills in (copying it costs less than `EventRecord`'s
     /// initializers, which are not inlined across modules).
     private let callbackTemplate = EventRecord(timestamp: 0, ordinal: 0, callback: .initialize, phase: .instant, animated: nil, controller: 0, controllerSlot: 0)
+    /// While the batch loop runs: the timestamp of the event before the batch (`nil` before the first event of the
+    /// trace), what `EventContext.previousTimestamp` is for the batch's first entry.
+    @exclusivity(unchecked) private var batchPrevious: UInt64?
+    /// What `fill(_:word:codes:entries:at:ordinal:)` writes per callback entry, by (callback, flags) bits
+    /// (`makeEntryCodes()`; manually allocated, freed with the session).
+    private let entryCodes = AuditSession.makeEntryCodes()
+    /// The `ContainerOperation` raw values below 32, as bits (what `containerKey(_:)` tests instead of calling the
+    /// enum's failable initializer, which is not inlined).
+    private let validContainerCodes: UInt32 = (0..<32).reduce(0) { ContainerOperation(rawValue: UInt8($1)) != nil ? $0 | 1 << UInt32($1) : $0 }
     /// The replayed state (the `Replay` fold) after the last event observed, and the event being observed.
     let replay = ReplayBox()
     @exclusivity(unchecked) private var findings: [Finding] = []
@@ -154,6 +163,7 @@ public final class AuditSession {
         for box in boxes where box.demand?.changed == demandChanged { box.demand?.changed = nil }
         demandChanged.deallocate()
         dispatchedPairs.deallocate()
+        entryCodes.deallocate()
     }
 
     /// What the batch loop does with a record entry: nothing (no monitor looks at it), dispatch it
@@ -183,8 +193,8 @@ public final class AuditSession {
     /// The container table's key of a record's `code` (an unknown code stands for `setRoot`, as the `Event` built
     /// from the record says).
     @inline(__always)
-    private static func containerKey(_ code: UInt8) -> Int {
-        code < 32 && ContainerOperation(rawValue: code) != nil ? Int(code) : 0
+    private func containerKey(_ code: UInt8) -> Int {
+        code < 32 && validContainerCodes >> UInt32(code) & 1 != 0 ? Int(code) : 0
     }
 
     /// The app table's key of a record's `code` and phase (an unknown code stands for `didFinishLaunching`).
@@ -364,59 +374,40 @@ public final class AuditSession {
     /// - Parameter recordBase: The batch's records' storage (`nil` when empty).
     private func observeEntries(_ pending: UnsafeMutablePointer<PendingFold>, recordBase: UnsafePointer<EventRecord>?) {
         let entries = pending.pointee.entries
-        let first = pending.pointee.first
         let count = entries.count
         if count == 0 { return }
         let startCount = eventCount
         if startCount == 0 { firstTimestamp = entries.timestamp(at: 0) }
         // The timestamp of the event before the batch (`nil` before the first event of the trace).
-        let batchPrevious: UInt64? = startCount == 0 ? nil : lastTimestamp
-        @inline(__always) func previous(_ position: Int) -> UInt64? {
-            position > 0 ? entries.timestamp(at: position &- 1) : batchPrevious
-        }
+        batchPrevious = startCount == 0 ? nil : lastTimestamp
         replay.pending = pending
         defer { replay.pending = nil }
-        // The record dispatched for a callback entry: its fields set in place per dispatch (no copy per event).
+        // The record lent for a callback entry (`dispatchEntry(_:_:_:)` fills its fields per entry).
         var record = callbackTemplate
         // The (callback, phase) pairs watched now (re-read after each dispatch: demands change).
         var watched = watchedPairs
         var index = 0
         while index < count {
             let word = entries.word(at: index)
+            index &+= 1
             if !word.isRecord {
                 let pair = Self.pairIndex(word)
-                if watched >> pair & 1 != 0, dispatchedPairs[Int(pair)] != 0 || passesFilters(word) {
-                    pending.pointee.end = index &+ 1
-                    let entry = entries[index]
-                    Self.fill(&record, from: entry, ordinal: first &+ UInt64(index))
-                    dispatch(record, Self.callbackKey(entry.callbackCode, entry.phaseCode), previous(index))
-                    watched = watchedPairs
-                }
+                if watched >> pair & 1 == 0 { continue }
+                // A pair only serial filters watch: dispatched if one lets the entry's controller through.
+                if dispatchedPairs[Int(pair)] == 0, !passesFilters(word) { continue }
+                dispatchEntry(index &- 1, pending, &record)
             } else {
                 let recordPointer = recordBase.unsafelyUnwrapped + Int(word.record)
                 switch action(recordPointer) {
                 case .skip:
-                    break
+                    continue
                 case .dispatch:
-                    pending.pointee.end = index &+ 1
-                    dispatchOther(recordPointer.pointee, previous(index))
-                    replay.event = nil
-                    watched = watchedPairs
+                    dispatchOther(recordPointer, index &- 1, pending)
                 case .event:
-                    // Fold up to it; `observe(_:ordinal:)` folds the event itself and counts it.
-                    pending.pointee.end = index
-                    replay.catchUp()
-                    eventCount = startCount &+ UInt64(index)
-                    if index > 0 { lastTimestamp = entries.timestamp(at: index &- 1) }
-                    // Every `.other` record has its event (`RecordBatch.events`).
-                    if let event = pending.pointee.inputs._withUnsafeGuaranteedRef({ $0.events[Int(word.record)] }) {
-                        observe(event, ordinal: first &+ UInt64(index))
-                    }
-                    pending.pointee.index = index &+ 1
-                    watched = watchedPairs
+                    observeOther(index &- 1, record: Int(word.record), pending, startCount: startCount)
                 }
             }
-            index &+= 1
+            watched = watchedPairs
         }
         pending.pointee.end = count
         replay.catchUp()
@@ -424,12 +415,113 @@ public final class AuditSession {
         lastTimestamp = entries.timestamp(at: count &- 1)
     }
 
+    /// Folds up to entry `index` of the batch `pending` is lent for, an event without a record form (`.other`, at
+    /// `record` in the batch's events), and hands its `Event` to `observe(_:ordinal:)`, which folds it and counts it.
+    @inline(never)
+    private func observeOther(_ index: Int, record: Int, _ pending: UnsafeMutablePointer<PendingFold>, startCount: UInt64) {
+        pending.pointee.end = index
+        replay.catchUp()
+        eventCount = startCount &+ UInt64(index)
+        if index > 0 { lastTimestamp = pending.pointee.entries.timestamp(at: index &- 1) }
+        // Every `.other` record has its event (`RecordBatch.events`).
+        if let event = pending.pointee.inputs._withUnsafeGuaranteedRef({ $0.events[record] }) {
+            observe(event, ordinal: pending.pointee.first &+ UInt64(index))
+        }
+        pending.pointee.index = index &+ 1
+    }
+
+    /// Calls the monitors that look at the callback entry `index` of the batch `pending` is lent for (what
+    /// `dispatch(_:_:_:)` does for a record): fills `record` in place from the entry's columns and lends it to
+    /// them, with `pending.end` moved past the entry (a monitor reading the state folds up to it). Kept out of
+    /// the batch loop, whose scan stays small.
+    @inline(never)
+    private func dispatchEntry(_ index: Int, _ pending: UnsafeMutablePointer<PendingFold>, _ record: inout EventRecord) {
+        pending.pointee.end = index &+ 1
+        let entries = pending.pointee.entries
+        let word = entries.word(at: index).raw
+        // Filled and lent in place: `record` is the batch loop's (an `inout` argument is passed to each monitor as
+        // it is; a local or a record read through a pointer was copied, whole or field by field, per call).
+        let codes = entryCodes[Self.entryCodeIndex(word)]
+        Self.fill(&record, word: word, codes: codes, entries: entries, at: index, ordinal: pending.pointee.first &+ UInt64(index))
+        let key = Int(truncatingIfNeeded: codes >> 32)
+        let context = EventContext(
+            ordinal: record.ordinal, traceStart: firstTimestamp,
+            previousTimestamp: index > 0 ? entries.timestamp(at: index &- 1) : batchPrevious, replay: replay)
+        for position in callbackTable.positions(key) {
+            callbackTable[position].observe(callback: record, context, &findings)
+        }
+        if demandedCallbacks & (1 << UInt32(key)) != 0 { dispatchDemands(record, key, context) }
+        if filteredCallbacks & (1 << UInt32(key)) != 0 { dispatchFiltered(record, key, context) }
+        updateDemands()
+    }
+
+    /// Fills the fields of the callback record `record` (made from `callbackTemplate`) that differ from entry to
+    /// entry, from entry `index`'s word and columns (what `RecordBatch.Entries.subscript` gathers), and returns the
+    /// callback table's key. `codes` is `entryCodes`' row for the word's (callback, flags) bits.
+    @inline(__always)
+    static func fill(_ record: inout EventRecord, word: UInt64, codes: UInt64, entries: RecordBatch.Entries, at index: Int, ordinal: UInt64) {
+        record.timestamp = entries.timestamp(at: index)
+        record.ordinal = ordinal
+        // The bytes are those of real values of the fields' types (`makeEntryCodes()`).
+        record.callback = unsafeBitCast(UInt8(truncatingIfNeeded: codes), to: Callback.self)
+        record.phase = unsafeBitCast(UInt8(truncatingIfNeeded: codes >> 8), to: Phase.self)
+        record.animated = unsafeBitCast(UInt8(truncatingIfNeeded: codes >> 16), to: Bool?.self)
+        record.parent = unsafeBitCast(UInt8(truncatingIfNeeded: codes >> 24), to: EventRecord.Parent.self)
+        record.controller = UInt32(truncatingIfNeeded: word)
+        let slotField = (word >> 32) & 0xFFFF
+        record.controllerSlot = slotField == 0xFFFF ? entries[index].slot : UInt32(truncatingIfNeeded: slotField)
+        if (word >> 60) & 3 == UInt64(EventRecord.Parent.controller.rawValue) {
+            let entry = entries[index]
+            record.parentSerial = entry.parentSerial
+            record.parentSlot = entry.parentSlot
+        } else {
+            record.parentSerial = 0
+            record.parentSlot = 0
+        }
+    }
+
+    /// The row of `entryCodes` for a callback entry's word: its callback code's low 4 bits and the 6 bits of its
+    /// flags (phase, animated, parent presence).
+    @inline(__always)
+    static func entryCodeIndex(_ word: UInt64) -> Int {
+        Int(truncatingIfNeeded: (word >> 48) & 0xF | (word >> 52) & 0x3F0)
+    }
+
+    /// `entryCodes`: for each (callback code, flags) row (`entryCodeIndex(_:)`), the bytes of the record's
+    /// `callback`, `phase`, `animated` and `parent` (bytes 0–3, each that of the field's value, built from the
+    /// codes as `RecordBatch.Entry`'s accessors do: an unknown code stands for `.initialize`, `.instant`, `.absent`)
+    /// and the callback table's key (byte 4: `callbackKey(_:_:)`). The decoder's fast path stores only valid codes in
+    /// a callback entry (a callback ≤ 14, a phase ≤ 2, animated and parent ≤ 2; `CallbackCodeTests`).
+    static func makeEntryCodes() -> UnsafeMutablePointer<UInt64> {
+        // Each field's byte per code first (a few dozen values), then the rows from them.
+        func byte<T>(_ value: T) -> UInt64 { withUnsafeBytes(of: value) { UInt64($0[0]) } }
+        var callbacks: [UInt64] = []
+        for code in 0..<16 { callbacks.append(byte(Callback(rawValue: UInt8(code)) ?? .initialize)) }
+        var phases: [UInt64] = []
+        var animated: [UInt64] = []
+        var parents: [UInt64] = []
+        for code in 0..<4 {
+            phases.append(byte(Phase(rawValue: UInt8(code)) ?? .instant))
+            let value: Bool? = code == 0 ? nil : code == 2
+            animated.append(byte(value))
+            parents.append(byte(EventRecord.Parent(rawValue: UInt8(code)) ?? .absent))
+        }
+        let table = UnsafeMutablePointer<UInt64>.allocate(capacity: 1024)
+        for row in 0..<1024 {
+            let code = row & 0xF
+            let phase = (row >> 4) & 3
+            let key = UInt64(callbackKey(UInt8(code), UInt8(phase)))
+            table[row] = callbacks[code] | phases[phase] << 8 | animated[(row >> 6) & 3] << 16 | parents[(row >> 8) & 3] << 24 | key << 32
+        }
+        return table
+    }
+
     /// What the batch loop does with a record entry (`dispatchOther` calls no monitor for a `.skip`).
     @inline(__always)
     private func action(_ record: UnsafePointer<EventRecord>) -> RecordAction {
         switch record.pointee.kind {
         case .container:
-            return containerTable.isEmpty(Self.containerKey(record.pointee.code)) ? .skip : .dispatch
+            return containerTable.isEmpty(containerKey(record.pointee.code)) ? .skip : .dispatch
         case .app:
             if demandedApp & (1 << (UInt32(record.pointee.code & 0xF) &+ (record.pointee.phase == .end ? 16 : 0))) != 0 { return .dispatch }
             return appTable.isEmpty(Self.appKey(record.pointee.code, record.pointee.phase)) ? .skip : .dispatch
@@ -449,6 +541,15 @@ public final class AuditSession {
     func record(of entry: RecordBatch.Entry, ordinal: UInt64) -> EventRecord {
         var record = callbackTemplate
         Self.fill(&record, from: entry, ordinal: ordinal)
+        return record
+    }
+
+    /// The record `dispatchEntry(_:_:)` lends the monitors for the callback entry `index` of `entries` (for tests:
+    /// it must be what `RecordBatch.record(of:)` builds).
+    func entryRecord(at index: Int, in entries: RecordBatch.Entries, ordinal: UInt64) -> EventRecord {
+        var record = callbackTemplate
+        let word = entries.word(at: index).raw
+        Self.fill(&record, word: word, codes: entryCodes[Self.entryCodeIndex(word)], entries: entries, at: index, ordinal: ordinal)
         return record
     }
 
@@ -496,26 +597,31 @@ public final class AuditSession {
         return false
     }
 
-    /// Calls the monitors that look at the callback record now (kept out of the batch loop, whose scan stays small).
+    /// Calls the monitors that look at the callback record now (the `Event` paths; the batch loop calls
+    /// `dispatchEntry(_:_:)`).
     @inline(never)
     private func dispatch(_ record: EventRecord, _ key: Int, _ previousTimestamp: UInt64?) {
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
         for position in callbackTable.positions(key) {
             callbackTable[position].observe(callback: record, context, &findings)
         }
-        if demandedCallbacks & (1 << UInt32(key)) != 0 {
-            for target in demandTargets
-            where !target.filter.contains(record.callback, record.phase) && target.extra.contains(record.callback, record.phase) {
-                target.target.observe(callback: record, context, &findings)
-            }
-        }
+        if demandedCallbacks & (1 << UInt32(key)) != 0 { dispatchDemands(record, key, context) }
         if filteredCallbacks & (1 << UInt32(key)) != 0 { dispatchFiltered(record, key, context) }
         updateDemands()
     }
 
+    /// Calls the monitors whose demand (and not their fixed filter) holds the callback `record` (table key `key`).
+    @inline(never)
+    private func dispatchDemands(_ record: EventRecord, _ key: Int, _ context: EventContext) {
+        for target in demandTargets
+        where !target.filter.contains(record.callback, record.phase) && target.extra.contains(record.callback, record.phase) {
+            target.target.observe(callback: record, context, &findings)
+        }
+    }
+
     /// Calls the monitors whose serial filter filters the callback record (table key `key`) and lets its
-    /// controller through, or whose demand asks for it (the demand loop of `dispatch` leaves a monitor's filtered
-    /// callbacks to this one: its `DemandRef.filter` holds them, so each monitor is asked once, before its call).
+    /// controller through, or whose demand asks for it (`dispatchDemands` leaves a monitor's filtered callbacks to
+    /// this one: its `DemandRef.filter` holds them, so each monitor is asked once, before its call).
     @inline(__always)
     private func dispatchFiltered(_ record: EventRecord, _ key: Int, _ context: EventContext) {
         let bit: UInt32 = 1 << UInt32(key)
@@ -524,9 +630,19 @@ public final class AuditSession {
         }
     }
 
+    /// Calls the monitors that want the container, app, SwiftUI or mark record of entry `index` of the batch
+    /// `pending` is lent for (the table of its kind, by operation, transition or name; plus the demands for app
+    /// events), with `pending.end` moved past the entry; then forgets the `Event` a monitor may have had built from it.
+    @inline(never)
+    private func dispatchOther(_ pointer: UnsafePointer<EventRecord>, _ index: Int, _ pending: UnsafeMutablePointer<PendingFold>) {
+        pending.pointee.end = index &+ 1
+        dispatchOther(pointer.pointee, index > 0 ? pending.pointee.entries.timestamp(at: index &- 1) : batchPrevious)
+        if replay.event != nil { replay.event = nil }
+    }
+
     /// Calls the monitors that want a container, app, SwiftUI or mark record (the table of its kind, by operation,
     /// transition or name; plus the demands for app events).
-    @inline(never)
+    @inline(__always)
     private func dispatchOther(_ record: EventRecord, _ previousTimestamp: UInt64?) {
         let table: DispatchTable
         let key: Int
@@ -535,7 +651,7 @@ public final class AuditSession {
         switch record.kind {
         case .container:
             table = containerTable
-            key = Self.containerKey(record.code)
+            key = containerKey(record.code)
         case .app:
             table = appTable
             key = Self.appKey(record.code, record.phase)
@@ -555,6 +671,13 @@ public final class AuditSession {
         for position in table.positions(key) {
             table[position].observe(record: record, context, &findings)
         }
+        if demanded || custom { dispatchOtherExtras(record, context, demanded: demanded, custom: custom) }
+        updateDemands()
+    }
+
+    /// The demands' monitors for an app record (`demanded`) and the custom-name mark monitors (`custom`).
+    @inline(never)
+    private func dispatchOtherExtras(_ record: EventRecord, _ context: EventContext, demanded: Bool, custom: Bool) {
         if demanded {
             let code = AppTransition(rawValue: record.code) != nil ? record.code : 0
             for target in demandTargets
@@ -567,7 +690,6 @@ public final class AuditSession {
                 target.target.observe(record: record, context, &findings)
             }
         }
-        updateDemands()
     }
 
     /// The record of a callback event: serials from its `ControllerRef`s; slot 0 stands for the controller and 1
