@@ -124,20 +124,10 @@ struct EventDecoder {
         values = StreamReader(storage, from: valuesStart, to: literalsStart)
         literals = StreamReader(storage, from: literalsStart, to: literalsStart + lengths.4)
         let times = storage.allocateTimes(eventCount)
-        try TimeDeltaCodec.decode(
-            UnsafePointer(storage.base), from: timesStart, to: refsStart, count: eventCount, firstOrdinal: firstOrdinal, into: times)
-        // Deltas → timestamps, in place; stops at the first sum that overflows.
-        var time = firstTimestamp
-        var valid = eventCount
-        for index in 0..<eventCount {
-            let (sum, overflow) = time.addingReportingOverflow(times[index])
-            if overflow {
-                valid = index
-                break
-            }
-            time = sum
-            times[index] = sum
-        }
+        // The deltas added up to timestamps as they are read; `valid` ends at the first sum that overflows.
+        let valid = try TimeDeltaCodec.decodeTimestamps(
+            UnsafePointer(storage.base), from: timesStart, to: refsStart, count: eventCount, firstOrdinal: firstOrdinal,
+            first: firstTimestamp, into: times)
         self.times = times
         self.timeCount = eventCount
         self.validTimes = valid
@@ -211,67 +201,65 @@ struct EventDecoder {
         columns.setTimes(UnsafePointer(times) + deltaPosition, owner: storage)
         let words = columns.words
         let parents = columns.parents
-        // The batch's records, written in place and appended to `batch.records` at the end.
-        let rows = columns.records
-        var recordCount = 0
         var record = EventRecord(otherAt: 0, ordinal: 0)
         // The rows the inline paths may fill: no more events than the header's count, only events whose times fit in
         // 64 bits (every row, whichever path reads it, takes one event and one time; the first failure ends the batch).
         let inlineEnd = Swift.max(0, Swift.min(limit, expectedCount - decodedCount, validTimes - deltaPosition))
         var produced = 0
-        defer {
-            batch.count = produced
-            if recordCount > 0 { Self.moveRecords(rows, recordCount, into: &batch.records) }
-        }
-        while produced < limit {
-            // The callback run only where a callback starts (entering it costs more than this test).
-            if ops.position < ops.end, ops.base[ops.position] == EventTag.callback {
-                produced = fastRun(words: words, parents: parents, from: produced, end: inlineEnd)
-                if produced >= limit { break }
-            }
-            if produced < inlineEnd, fastRecord(into: &rows[recordCount]) {
-                words[produced] = RecordBatch.recordBit | UInt64(recordCount)
-                recordCount += 1
-                produced += 1
-                continue
-            }
-            guard try next(into: &record) else {
-                batch.isFinished = true
-                return
-            }
-            if record.kind == .callback {
-                let animated: UInt8 = record.animated.map { $0 ? 2 : 1 } ?? 0
-                let bits = record.phase.rawValue | animated << 2 | record.parent.rawValue << 4
-                var slot = UInt64(record.controllerSlot)
-                if slot >= RecordBatch.wideSlot {
-                    columns.wideSlots[produced] = record.controllerSlot
-                    slot = RecordBatch.wideSlot
+        var failure: (any Error)?
+        // The batch's records, written in place into the array's storage (no copy on their way into it): one per
+        // row at most, and no more rows than the events the frame has left (the general reader refuses more).
+        let capacity = Swift.max(1, Swift.min(limit, expectedCount - decodedCount))
+        batch.records = [EventRecord](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            let rows = buffer.baseAddress!
+            var recordCount = 0
+            defer { initialized = recordCount }
+            do {
+                while produced < limit {
+                    // The callback run only where a callback starts (entering it costs more than this test).
+                    if ops.position < ops.end, ops.base[ops.position] == EventTag.callback {
+                        produced = fastRun(words: words, parents: parents, from: produced, end: inlineEnd)
+                        if produced >= limit { break }
+                    }
+                    // Every row takes one of the frame's events left, so `recordCount ≤ produced < inlineEnd ≤ capacity`.
+                    if produced < inlineEnd, fastRecord(into: &rows[recordCount]) {
+                        words[produced] = RecordBatch.recordBit | UInt64(recordCount)
+                        recordCount += 1
+                        produced += 1
+                        continue
+                    }
+                    guard try next(into: &record) else {
+                        batch.isFinished = true
+                        return
+                    }
+                    if record.kind == .callback {
+                        let animated: UInt8 = record.animated.map { $0 ? 2 : 1 } ?? 0
+                        let bits = record.phase.rawValue | animated << 2 | record.parent.rawValue << 4
+                        var slot = UInt64(record.controllerSlot)
+                        if slot >= RecordBatch.wideSlot {
+                            columns.wideSlots[produced] = record.controllerSlot
+                            slot = RecordBatch.wideSlot
+                        }
+                        words[produced] = RecordBatch.callbackWord(
+                            serial: record.controller, slot: slot, codeAndFlags: UInt16(record.callback.rawValue) | UInt16(bits) << 8)
+                        if record.parent == .controller {
+                            parents[produced] = UInt64(record.parentSerial) | UInt64(record.parentSlot) << 32
+                        }
+                    } else {
+                        // Within `capacity`: `next(into:)` decoded an event the frame had left.
+                        words[produced] = RecordBatch.recordBit | UInt64(recordCount)
+                        if record.kind == .other, let event = takeEvent() { batch.events.append(event, at: recordCount) }
+                        (rows + recordCount).initialize(to: record)
+                        recordCount += 1
+                    }
+                    produced += 1
                 }
-                words[produced] = RecordBatch.callbackWord(
-                    serial: record.controller, slot: slot, codeAndFlags: UInt16(record.callback.rawValue) | UInt16(bits) << 8)
-                if record.parent == .controller {
-                    parents[produced] = UInt64(record.parentSerial) | UInt64(record.parentSlot) << 32
-                }
-            } else {
-                words[produced] = RecordBatch.recordBit | UInt64(recordCount)
-                if record.kind == .other, let event = takeEvent() { batch.events.append(event, at: recordCount) }
-                rows[recordCount] = record
-                recordCount += 1
+            } catch {
+                failure = error
             }
-            produced += 1
         }
-    }
-
-    /// Appends the `count` records at `rows` to `records` (reserved once), at most 48 (3 840 bytes) per copy: glibc
-    /// copies larger blocks with `rep movsb`, which instruction counts (callgrind) count byte by byte.
-    private static func moveRecords(_ rows: UnsafeMutablePointer<EventRecord>, _ count: Int, into records: inout [EventRecord]) {
-        records.reserveCapacity(records.count + count)
-        var start = 0
-        while start < count {
-            let chunk = Swift.min(48, count - start)
-            records.append(contentsOf: UnsafeBufferPointer(start: rows + start, count: chunk))
-            start += chunk
-        }
+        batch.count = produced
+        if let failure { throw failure }
     }
 
     /// `fastRun`'s read of a controller reference at `next` (before `end`, at least one byte there): a varint of 1
@@ -291,13 +279,15 @@ struct EventDecoder {
         return slot < known ? slot : nil
     }
 
-    /// Reads consecutive callbacks without source or size whose controllers (and parents) the frame already named,
-    /// with valid bytes and times, into the batch's columns from row `start` up to row `end`; stops before the
-    /// first other event (nothing of it consumed: the caller decodes it the general way, which reports any
-    /// problem). Returns the row after the last one written.
+    /// Reads consecutive callbacks without source or size, with valid bytes and times, into the batch's columns
+    /// from row `start` up to row `end`; stops before the first other event (nothing of it consumed: the caller
+    /// decodes it the general way, which reports any problem). Returns the row after the last one written.
     ///
     /// Per callback it writes one word (`RecordBatch.callbackWord`: serial, slot, and the code and flags bytes as
     /// stored, which hold the phase, animated and parent presence), and a parent controller's row of `parents`.
+    /// Callbacks whose controllers the frame already named are read in a tight loop; a callback that names a
+    /// controller for the first time in the frame (with strings the frame already named) is read by
+    /// `firstSight`, without leaving the run.
     @inline(__always)
     private mutating func fastRun(words: UnsafeMutablePointer<UInt64>, parents: UnsafeMutablePointer<UInt64>, from start: Int, end: Int) -> Int {
         guard start < end, ops.position <= ops.end &- 3 else { return start }
@@ -307,45 +297,123 @@ struct EventDecoder {
         let opsLast = ops.base + (ops.end - 3)
         let refsStart = refs.base + refs.position
         let refsEnd = refs.base + refs.end
-        let known = UInt(bitPattern: serials.count)
         let outStart = words + start
         let outEnd = words + end
         var op = opsStart
         var ref = refsStart
         var out = outStart
-        serials.withUnsafeBufferPointer { serialBuffer in
-            guard let serialBase = serialBuffer.baseAddress else { return }
-            while out < outEnd, op <= opsLast, op[0] == EventTag.callback {
-                // The code and the flags byte (little-endian: code | flags << 8).
-                let codeAndFlags = UInt16(littleEndian: UnsafeRawPointer(op + 1).loadUnaligned(as: UInt16.self))
-                // A known callback (code ≤ 14); no reserved bit, no size (flag bits 6, 7); no 2-bit field of the flags
-                // (phase, animated, parent presence) holding 3.
-                guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0, ref < refsEnd else {
-                    return
+        var valuesAt = values.position
+        while true {
+            let known = UInt(bitPattern: serials.count)
+            // `true` when the loop stopped at a callback it does not read (a first sight, or anything else).
+            let stopped = serials.withUnsafeBufferPointer { serialBuffer -> Bool in
+                guard let serialBase = serialBuffer.baseAddress else { return true }
+                while out < outEnd, op <= opsLast, op[0] == EventTag.callback {
+                    // The code and the flags byte (little-endian: code | flags << 8).
+                    let codeAndFlags = UInt16(littleEndian: UnsafeRawPointer(op + 1).loadUnaligned(as: UInt16.self))
+                    // A known callback (code ≤ 14); no reserved bit, no size (flag bits 6, 7); no 2-bit field of the
+                    // flags (phase, animated, parent presence) holding 3.
+                    guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0, ref < refsEnd else {
+                        return true
+                    }
+                    // The controller reference.
+                    var next = ref
+                    guard let slot = Self.shortSlot(&next, refsEnd, known: known) else { return true }
+                    // Parent presence 2: a controller (presence 1, `nil`, needs nothing more than the flags).
+                    if codeAndFlags & 0x2000 != 0 {
+                        guard next < refsEnd, let parentSlot = Self.shortSlot(&next, refsEnd, known: known) else { return true }
+                        parents[out - words] = UInt64(serialBase[Int(parentSlot)]) | UInt64(parentSlot) << 32
+                    }
+                    op += 3
+                    ref = next
+                    out.pointee = RecordBatch.callbackWord(serial: serialBase[Int(slot)], slot: UInt64(slot), codeAndFlags: codeAndFlags)
+                    out += 1
                 }
-                // The controller reference.
-                var next = ref
-                guard let slot = Self.shortSlot(&next, refsEnd, known: known) else { return }
-                // Parent presence 2: a controller (presence 1, `nil`, needs nothing more than the flags).
-                if codeAndFlags & 0x2000 != 0 {
-                    guard next < refsEnd, let parentSlot = Self.shortSlot(&next, refsEnd, known: known) else { return }
-                    parents[out - words] = UInt64(serialBase[Int(parentSlot)]) | UInt64(parentSlot) << 32
-                }
-                op += 3
-                ref = next
-                out.pointee = RecordBatch.callbackWord(serial: serialBase[Int(slot)], slot: UInt64(slot), codeAndFlags: codeAndFlags)
-                out += 1
+                return false
             }
+            guard stopped, out < outEnd, op <= opsLast, op[0] == EventTag.callback,
+                  firstSight(op, &ref, refsEnd, &valuesAt, out, parents + (out - words))
+            else { break }
+            op += 3
+            out += 1
         }
         let produced = out - outStart
         guard produced > 0 else { return start }
         ops.position &+= op - opsStart
         refs.position &+= ref - refsStart
+        values.position = valuesAt
         deltaPosition &+= produced
         previousTimestamp = times[deltaPosition &- 1]
         ordinal &+= UInt64(truncatingIfNeeded: produced)
         decodedCount &+= produced
         return start &+ produced
+    }
+
+    /// `fastRun`'s reading of the callback at `op` (tag checked, at least 3 ops bytes there) when the tight loop
+    /// does not take it: a callback without source or size whose controller (or parent) the frame names for the
+    /// first time, with strings the frame already named, read as `readCallbackRecord` reads it. Appends the new
+    /// controllers to the frame's table and writes the callback's word (and parent row) only when the whole
+    /// callback reads; returns `false` with nothing changed otherwise (the general reader then decodes it).
+    @inline(never)
+    private mutating func firstSight(
+        _ op: UnsafePointer<UInt8>, _ ref: inout UnsafePointer<UInt8>, _ refsEnd: UnsafePointer<UInt8>, _ valuesAt: inout Int,
+        _ out: UnsafeMutablePointer<UInt64>, _ parentRow: UnsafeMutablePointer<UInt64>
+    ) -> Bool {
+        let codeAndFlags = UInt16(littleEndian: UnsafeRawPointer(op + 1).loadUnaligned(as: UInt16.self))
+        guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0 else { return false }
+        var refsAt = ref - refs.base
+        var valuesNext = valuesAt
+        let table = serials.count
+        // Up to two controllers named for the first time (the callback's and its parent), not yet in the table.
+        var newSerials: (UInt32, UInt32) = (0, 0)
+        var newNames: (UInt64, UInt64) = (0, 0)
+        var added = 0
+        // A required controller reference: an existing slot (a new one counts from `table`), or `nil`.
+        func reference() -> Int? {
+            guard let reference = Self.varint(refs, &refsAt) else { return nil }
+            if reference == 1 {
+                guard let serial = Self.varint(values, &valuesNext), serial <= UInt64(UInt32.max),
+                      let type = Self.existingSlot(values, &valuesNext, known: strings.count), type >= 0,
+                      let label = Self.existingSlot(values, &valuesNext, known: strings.count)
+                else { return nil }
+                let names = UInt64(type) | UInt64(label >= 0 ? UInt32(truncatingIfNeeded: label) : EventRecord.noString) << 32
+                if added == 0 {
+                    newSerials.0 = UInt32(truncatingIfNeeded: serial)
+                    newNames.0 = names
+                } else {
+                    newSerials.1 = UInt32(truncatingIfNeeded: serial)
+                    newNames.1 = names
+                }
+                added += 1
+                return table + added - 1
+            }
+            guard reference >= 2, reference - 2 < UInt64(table + added) else { return nil }
+            return Int(reference - 2)
+        }
+        func serial(_ slot: Int) -> UInt32 {
+            slot < table ? serials[slot] : slot == table ? newSerials.0 : newSerials.1
+        }
+        // The controller's slot must fit the word's 16-bit field (a wider one goes the general way).
+        guard let slot = reference(), slot < Int(RecordBatch.wideSlot) else { return false }
+        var parent: UInt64?
+        if codeAndFlags & 0x2000 != 0 {
+            guard let parentSlot = reference() else { return false }
+            parent = UInt64(serial(parentSlot)) | UInt64(parentSlot) << 32
+        }
+        let word = RecordBatch.callbackWord(serial: serial(slot), slot: UInt64(slot), codeAndFlags: codeAndFlags)
+        if added > 0 {
+            serials.append(newSerials.0)
+            controllerNames.append(newNames.0)
+            if added > 1 {
+                serials.append(newSerials.1)
+                controllerNames.append(newNames.1)
+            }
+        }
+        if let parent { parentRow.pointee = parent }
+        out.pointee = word
+        ref = refs.base + refsAt
+        valuesAt = valuesNext
+        return true
     }
 
     /// Reads the next event inline when it is a mark, a container operation, an app or a SwiftUI event without a
@@ -359,7 +427,7 @@ struct EventDecoder {
         let tag = ops.base[ops.position]
         let timestamp = times[deltaPosition]
         if tag == EventTag.mark {
-            guard fastMark(timestamp, into: &record) else { return false }
+            guard shortMark(timestamp, into: &record) || fastMark(timestamp, into: &record) else { return false }
         } else if tag == EventTag.container {
             guard fastContainer(timestamp, into: &record) else { return false }
         } else if tag == EventTag.app || tag == EventTag.swiftUI {
@@ -396,6 +464,104 @@ struct EventDecoder {
         if reference == 0 { return -1 }
         guard reference >= 2, reference - 2 < UInt64(known) else { return nil }
         return Int(reference - 2)
+    }
+
+    /// A reference of one or two varint bytes (`n + 2` to one of `known` entries, or 0 for none) at `position`
+    /// (before `end`) of the payload at `base`: the slot, -1 for none, or `Int.min` for anything else (a longer
+    /// varint, a new or unknown entry, the stream's end); `position` moves past it only when it reads.
+    @inline(__always)
+    private static func byteSlot(_ base: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, known: Int) -> Int {
+        guard position < end else { return Int.min }
+        var reference = Int(base[position])
+        var length = 1
+        if reference >= 0x80 {
+            guard position &+ 1 < end, base[position &+ 1] < 0x80 else { return Int.min }
+            reference = (reference & 0x7F) | Int(base[position &+ 1]) << 7
+            length = 2
+        }
+        if reference == 0 {
+            position &+= length
+            return -1
+        }
+        // 1 (a new entry) fails here too.
+        guard reference >= 2, reference &- 2 < known else { return Int.min }
+        position &+= length
+        return reference &- 2
+    }
+
+    /// `fastMark` for the common mark: every varint one byte (references, the field count, integer values), every
+    /// string and the controller already named in the frame, every name already classified
+    /// (`knownCode(ofSlot:)`). Reads through one pointer (all streams are in the same payload) with positions in
+    /// registers; `false` with nothing changed for any other mark (`fastMark` then tries it).
+    @inline(never)
+    private mutating func shortMark(_ timestamp: UInt64, into record: inout EventRecord) -> Bool {
+        let base = ops.base
+        var opsAt = ops.position &+ 1
+        var valuesAt = values.position
+        var refsAt = refs.position
+        var literalsAt = literals.position
+        let opsEnd = ops.end
+        let valuesEnd = values.end
+        let stringCount = strings.count
+        let name = Self.byteSlot(base, &valuesAt, valuesEnd, known: stringCount)
+        guard name >= 0, opsAt < opsEnd, valuesAt < valuesEnd else { return false }
+        let phaseCode = base[opsAt]
+        opsAt &+= 1
+        guard phaseCode <= 2 else { return false }
+        let controllerSlot = Self.byteSlot(base, &refsAt, refs.end, known: serials.count)
+        let count = Int(base[valuesAt])
+        valuesAt &+= 1
+        guard controllerSlot != Int.min, count < 0x80, count <= opsEnd &- opsAt else { return false }
+        let nameCode = stringCodes[name]
+        guard nameCode != Self.unclassified else { return false }
+        uniqueFields()
+        fieldTable.reserve(extra: count)
+        let fieldStart = fieldTable.count
+        var out = fieldTable.base + fieldStart
+        for _ in 0..<count {
+            let fieldName = Self.byteSlot(base, &valuesAt, valuesEnd, known: stringCount)
+            guard fieldName >= 0 else { return false }
+            let fieldCode = stringCodes[fieldName]
+            guard fieldCode != Self.unclassified else { return false }
+            let typeCode = base[opsAt]
+            opsAt &+= 1
+            let type: MarkFieldRecord.ValueType
+            let bits: UInt64
+            switch typeCode {
+            case 0:
+                let value = Self.byteSlot(base, &valuesAt, valuesEnd, known: stringCount)
+                guard value >= 0 else { return false }
+                type = .string
+                bits = UInt64(truncatingIfNeeded: value)
+            case 1:
+                guard valuesAt < valuesEnd, base[valuesAt] < 0x80 else { return false }
+                type = .int
+                bits = UInt64(bitPattern: Varint.zigZagDecoded(UInt64(base[valuesAt])))
+                valuesAt &+= 1
+            case 2, 3:
+                type = .bool
+                bits = UInt64(typeCode &- 2)
+            case 4:
+                guard literals.end &- literalsAt >= 8 else { return false }
+                bits = UInt64(littleEndian: UnsafeRawPointer(base + literalsAt).loadUnaligned(as: UInt64.self))
+                literalsAt &+= 8
+                type = .double
+            default:
+                return false
+            }
+            out.initialize(to: MarkFieldRecord(nameSlot: UInt32(truncatingIfNeeded: fieldName), nameCode: fieldCode, type: type, bits: bits))
+            out += 1
+        }
+        fieldTable.commit(count)
+        record = EventRecord(
+            kind: .mark, timestamp: timestamp, ordinal: ordinal, phase: Phase(rawValue: phaseCode) ?? .instant, controllerSlot: controllerSlot,
+            serials: serials, code: nameCode, stringSlot: UInt32(truncatingIfNeeded: name), listStart: fieldStart, listCount: count
+        )
+        ops.position = opsAt
+        values.position = valuesAt
+        refs.position = refsAt
+        literals.position = literalsAt
+        return true
     }
 
     /// The body of a mark (tag already checked, at `ops.position`) as `readMarkRecord` reads it, when every string

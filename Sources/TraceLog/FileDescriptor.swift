@@ -48,6 +48,24 @@ struct FileDescriptor {
         return UInt64(info.st_size)
     }
 
+    /// What tells whether a file changed: its device, inode, size and modification time (`fstat`).
+    struct State: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modifiedSeconds: Int64
+        var modifiedNanoseconds: Int64
+    }
+
+    /// The file's `State` now.
+    func state() throws -> State {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw Self.ioError("cannot stat", path: path) }
+        return State(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modifiedSeconds: Int64(info.st_mtim.tv_sec),
+            modifiedNanoseconds: Int64(info.st_mtim.tv_nsec))
+    }
+
     /// Reads exactly `count` bytes at `offset`, or fewer when the file ends first.
     func read(count: Int, at offset: UInt64) throws -> [UInt8] {
         guard count > 0 else { return [] }

@@ -197,11 +197,6 @@ public struct RecordBatch {
         private(set) var words: UnsafeMutablePointer<UInt64>
         private(set) var parents: UnsafeMutablePointer<UInt64>
         private(set) var wideSlots: UnsafeMutablePointer<UInt32>
-        /// Where the decoder writes the batch's records (one per row at most), moved into `RecordBatch.records` in
-        /// one append when the batch ends: written in place, a record is not copied twice on its way into the
-        /// array, and the array is not checked for uniqueness and capacity per record. Always initialized (a
-        /// record is trivially copyable).
-        private(set) var records: UnsafeMutablePointer<EventRecord>
         private(set) var capacity: Int
         /// The batch's first timestamp in `timesOwner`'s buffer.
         private(set) var times: UnsafePointer<UInt64>
@@ -212,7 +207,6 @@ public struct RecordBatch {
             words = .allocate(capacity: self.capacity)
             parents = .allocate(capacity: self.capacity)
             wideSlots = .allocate(capacity: self.capacity)
-            records = Self.recordRows(self.capacity)
             // Read only for entries, and a batch with entries points it at its frame's times first.
             times = UnsafePointer(parents)
         }
@@ -222,12 +216,10 @@ public struct RecordBatch {
             words.deallocate()
             parents.deallocate()
             wideSlots.deallocate()
-            records.deallocate()
             capacity = needed
             words = .allocate(capacity: needed)
             parents = .allocate(capacity: needed)
             wideSlots = .allocate(capacity: needed)
-            records = Self.recordRows(needed)
             if timesOwner == nil { times = UnsafePointer(parents) }
         }
 
@@ -237,18 +229,10 @@ public struct RecordBatch {
             if timesOwner !== owner { timesOwner = owner }
         }
 
-        /// `count` initialized record rows.
-        private static func recordRows(_ count: Int) -> UnsafeMutablePointer<EventRecord> {
-            let rows = UnsafeMutablePointer<EventRecord>.allocate(capacity: count)
-            rows.initialize(repeating: EventRecord(otherAt: 0, ordinal: 0), count: count)
-            return rows
-        }
-
         deinit {
             words.deallocate()
             parents.deallocate()
             wideSlots.deallocate()
-            records.deallocate()
         }
     }
 
@@ -335,7 +319,8 @@ public struct RecordBatch {
 
     mutating func reset(firstOrdinal: UInt64) {
         count = 0
-        if !records.isEmpty { records.removeAll(keepingCapacity: true) }
+        // The decoder writes a new array of records in place (`EventDecoder.decode(into:limit:)`).
+        records = []
         events.removeAll()
         self.firstOrdinal = firstOrdinal
         error = nil

@@ -136,16 +136,59 @@ enum TimeDeltaCodec {
         }
         let first = base[start]
         if first > splitMarker, first <= splitMarker + 64 {
-            return try decodeSplit(
-                base, from: start + 1, to: end, significant: Int(first - splitMarker), count: count, firstOrdinal: firstOrdinal, into: output)
+            // Running sums from 0 (wrapping), then back to deltas: sums taken modulo 2^64 give the deltas back
+            // exactly by subtraction.
+            _ = try decodeSplit(
+                base, from: start + 1, to: end, significant: Int(first - splitMarker), count: count, firstOrdinal: firstOrdinal,
+                first: 0, into: output)
+            var previous: UInt64 = 0
+            for index in 0..<count {
+                let sum = output[index]
+                output[index] = sum &- previous
+                previous = sum
+            }
+            return
         }
         return try decodePlanes(base, from: start + 1, to: end, width: first, count: count, firstOrdinal: firstOrdinal, into: output)
     }
 
-    private static func decodeSplit(
-        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, significant: Int, count: Int, firstOrdinal: UInt64,
+    /// Reads a times stream of either layout into `count` timestamps: `first` plus the running sum of the deltas
+    /// up to each event (what the decoder needs, in one pass over the tokens instead of deltas then sums).
+    ///
+    /// - Returns: How many of the sums fit in 64 bits: the index of the first event whose sum overflows, or
+    ///   `count` (the values from there on are unspecified; such an event fails when it is decoded).
+    /// - Throws: What `decode(_:count:firstOrdinal:)` throws, for the same streams (a sum that overflows is not
+    ///   an error of the stream).
+    static func decodeTimestamps(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, count: Int, firstOrdinal: UInt64, first: UInt64,
         into output: UnsafeMutablePointer<UInt64>
-    ) throws {
+    ) throws -> Int {
+        guard start < end else {
+            throw TraceError(.corruptFrame, "times stream is empty", eventOrdinal: firstOrdinal)
+        }
+        let marker = base[start]
+        if marker > splitMarker, marker <= splitMarker + 64 {
+            return try decodeSplit(
+                base, from: start + 1, to: end, significant: Int(marker - splitMarker), count: count, firstOrdinal: firstOrdinal,
+                first: first, into: output)
+        }
+        try decodePlanes(base, from: start + 1, to: end, width: marker, count: count, firstOrdinal: firstOrdinal, into: output)
+        var time = first
+        for index in 0..<count {
+            let (sum, overflow) = time.addingReportingOverflow(output[index])
+            if overflow { return index }
+            time = sum
+            output[index] = sum
+        }
+        return count
+    }
+
+    /// The split layout into running sums from `first` (wrapping past 2^64); returns the index of the first sum
+    /// that overflows, or `count`.
+    private static func decodeSplit(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, significant: Int, count: Int, firstOrdinal: UInt64, first: UInt64,
+        into output: UnsafeMutablePointer<UInt64>
+    ) throws -> Int {
         var stream = StreamReader(base, from: start, to: end)
         guard let divisor = stream.readVarint(), divisor >= 1, let tokenLength = stream.readVarint(),
               tokenLength <= UInt64(stream.remaining)
@@ -160,11 +203,22 @@ enum TimeDeltaCodec {
         // The fast path: a one-byte token that is a whole quotient (q < 2^S and q < 0x80), whose product with the
         // divisor cannot overflow (q ≤ 0x7F).
         let quickLimit: UInt8 = divisor <= UInt64.max >> 7 ? UInt8(Swift.min(wholeLimit, 0x80)) : 0
+        // Eight tokens at once: every byte of a little-endian word below `quickLimit` (a power of two) when no bit of
+        // this mask is set; the lowest set bit tells how many bytes before it are quick tokens.
+        let quickMask: UInt64 = quickLimit == 0 ? .max : 0x0101_0101_0101_0101 &* (0x100 &- UInt64(quickLimit))
+        // The quick paths add without an overflow check while the running sum is below these bounds (eight and one
+        // quick tokens, each at most 0x7F · D, cannot overflow it); 0: never (the general path checks each sum).
+        let (blockAdd, blockOverflow) = (8 * 0x7F as UInt64).multipliedReportingOverflow(by: divisor)
+        let blockBound: UInt64 = quickLimit == 0 || blockOverflow ? 0 : (UInt64.max - blockAdd) &+ 1
+        let laneBound: UInt64 = quickLimit == 0 ? 0 : (UInt64.max - 0x7F &* divisor) &+ 1
         var token = tokenStart
         var position = tokenEnd
         var accumulator: UInt64 = 0
         var available = 0
         var index = 0
+        var time = first
+        // The first event whose sum overflows (`count`: none so far).
+        var valid = count
         while index < count {
             // Runs of one-byte tokens: whole quotients (the S = 3 writer's every token for a clock of coarse
             // resolution), and split ones with at most 32 stored bits; anything else (or a problem) goes the
@@ -172,12 +226,38 @@ enum TimeDeltaCodec {
             let run = Swift.min(count - index, tokenEnd - token)
             var step = 0
             while step < run {
-                // Whole one-byte tokens, through moving pointers (no index arithmetic per token).
+                // Whole one-byte tokens, through moving pointers (no index arithmetic per token): a word of eight
+                // at a time, then the quick ones before the first other token of the word; one at a time near the
+                // run's end.
                 var source = base + (token &+ step)
                 var target = output + (index &+ step)
                 let sourceEnd = base + (token &+ run)
-                while source < sourceEnd, source.pointee < quickLimit {
-                    target.pointee = UInt64(source.pointee) &* divisor
+                while sourceEnd - source >= 8, time < blockBound {
+                    let other = UInt64(littleEndian: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)) & quickMask
+                    var sum = time
+                    if other == 0 {
+                        for lane in 0..<8 {
+                            sum &+= UInt64(source[lane]) &* divisor
+                            target[lane] = sum
+                        }
+                        time = sum
+                        source += 8
+                        target += 8
+                        continue
+                    }
+                    let quick = other.trailingZeroBitCount &>> 3
+                    for lane in 0..<quick {
+                        sum &+= UInt64(source[lane]) &* divisor
+                        target[lane] = sum
+                    }
+                    time = sum
+                    source += quick
+                    target += quick
+                    break
+                }
+                while source < sourceEnd, source.pointee < quickLimit, time < laneBound {
+                    time &+= UInt64(source.pointee) &* divisor
+                    target.pointee = time
                     source += 1
                     target += 1
                 }
@@ -203,7 +283,10 @@ enum TimeDeltaCodec {
                 guard !overflow else {
                     throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index + step))
                 }
-                output[index + step] = scaled
+                let (sum, sumOverflow) = time.addingReportingOverflow(scaled)
+                if sumOverflow, valid == count { valid = index + step }
+                time = sum
+                output[index + step] = sum
                 step += 1
             }
             token += step
@@ -253,12 +336,16 @@ enum TimeDeltaCodec {
             guard !overflow else {
                 throw TraceError(.corruptFrame, "timestamp delta overflows 64 bits", eventOrdinal: firstOrdinal + UInt64(index))
             }
-            output[index] = scaled
+            let (sum, sumOverflow) = time.addingReportingOverflow(scaled)
+            if sumOverflow, valid == count { valid = index }
+            time = sum
+            output[index] = sum
             index += 1
         }
         guard token == tokenEnd, position == end, accumulator == 0 else {
             throw TraceError(.corruptFrame, "times stream holds bytes after the last event's delta", eventOrdinal: firstOrdinal)
         }
+        return valid
     }
 
     private static func decodePlanes(

@@ -50,6 +50,11 @@ public final class TraceReader: Sendable {
 
     let file: FileDescriptor
     private let inflater: Mutex<Inflater>
+    /// The file as it was while opening checked the payload CRC of every events frame in `frames` (`nil` when it
+    /// changed meanwhile). While the file is in this state, reading one of those frames again (`cursor(for:)`)
+    /// does not compute its payload CRC a second time: the CRC is checked once per frame, and again only if the
+    /// file changed since (a frame read from a changed file is checked as at opening).
+    private let checkedState: FileDescriptor.State?
 
     /// Opens the trace at `path`.
     ///
@@ -62,7 +67,8 @@ public final class TraceReader: Sendable {
         var ownsFile = true
         defer { if ownsFile { file.close() } }
         do {
-            let size = try file.size()
+            let stateBefore = try file.state()
+            let size = UInt64(Swift.max(0, stateBefore.size))
             var prefix = try file.read(count: Int(min(size, 4096)), at: 0)
             if let declared = TraceHeader.declaredLength(prefix: prefix), declared > prefix.count,
                declared <= TraceHeader.maximumLength, UInt64(declared) <= size
@@ -114,6 +120,8 @@ public final class TraceReader: Sendable {
             frames = allFrames.filter { $0.kind == .events }
             checkpoints = allFrames.filter { $0.kind == .checkpoint }
             eventCount = frames.reduce(0) { $0 + UInt64($1.eventCount) }
+            let stateAfter = try file.state()
+            checkedState = stateAfter == stateBefore ? stateAfter : nil
             ownsFile = false
         } catch let error as TraceError {
             throw error.in(file: path)
@@ -250,18 +258,34 @@ public final class TraceReader: Sendable {
                 throw TraceError(.tornTail, "file ends inside the frame payload", offset: frame.offset)
             }
             let stored = bytes[FrameHeader.length...]
-            let actual = CRC32.checksum(stored)
-            guard actual == header.payloadCRC else {
-                throw TraceError(
-                    .corruptFrame,
-                    "\(frame.kind) frame \(frame.sequence): payload CRC mismatch (stored \(hex(header.payloadCRC)), computed \(hex(actual)))",
-                    offset: frame.offset
-                )
+            if !(try wasChecked(frame)) {
+                let actual = CRC32.checksum(stored)
+                guard actual == header.payloadCRC else {
+                    throw TraceError(
+                        .corruptFrame,
+                        "\(frame.kind) frame \(frame.sequence): payload CRC mismatch (stored \(hex(header.payloadCRC)), computed \(hex(actual)))",
+                        offset: frame.offset
+                    )
+                }
             }
             return (stored, header.compression == FrameHeader.compressionStored)
         } catch let error as TraceError {
             throw error.in(file: path)
         }
+    }
+
+    /// Whether opening checked `frame`'s payload CRC (an events frame of `frames`) and the file has not changed
+    /// since (`checkedState`).
+    private func wasChecked(_ frame: FrameInfo) throws -> Bool {
+        guard frame.kind == .events, let checkedState else { return false }
+        var low = 0
+        var high = frames.count
+        while low < high {
+            let middle = (low + high) / 2
+            if frames[middle].offset < frame.offset { low = middle + 1 } else { high = middle }
+        }
+        guard low < frames.count, frames[low] == frame else { return false }
+        return try file.state() == checkedState
     }
 
     /// The error of a payload that does not inflate.
@@ -286,7 +310,8 @@ public final class TraceReader: Sendable {
     /// A cursor that decodes the events of an events frame one at a time (see `FrameCursor`).
     ///
     /// Reads the frame and checks its CRCs and its payload's stream table now; the events are decoded by
-    /// `FrameCursor.next()`.
+    /// `FrameCursor.next()`. The payload CRC of a frame of `frames` is not computed again while the file is as
+    /// it was when opening checked it (same device, inode, size and modification time): once per frame.
     ///
     /// - Throws: `TraceError` `.corruptFrame` (or `.tornTail`) with the frame's offset when a CRC fails or the
     ///   stream table is malformed; `.invalidArgument` for a frame of another kind.
