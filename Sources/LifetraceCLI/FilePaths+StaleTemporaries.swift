@@ -32,8 +32,8 @@ extension FilePaths {
     /// mean nothing is removed.
     static func removeStaleTemporaries(of destination: String, _ what: String) -> [StaleTemporary] {
         // Paths as the destination was given: `out.lifetrace.importing-…` for `-o out.lifetrace`.
-        let directory = (destination as NSString).deletingLastPathComponent
-        let base = (destination as NSString).lastPathComponent
+        let directory = FilePaths.directory(of: destination)
+        let base = FilePaths.lastComponent(of: destination)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else { return [] }
         var removed: [StaleTemporary] = []
         for name in names {

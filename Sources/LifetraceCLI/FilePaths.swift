@@ -23,7 +23,7 @@ enum FilePaths {
 
     /// Why a file cannot be written at `path` because of its directory (missing, or not a directory), or `nil`.
     static func unwritableDirectory(of path: String) -> String? {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: path)
         guard !directory.isEmpty else { return nil }
         if !FileManager.default.fileExists(atPath: directory) { return "directory \(directory) does not exist" }
         if !isDirectory(directory) { return "\(directory) is not a directory" }
@@ -108,7 +108,8 @@ enum OutputTarget: Equatable {
                 let length = readlink(current, &buffer, buffer.count - 1)
                 guard length > 0 else { break }
                 let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                current = target.hasPrefix("/") ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+                let directory = FilePaths.directory(of: current)
+                current = target.hasPrefix("/") || directory.isEmpty ? target : (directory as NSString).appendingPathComponent(target)
                 continue
             }
             switch type {
@@ -124,6 +125,27 @@ enum OutputTarget: Equatable {
 }
 
 extension FilePaths {
+    /// The directory part of `path`, as `NSString.deletingLastPathComponent` gives it (`a/b` → `a`, `/x` → `/`,
+    /// `x` → ``, trailing slashes ignored), without calling it: swift-corelibs-foundation traps on a path of one
+    /// character (`-o x` crashed every command that writes a file).
+    static func directory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if trimmed == "/" { return "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        var directory = trimmed[..<slash]
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        return directory.isEmpty ? "/" : String(directory)
+    }
+
+    /// The last component of `path` (`a/b` → `b`, `x` → `x`, trailing slashes ignored); see `directory(of:)`.
+    static func lastComponent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
     /// The path to rename a finished trace onto for `-o path`: `path` with its symbolic links resolved.
     ///
     /// - Throws: `ValidationError` when `path` leads to a device, FIFO or socket: a trace is a seekable file

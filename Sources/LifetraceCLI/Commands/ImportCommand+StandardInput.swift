@@ -5,8 +5,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// Set by the SIGINT handler `ImportCommand.StandardInputSpool.readAll` installs while it reads.
-private let interruptRequested = Atomic<Bool>(false)
+/// The first signal (SIGINT, SIGTERM, SIGHUP) caught by the handler `ImportCommand.StandardInputSpool.readAll`
+/// installs while it reads, or 0.
+private let endingSignalReceived = Atomic<Int32>(0)
 
 extension ImportCommand {
     /// How standard input (`-`) is named in messages and as the events' source file.
@@ -19,15 +20,22 @@ extension ImportCommand {
     /// This is what makes `xcrun simctl spawn booted log stream … | lifetrace import - -o TRACE` work: the input
     /// ends when the stream closes, or at Ctrl-C. SIGINT is caught only while standard input is read, and ends the
     /// input as the end of the stream would (a terminal sends it to the whole pipeline, so the stream stops too);
-    /// bytes already in the pipe are still read. The file is locked (`flock`) while it lives, so that
-    /// `FilePaths.cleanUpStaleTemporaries` (`spooling`) removes it only once its process is gone.
+    /// bytes already in the pipe are still read. SIGTERM (`kill PID`, `kill %1` on the pipeline's job) and SIGHUP
+    /// (the terminal closed) end the input the same way, unless they were ignored when `lifetrace` started
+    /// (`nohup`): before, they killed the import and what was read was lost. The file is locked (`flock`) until it
+    /// is removed or kept, so that `FilePaths.cleanUpStaleTemporaries` (`spooling`) removes it only once its
+    /// process is gone.
     final class StandardInputSpool {
         /// The file the input is copied into.
         let path: String
         /// Bytes read from standard input and written to `path`.
         private(set) var byteCount: UInt64 = 0
-        /// Whether Ctrl-C (SIGINT) ended the input.
-        private(set) var wasInterrupted = false
+        /// The signal that ended the input (SIGINT for Ctrl-C, SIGTERM, SIGHUP), or `nil` when the stream ended.
+        private(set) var endingSignal: Int32?
+        /// Whether a signal (Ctrl-C, SIGTERM, SIGHUP) ended the input.
+        var wasInterrupted: Bool { endingSignal != nil }
+        /// Whether reading stopped before the end of the input because its first bytes were refused (`readAll`).
+        private(set) var stoppedEarly = false
         private var descriptor: Int32
 
         /// Creates the spool file beside `destination` (exclusively, mode 0600).
@@ -49,39 +57,63 @@ extension ImportCommand {
             descriptor = -1
         }
 
-        /// Copies `input` into the spool file until its end or until SIGINT (Ctrl-C), then closes the file.
+        /// Copies `input` into the spool file until its end, until a signal ends it (SIGINT for Ctrl-C, SIGTERM,
+        /// SIGHUP), or until `refuses` refuses its first bytes. The file stays open, and locked, until `remove()` or
+        /// `keep(besides:)`.
         ///
         /// - Parameters:
         ///   - input: The descriptor to read (standard input).
+        ///   - headBytes: How many bytes `refuses` is asked about, once (or fewer, when the input ends first: then
+        ///     it is not asked, and the import refuses the input as it refuses a file).
+        ///   - refuses: Whether the spool file's first bytes already show that the input cannot be imported (binary
+        ///     data, a trace, gzip): reading then stops (`stoppedEarly`), so an endless stream of such bytes
+        ///     (`< /dev/zero`) does not fill the disk.
         ///   - progress: Called at least four times a second while reading, with the bytes read so far.
         /// - Throws: `ImportInputError` when reading `input` or writing the file fails (a full disk), naming the
         ///   byte offset reached; the file then holds what was read before.
-        func readAll(from input: Int32 = STDIN_FILENO, progress: (UInt64) -> Void = { _ in }) throws(ImportInputError) {
-            interruptRequested.store(false, ordering: .relaxed)
+        func readAll(
+            from input: Int32 = STDIN_FILENO, headBytes: UInt64 = 64 * 1024, refuses: () -> Bool = { false },
+            progress: (UInt64) -> Void = { _ in }
+        ) throws(ImportInputError) {
+            endingSignalReceived.store(0, ordering: .relaxed)
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { _ in interruptRequested.store(true, ordering: .relaxed) }
+            action.__sigaction_handler.sa_handler = { signal in
+                _ = endingSignalReceived.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
+            }
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0  // no SA_RESTART: a blocked poll(2) returns EINTR at once
-            var previous = sigaction()
-            sigaction(SIGINT, &action, &previous)
+            // SIGINT always, as documented (Ctrl-C ends the input); SIGTERM and SIGHUP unless ignored on purpose
+            // (`nohup` ignores SIGHUP).
+            var caught: [(signal: Int32, previous: sigaction)] = []
+            for signal in [SIGINT, SIGTERM, SIGHUP] {
+                var current = sigaction()
+                sigaction(signal, nil, &current)
+                if signal != SIGINT, unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1 { continue }  // SIG_IGN
+                var previous = sigaction()
+                sigaction(signal, &action, &previous)
+                caught.append((signal, previous))
+            }
             // A parent may start us with SIGINT blocked (Foundation's `Process` passes its thread's mask on): the
             // signal would then wait unseen, and Ctrl-C would not end the input.
-            var interrupt = sigset_t()
-            sigemptyset(&interrupt)
-            sigaddset(&interrupt, SIGINT)
+            var ending = sigset_t()
+            sigemptyset(&ending)
+            for entry in caught { sigaddset(&ending, entry.signal) }
             var previousMask = sigset_t()
-            pthread_sigmask(SIG_UNBLOCK, &interrupt, &previousMask)
+            pthread_sigmask(SIG_UNBLOCK, &ending, &previousMask)
             defer {
                 pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-                sigaction(SIGINT, &previous, nil)
-                closeDescriptor()
+                for var entry in caught { sigaction(entry.signal, &entry.previous, nil) }
             }
+            var headChecked = false
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             // After Ctrl-C, only what is already in the pipe is read (at most this many bytes: a writer that goes on
             // writing does not hold the import up).
             var drainLeft = 1 << 20
             while true {
-                if !wasInterrupted, interruptRequested.load(ordering: .relaxed) { wasInterrupted = true }
+                if endingSignal == nil {
+                    let signal = endingSignalReceived.load(ordering: .relaxed)
+                    if signal != 0 { endingSignal = signal }
+                }
                 var request = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&request, 1, wasInterrupted ? 0 : 250)
                 if ready < 0 {
@@ -100,6 +132,13 @@ extension ImportCommand {
                 }
                 if count == 0 { return }
                 try write(buffer, count)
+                if !headChecked, byteCount >= headBytes {
+                    headChecked = true
+                    if refuses() {
+                        stoppedEarly = true
+                        return
+                    }
+                }
                 if wasInterrupted {
                     drainLeft -= count
                     if drainLeft <= 0 { return }

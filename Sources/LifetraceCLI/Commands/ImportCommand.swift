@@ -6,6 +6,10 @@ import Simulator
 import TraceLog
 import TraceModel
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `lifetrace import LOG [-o TRACE] [--format text|jsonl] [--mark 'SUBSTRING=MARK[,field=value…]']… [--strict]`
 ///
 /// Reads a console log (`text`, see docs/IMPORT.md) or a JSONL export (`jsonl`, docs/JSONL.md) and writes a
@@ -95,8 +99,12 @@ struct ImportCommand: Command {
         var spool: StandardInputSpool?
         var readPath = input
         if fromStandardInput {
+            if let problem = standardInputProblem(destination: resolvedDestination, shownAs: destination) {
+                output.errorLine("lifetrace import: error: \(problem)")
+                return .usageOrInput
+            }
             do {
-                spool = try spoolStandardInput(besides: resolvedDestination, output: output)
+                spool = try spoolStandardInput(besides: resolvedDestination, givenFormat: givenFormat, output: output)
             } catch {
                 output.errorLine("lifetrace import: error: \(error)")
                 return .usageOrInput
@@ -124,7 +132,34 @@ struct ImportCommand: Command {
             return
         }
         let kept = spool.keep(besides: destination) ?? spool.path
-        output.errorLine("lifetrace import: note: what was read from standard input (\(spool.byteCount) bytes) is kept in \(kept.displayEscaped)")
+        if spool.stoppedEarly {
+            output.errorLine(
+                "lifetrace import: note: standard input was read no further than its first \(spool.byteCount) bytes (they show it cannot be imported); they are kept in \(kept.displayEscaped)")
+        } else {
+            output.errorLine("lifetrace import: note: what was read from standard input (\(spool.byteCount) bytes) is kept in \(kept.displayEscaped)")
+        }
+    }
+
+    /// Why standard input cannot be imported into `destination` before anything is read from it: it is closed
+    /// (`<&-`), a directory, or the very file `-o` names (`import - -o LOG < LOG` would replace the log with the
+    /// trace: a file given by name is refused the same way). `nil` when it can be read.
+    static func standardInputProblem(destination: String, shownAs shownDestination: String) -> String? {
+        var input = stat()
+        guard fstat(STDIN_FILENO, &input) == 0 else {
+            return "\(standardInputName): standard input is closed (\(FilePaths.renameFailure(errno))): nothing to import; pipe the log in: COMMAND | lifetrace import - -o TRACE"
+        }
+        switch input.st_mode & S_IFMT {
+        case S_IFDIR:
+            return "\(standardInputName): standard input is a directory, not a log"
+        case S_IFREG:
+            var output = stat()
+            if stat(destination, &output) == 0, output.st_dev == input.st_dev, output.st_ino == input.st_ino {
+                return "\(shownDestination.displayEscaped): the output is the file on standard input; the trace would replace the log it is read from: choose another -o"
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 
     /// Copies standard input into a spool file beside `destination` (`StandardInputSpool`), with a progress line
@@ -132,7 +167,11 @@ struct ImportCommand: Command {
     ///
     /// - Throws: `ImportInputError` when standard input cannot be read or the copy cannot be written; the copy
     ///   is then kept (`StandardInputSpool.keep`) and named in a note.
-    static func spoolStandardInput(besides destination: String, output: CommandOutput) throws(ImportInputError) -> StandardInputSpool {
+    /// - Parameter givenFormat: `--format`, when given: with the first 64 KiB of the input, it tells whether the
+    ///   import will refuse the input (`InputFile.refusal`), and reading then stops there.
+    static func spoolStandardInput(
+        besides destination: String, givenFormat: String?, output: CommandOutput
+    ) throws(ImportInputError) -> StandardInputSpool {
         FilePaths.cleanUpStaleTemporaries(of: destination, "spooling", command: "import", output: output)
         let spool = try StandardInputSpool(besides: destination)
         if isatty(STDIN_FILENO) == 1 {
@@ -140,15 +179,22 @@ struct ImportCommand: Command {
         }
         let progress = SpoolProgress.forTerminal()
         do {
-            try spool.readAll { progress?.update(bytes: $0) }
+            let path = spool.path
+            try spool.readAll(
+                refuses: {
+                    let format = givenFormat ?? (startsLikeExport(path) ? "jsonl" : "text")
+                    return (try? InputFile.refusal(of: path, format: format, fromStandardInput: true)) != nil
+                },
+                progress: { progress?.update(bytes: $0) })
         } catch {
             progress?.clear()
             finish(spool, succeeded: false, destination: destination, output: output)
             throw error
         }
         progress?.clear()
-        if spool.wasInterrupted {
-            output.errorLine("lifetrace import: note: Ctrl-C ended the input after \(spool.byteCount) bytes; importing what was read")
+        if let signal = spool.endingSignal {
+            let name = signal == SIGINT ? "Ctrl-C" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : "signal \(signal)"
+            output.errorLine("lifetrace import: note: \(name) ended the input after \(spool.byteCount) bytes; importing what was read")
         }
         return spool
     }

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+@testable import LifetraceCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `lifetrace import -` where standard input is not a plain stream that ends (breaker7, seventh session): the
+/// `-o` file itself, closed, a directory, an endless stream of binary bytes, a stream ended by SIGTERM. Before:
+/// `import - -o LOG < LOG` replaced the log with the trace; `< /dev/zero` filled the disk; SIGTERM (`kill %1` on a
+/// `log stream | lifetrace import -` job) killed the import, and the next import deleted what had been read.
+@Suite("import -: standard input that is a file, closed, endless, or ended by SIGTERM")
+struct StandardInputEdgeTests {
+    static let log = ImportStandardInputTests.log
+
+    /// Runs `lifetrace ARGUMENTS` in `directory` with standard input read from `inputPath`, stopping it (SIGKILL)
+    /// if it runs for more than a minute.
+    static func run(_ arguments: [String], input inputPath: String, in directory: String) throws -> (status: Int32, out: String, err: String) {
+        let executable = try #require(FileSizeLimitTests.lifetrace(), "build the lifetrace product first (swift build --build-tests)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let input = try #require(FileHandle(forReadingAtPath: inputPath))
+        process.standardInput = input
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? input.close()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs `lifetrace ARGUMENTS` through `/bin/sh -c`, with `redirection` (`<&-`, `< .`) applied to it.
+    static func shell(_ arguments: [String], redirection: String, in directory: String) throws -> (status: Int32, err: String) {
+        let executable = try #require(FileSizeLimitTests.lifetrace(), "build the lifetrace product first (swift build --build-tests)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirection)", executable] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test("standard input that is the -o file is refused before anything is written: the log stays")
+    func outputIsStandardInput() throws {
+        let scratch = try CLIScratch("stdin-same-file")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.log))
+        try bytes.write(to: URL(fileURLWithPath: scratch.path("session.log")))
+        let result = try Self.run(["import", "-", "-o", "session.log"], input: scratch.path("session.log"), in: scratch.url.path)
+        #expect(result.status == 2)
+        #expect(result.err.contains("session.log: the output is the file on standard input"), "\(result.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("session.log"))) == bytes)
+        #expect(ImportStandardInputTests.names(in: scratch.url.path) == ["session.log"])
+        // Another file on standard input is imported as before.
+        let other = try Self.run(["import", "-", "-o", "other.lifetrace"], input: scratch.path("session.log"), in: scratch.url.path)
+        #expect(other.status == 0, "\(other.err)")
+        #expect(other.out.hasPrefix("imported 16 events from <stdin> into other.lifetrace"))
+    }
+
+    @Test("closed standard input, or a directory, is named as such, and leaves no file")
+    func closedOrDirectory() throws {
+        let scratch = try CLIScratch("stdin-closed")
+        let closed = try Self.shell(["import", "-", "-o", "out.lifetrace"], redirection: "<&-", in: scratch.url.path)
+        #expect(closed.status == 2)
+        #expect(closed.err.contains("<stdin>: standard input is closed"), "\(closed.err)")
+        let directory = try Self.shell(["import", "-", "-o", "out.lifetrace"], redirection: "< .", in: scratch.url.path)
+        #expect(directory.status == 2)
+        #expect(directory.err.contains("<stdin>: standard input is a directory, not a log"), "\(directory.err)")
+        #expect(ImportStandardInputTests.names(in: scratch.url.path).isEmpty)
+    }
+
+    @Test("an endless stream of NUL bytes is refused after its first 64 KiB instead of filling the disk")
+    func endlessBinaryStream() throws {
+        let scratch = try CLIScratch("stdin-endless")
+        // Only read: /dev/zero never ends, so before, the copy of standard input grew until the disk was full.
+        let result = try Self.run(["import", "-", "-o", "zero.lifetrace"], input: "/dev/zero", in: scratch.url.path)
+        #expect(result.status == 2)
+        #expect(result.err.contains("<stdin>: offset 0: a NUL byte: binary data, not a text console log"), "\(result.err)")
+        #expect(result.err.contains("standard input was read no further than its first 65536 bytes"), "\(result.err)")
+        #expect(ImportStandardInputTests.names(in: scratch.url.path) == ["zero.lifetrace.stdin.log"])
+        let size = try FileManager.default.attributesOfItem(atPath: scratch.path("zero.lifetrace.stdin.log"))[.size] as? NSNumber
+        #expect(size?.intValue == 65536)
+    }
+
+    @Test("SIGTERM while standard input is read ends the input as Ctrl-C does: what was read is imported")
+    func terminated() throws {
+        let scratch = try CLIScratch("stdin-term")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.log))
+        let run = try ImportStandardInputTests.Run(["import", "-", "-o", "live.lifetrace"], in: scratch.url.path)
+        run.write(bytes)
+        var copied = false
+        for _ in 0..<200 where !copied {
+            let spool = ImportStandardInputTests.names(in: scratch.url.path).first { $0.hasPrefix("live.lifetrace.spooling-") }
+            if let spool, let size = try? FileManager.default.attributesOfItem(atPath: scratch.path(spool))[.size] as? NSNumber {
+                copied = size.intValue == bytes.count
+            }
+            if !copied { usleep(50_000) }
+        }
+        try #require(copied)
+        run.process.terminate()
+        var waited = 0
+        while run.process.isRunning, waited < 600 {
+            usleep(50_000)
+            waited += 1
+        }
+        if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) }
+        #expect(waited < 600, "SIGTERM did not end the import")
+        let result = run.finish()
+        #expect(run.process.terminationReason == .exit)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("SIGTERM ended the input after \(bytes.count) bytes; importing what was read"))
+        #expect(result.out.hasPrefix("imported 16 events from <stdin>"))
+        #expect(ImportStandardInputTests.names(in: scratch.url.path) == ["live.lifetrace"])
+    }
+
+    @Test("the copy of standard input stays locked until removed, so no other run takes it for a killed run's")
+    func spoolStaysLocked() throws {
+        let scratch = try CLIScratch("stdin-lock")
+        let source = scratch.path("input.log")
+        try Data(repeating: 0x61, count: 200_000).write(to: URL(fileURLWithPath: source))
+        let input = open(source, O_RDONLY)
+        try #require(input >= 0)
+        defer { close(input) }
+        let spool = try ImportCommand.StandardInputSpool(besides: scratch.path("out.lifetrace"))
+        try spool.readAll(from: input)
+        #expect(spool.byteCount == 200_000)
+        #expect(!spool.stoppedEarly)
+        let other = open(spool.path, O_RDONLY)
+        try #require(other >= 0)
+        defer { close(other) }
+        #expect(flock(other, LOCK_EX | LOCK_NB) != 0, "the spool file was unlocked once read")
+        spool.remove()
+        #expect(!FileManager.default.fileExists(atPath: spool.path))
+    }
+
+    @Test("reading stops once the first bytes are refused")
+    func refusedHeadStops() throws {
+        let scratch = try CLIScratch("stdin-head")
+        let source = scratch.path("input.bin")
+        try Data(repeating: 0, count: 300_000).write(to: URL(fileURLWithPath: source))
+        let input = open(source, O_RDONLY)
+        try #require(input >= 0)
+        defer { close(input) }
+        let spool = try ImportCommand.StandardInputSpool(besides: scratch.path("out.lifetrace"))
+        var asked = 0
+        try spool.readAll(from: input, refuses: {
+            asked += 1
+            return true
+        })
+        #expect(asked == 1)
+        #expect(spool.stoppedEarly)
+        #expect(spool.byteCount == 65536)
+        spool.remove()
+    }
+}
+
+/// Output paths of one character (`-o x`, `import - -o -`): swift-corelibs-foundation's
+/// `NSString.deletingLastPathComponent` traps on them, and every command that writes a file crashed (breaker7).
+@Suite("one-character output paths")
+struct OneCharacterPathTests {
+    @Test("directory and last component, as NSString gives them for longer paths", arguments: [
+        ("x", "", "x"), ("-", "", "-"), ("é", "", "é"), ("x/", "", "x"), ("/", "/", "/"), ("/x", "/", "x"),
+        ("a/b", "a", "b"), ("a//b", "a", "b"), ("a/b/", "a", "b"), ("./x", ".", "x"), ("/a/b/c.lifetrace", "/a/b", "c.lifetrace"),
+        ("ab", "", "ab"),
+    ])
+    func split(path: String, directory: String, last: String) {
+        #expect(FilePaths.directory(of: path) == directory)
+        #expect(FilePaths.lastComponent(of: path) == last)
+        if path.count > 1, path != "x/" {
+            #expect(FilePaths.directory(of: path) == (path as NSString).deletingLastPathComponent)
+        }
+    }
+
+    @Test("simulate, export, audit and import write a one-character -o")
+    func commands() throws {
+        let scratch = try CLIScratch("one-char")
+        let executable = try #require(FileSizeLimitTests.lifetrace(), "build the lifetrace product first (swift build --build-tests)")
+        func lifetrace(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.currentDirectoryURL = scratch.url
+            process.standardOutput = FileHandle(forWritingAtPath: scratch.path("stdout.txt"))
+            process.standardError = FileHandle(forWritingAtPath: scratch.path("stdout.txt"))
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        _ = FileManager.default.createFile(atPath: scratch.path("stdout.txt"), contents: nil)
+        #expect(try lifetrace(["simulate", "--generate", "5", "--seed", "1", "-o", "x"]) == 0)
+        #expect(try lifetrace(["export", "x", "-o", "y"]) == 0)
+        #expect(try [0, 1].contains(lifetrace(["audit", "x", "--format", "json", "-o", "z"])))
+        #expect(try lifetrace(["import", StandardInputEdgeTests.log, "-o", "w"]) == 0)
+        let piped = try ImportStandardInputTests.pipe(
+            try Data(contentsOf: URL(fileURLWithPath: StandardInputEdgeTests.log)), ["import", "-", "-o", "-"], in: scratch.url.path)
+        #expect(piped.status == 0, "\(piped.err)")
+        #expect(ImportStandardInputTests.names(in: scratch.url.path) == ["-", "stdout.txt", "w", "x", "y", "z"])
+    }
+}
