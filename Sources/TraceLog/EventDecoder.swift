@@ -332,8 +332,9 @@ struct EventDecoder {
                 return false
             }
             guard stopped, out < outEnd, op <= opsLast, op[0] == EventTag.callback,
-                  firstSight(op, &ref, refsEnd, &valuesAt, out, parents + (out - words))
+                  let next = firstSight(op, ref, refsEnd, &valuesAt, out, parents + (out - words))
             else { break }
+            ref = next
             op += 3
             out += 1
         }
@@ -353,14 +354,15 @@ struct EventDecoder {
     /// does not take it: a callback without source or size whose controller (or parent) the frame names for the
     /// first time, with strings the frame already named, read as `readCallbackRecord` reads it. Appends the new
     /// controllers to the frame's table and writes the callback's word (and parent row) only when the whole
-    /// callback reads; returns `false` with nothing changed otherwise (the general reader then decodes it).
+    /// callback reads, and returns the refs stream's position after it; returns `nil` with nothing changed
+    /// otherwise (the general reader then decodes it).
     @inline(never)
     private mutating func firstSight(
-        _ op: UnsafePointer<UInt8>, _ ref: inout UnsafePointer<UInt8>, _ refsEnd: UnsafePointer<UInt8>, _ valuesAt: inout Int,
+        _ op: UnsafePointer<UInt8>, _ ref: UnsafePointer<UInt8>, _ refsEnd: UnsafePointer<UInt8>, _ valuesAt: inout Int,
         _ out: UnsafeMutablePointer<UInt64>, _ parentRow: UnsafeMutablePointer<UInt64>
-    ) -> Bool {
+    ) -> UnsafePointer<UInt8>? {
         let codeAndFlags = UInt16(littleEndian: UnsafeRawPointer(op + 1).loadUnaligned(as: UInt16.self))
-        guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0 else { return false }
+        guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0 else { return nil }
         var refsAt = ref - refs.base
         var valuesNext = valuesAt
         let table = serials.count
@@ -394,10 +396,10 @@ struct EventDecoder {
             slot < table ? serials[slot] : slot == table ? newSerials.0 : newSerials.1
         }
         // The controller's slot must fit the word's 16-bit field (a wider one goes the general way).
-        guard let slot = reference(), slot < Int(RecordBatch.wideSlot) else { return false }
+        guard let slot = reference(), slot < Int(RecordBatch.wideSlot) else { return nil }
         var parent: UInt64?
         if codeAndFlags & 0x2000 != 0 {
-            guard let parentSlot = reference() else { return false }
+            guard let parentSlot = reference() else { return nil }
             parent = UInt64(serial(parentSlot)) | UInt64(parentSlot) << 32
         }
         let word = RecordBatch.callbackWord(serial: serial(slot), slot: UInt64(slot), codeAndFlags: codeAndFlags)
@@ -411,9 +413,8 @@ struct EventDecoder {
         }
         if let parent { parentRow.pointee = parent }
         out.pointee = word
-        ref = refs.base + refsAt
         valuesAt = valuesNext
-        return true
+        return refs.base + refsAt
     }
 
     /// Reads the next event inline when it is a mark, a container operation, an app or a SwiftUI event without a
@@ -429,7 +430,7 @@ struct EventDecoder {
         if tag == EventTag.mark {
             guard shortMark(timestamp, into: &record) || fastMark(timestamp, into: &record) else { return false }
         } else if tag == EventTag.container {
-            guard fastContainer(timestamp, into: &record) else { return false }
+            guard shortContainer(timestamp, into: &record) || fastContainer(timestamp, into: &record) else { return false }
         } else if tag == EventTag.app || tag == EventTag.swiftUI {
             guard fastAppOrSwiftUI(tag, timestamp, into: &record) else { return false }
         } else {
@@ -671,6 +672,64 @@ struct EventDecoder {
         return true
     }
 
+    /// `fastContainer` for the common container operation: references of one or two varint bytes to controllers
+    /// the frame already named, a one-byte controller count and tab index; read through one pointer with
+    /// positions in registers, as `shortMark`. `false` with nothing changed for any other operation
+    /// (`fastContainer` then tries it).
+    @inline(never)
+    private mutating func shortContainer(_ timestamp: UInt64, into record: inout EventRecord) -> Bool {
+        let base = ops.base
+        var opsAt = ops.position &+ 1
+        var valuesAt = values.position
+        var refsAt = refs.position
+        let opsEnd = ops.end
+        let refsEnd = refs.end
+        guard opsEnd &- opsAt >= 2, valuesAt < values.end else { return false }
+        let operation = base[opsAt]
+        let bits = base[opsAt &+ 1]
+        opsAt &+= 2
+        // A known operation (0 … 16); no reserved bit; no 2-bit field (phase, animated) holding 3.
+        guard operation <= 16, bits & 0xC0 == 0, bits & (bits >> 1) & 0x05 == 0 else { return false }
+        let known = serials.count
+        let containerSlot = Self.byteSlot(base, &refsAt, refsEnd, known: known)
+        let count = Int(base[valuesAt])
+        valuesAt &+= 1
+        guard containerSlot != Int.min, count < 0x80, count <= refsEnd &- refsAt else { return false }
+        uniqueLists()
+        listTable.reserve(extra: count)
+        let listStart = listTable.count
+        var out = listTable.base + listStart
+        for _ in 0..<count {
+            let slot = Self.byteSlot(base, &refsAt, refsEnd, known: known)
+            guard slot >= 0 else { return false }
+            out.initialize(to: UInt32(truncatingIfNeeded: slot))
+            out += 1
+        }
+        var style = EventRecord.noStyle
+        if bits & (1 << 4) != 0 {
+            guard opsAt < opsEnd, base[opsAt] <= 8 else { return false }
+            style = base[opsAt]
+            opsAt &+= 1
+        }
+        var index: Int64?
+        if bits & (1 << 5) != 0 {
+            guard valuesAt < values.end, base[valuesAt] < 0x80 else { return false }
+            index = Varint.zigZagDecoded(UInt64(base[valuesAt]))
+            valuesAt &+= 1
+        }
+        listTable.commit(count)
+        let animatedCode = (bits >> 2) & 3
+        record = EventRecord(
+            kind: .container, timestamp: timestamp, ordinal: ordinal, phase: Phase(rawValue: bits & 3) ?? .instant,
+            animated: animatedCode == 0 ? nil : animatedCode == 2, controllerSlot: containerSlot, serials: serials, code: operation,
+            listStart: listStart, listCount: count, style: style, index: index
+        )
+        ops.position = opsAt
+        values.position = valuesAt
+        refs.position = refsAt
+        return true
+    }
+
     /// The body of a container operation (tag already checked, at `ops.position`) as `readContainerRecord` reads
     /// it, when the container and every controller are entries the frame already named and every byte is valid;
     /// commits the streams and `listSlots` only then.
@@ -836,12 +895,17 @@ struct EventDecoder {
             previousTimestamp = timestamp
             ordinal += 1
             guard let size else { return }
-            var event = event(of: record)
-            if case .callback(var callback) = event.payload {
-                callback.size = size
-                event.payload = .callback(callback)
+            // The event built once, with its size (not built without it, then copied to set the size).
+            let parent: ParentArgument?
+            switch record.parent {
+            case .absent: parent = nil
+            case .none: parent = ParentArgument.none
+            case .controller: parent = .controller(controller(atSlot: record.parentSlot))
             }
-            self.event = event
+            event = Event(timestamp: timestamp, .callback(CallbackEvent(
+                record.callback, record.phase, controller: controller(atSlot: record.controllerSlot), animated: record.animated, parent: parent,
+                size: size
+            )))
             record.kind = .other
             return
         }
