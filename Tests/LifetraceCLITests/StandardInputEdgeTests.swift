@@ -79,6 +79,53 @@ struct StandardInputEdgeTests {
         #expect(ImportStandardInputTests.names(in: scratch.url.path).isEmpty)
     }
 
+    @Test("-o a directory or in a missing directory is refused before standard input is read (it never ends here)")
+    func outputCheckedBeforeReading() throws {
+        let scratch = try CLIScratch("stdin-output-dir")
+        try FileManager.default.createDirectory(atPath: scratch.path("dir"), withIntermediateDirectories: false)
+        for (output, message) in [("dir", "-o 'dir' is a directory; give a file name"), ("missing/out.lifetrace", "-o 'missing/out.lifetrace': directory missing does not exist")] {
+            // Nothing is written and standard input stays open: before, the input was read to its end first (a
+            // live stream: until Ctrl-C), and then the import failed.
+            let run = try ImportStandardInputTests.Run(["import", "-", "-o", output], in: scratch.url.path)
+            var waited = 0
+            while run.process.isRunning, waited < 600 {
+                usleep(50_000)
+                waited += 1
+            }
+            if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) }
+            #expect(waited < 600, "\(output): standard input was read before -o was checked")
+            let result = run.finish()
+            #expect(result.status == 2)
+            #expect(result.err.contains(message), "\(result.err)")
+        }
+        #expect(ImportStandardInputTests.names(in: scratch.url.path) == ["dir"])
+    }
+
+    @Test("a copy of standard input that cannot be written (ulimit -f) is named by the trace, not the temporary file")
+    func copyFails() throws {
+        let scratch = try CLIScratch("stdin-fsize")
+        let line = try Data(contentsOf: URL(fileURLWithPath: Self.log))
+        try Data((0..<40).flatMap { _ in line }).write(to: URL(fileURLWithPath: scratch.path("long.log")))
+        let executable = try #require(FileSizeLimitTests.lifetrace(), "build the lifetrace product first (swift build --build-tests)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 16 && exec env --default-signal=XFSZ \"$0\" import - -o out.lifetrace < long.log", executable]
+        process.currentDirectoryURL = scratch.url
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 2)
+        #expect(errText.contains("lifetrace import: error: <stdin>: cannot copy standard input to a file beside out.lifetrace at byte "), "\(errText)")
+        #expect(!errText.contains("spooling-"), "\(errText)")
+        let lines = errText.split(separator: "\n")
+        let error = lines.firstIndex { $0.contains("error:") }, note = lines.firstIndex { $0.contains("is kept in out.lifetrace.stdin.log") }
+        #expect(error != nil && note != nil && error! < note!, "\(errText)")
+        #expect(ImportStandardInputTests.names(in: scratch.url.path) == ["long.log", "out.lifetrace.stdin.log"])
+    }
+
     @Test("an endless stream of NUL bytes is refused after its first 64 KiB instead of filling the disk")
     func endlessBinaryStream() throws {
         let scratch = try CLIScratch("stdin-endless")

@@ -28,6 +28,8 @@ extension ImportCommand {
     final class StandardInputSpool {
         /// The file the input is copied into.
         let path: String
+        /// The trace it is copied beside, for messages (the copy's temporary name means nothing to the user).
+        let destination: String
         /// Bytes read from standard input and written to `path`.
         private(set) var byteCount: UInt64 = 0
         /// The signal that ended the input (SIGINT for Ctrl-C, SIGTERM, SIGHUP), or `nil` when the stream ended.
@@ -42,10 +44,12 @@ extension ImportCommand {
         ///
         /// - Throws: `ImportInputError` when the file cannot be created, with the system's reason.
         init(besides destination: String) throws(ImportInputError) {
+            self.destination = destination
             path = FilePaths.temporarySibling(of: destination, "spooling")
             descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                throw ImportInputError(message: "cannot create \(path) to hold standard input: \(FilePaths.renameFailure(errno))")
+                throw ImportInputError(
+                    message: "\(standardInputName): cannot create a file beside \(destination.displayEscaped) to hold a copy of standard input: \(FilePaths.renameFailure(errno))")
             }
             _ = flock(descriptor, LOCK_EX | LOCK_NB)
         }
@@ -152,7 +156,7 @@ extension ImportCommand {
                 let result = buffer.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, count - written) }
                 if result < 0 {
                     if errno == EINTR { continue }
-                    throw failure("cannot write \(path)", errno)
+                    throw failure("cannot copy standard input to a file beside \(destination.displayEscaped)", errno)
                 }
                 written += result
                 byteCount += UInt64(result)
@@ -160,7 +164,7 @@ extension ImportCommand {
         }
 
         private func failure(_ what: String, _ code: Int32) -> ImportInputError {
-            ImportInputError(message: "\(what) at byte \(byteCount): \(FilePaths.renameFailure(code))")
+            ImportInputError(message: "\(standardInputName): \(what) at byte \(byteCount): \(FilePaths.renameFailure(code))")
         }
 
         /// Removes the spool file.

@@ -95,6 +95,14 @@ struct ImportCommand: Command {
             throw ValidationError("--mark and --strict apply to --format text only")
         }
         let resolvedDestination = try FilePaths.traceDestination(destination)
+        // Standard input cannot be read again: -o is checked before it is read, as export and audit check it. (A
+        // file's own problems, a missing file, are named first, as before.)
+        if fromStandardInput, FilePaths.isDirectory(resolvedDestination) {
+            throw ValidationError("-o '\(destination)' is a directory; give a file name")
+        }
+        if fromStandardInput, let problem = FilePaths.unwritableDirectory(of: resolvedDestination) {
+            throw ValidationError("-o '\(destination)': \(problem)")
+        }
         let shownInput = fromStandardInput ? standardInputName : input
         var spool: StandardInputSpool?
         var readPath = input
@@ -103,13 +111,11 @@ struct ImportCommand: Command {
                 output.errorLine("lifetrace import: error: \(problem)")
                 return .usageOrInput
             }
-            do {
-                spool = try spoolStandardInput(besides: resolvedDestination, givenFormat: givenFormat, output: output)
-            } catch {
-                output.errorLine("lifetrace import: error: \(error)")
+            guard let copy = spoolStandardInput(besides: resolvedDestination, givenFormat: givenFormat, output: output) else {
                 return .usageOrInput
             }
-            readPath = spool?.path ?? input
+            spool = copy
+            readPath = copy.path
         }
         let exit: ExitCode
         do {
@@ -165,15 +171,20 @@ struct ImportCommand: Command {
     /// Copies standard input into a spool file beside `destination` (`StandardInputSpool`), with a progress line
     /// on a terminal and a note when Ctrl-C ended the input.
     ///
-    /// - Throws: `ImportInputError` when standard input cannot be read or the copy cannot be written; the copy
-    ///   is then kept (`StandardInputSpool.keep`) and named in a note.
+    /// Returns `nil` after printing the error when standard input cannot be read or the copy cannot be written
+    /// (a full disk, `ulimit -f`); what was copied is then kept (`StandardInputSpool.keep`) and named in a note
+    /// after the error. The error names the trace, not the copy's temporary name.
     /// - Parameter givenFormat: `--format`, when given: with the first 64 KiB of the input, it tells whether the
     ///   import will refuse the input (`InputFile.refusal`), and reading then stops there.
-    static func spoolStandardInput(
-        besides destination: String, givenFormat: String?, output: CommandOutput
-    ) throws(ImportInputError) -> StandardInputSpool {
+    static func spoolStandardInput(besides destination: String, givenFormat: String?, output: CommandOutput) -> StandardInputSpool? {
         FilePaths.cleanUpStaleTemporaries(of: destination, "spooling", command: "import", output: output)
-        let spool = try StandardInputSpool(besides: destination)
+        let spool: StandardInputSpool
+        do {
+            spool = try StandardInputSpool(besides: destination)
+        } catch {
+            output.errorLine("lifetrace import: error: \(error)")
+            return nil
+        }
         if isatty(STDIN_FILENO) == 1 {
             output.errorLine("lifetrace import: reading the log from standard input (the terminal); end it with Ctrl-D")
         }
@@ -188,8 +199,9 @@ struct ImportCommand: Command {
                 progress: { progress?.update(bytes: $0) })
         } catch {
             progress?.clear()
+            output.errorLine("lifetrace import: error: \(error)")
             finish(spool, succeeded: false, destination: destination, output: output)
-            throw error
+            return nil
         }
         progress?.clear()
         if let signal = spool.endingSignal {
