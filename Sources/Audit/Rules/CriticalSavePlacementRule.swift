@@ -100,6 +100,9 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     struct TypeKey: Hashable {
         var typeName: String
         var key: String
+
+        /// The pair as one string, distinct for distinct pairs (the type name's length in UTF-8 bytes first).
+        var joined: String { "\(typeName.utf8.count):\(typeName)\(key)" }
     }
 
     struct Save {
@@ -137,7 +140,9 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
     let stateFreeCallbacks = CallbackSet.all
     let stateFreeRecords: EventInterests = .containers
     @exclusivity(unchecked) private var candidates: [TypeKey: Candidate] = [:]
-    @exclusivity(unchecked) private var safe: Set<TypeKey> = []
+    /// The (type, key) pairs saved safely, as `TypeKey.joined` strings (a `Set<TypeKey>` made its generic storage
+    /// type at run time, ≈ 370 000 instructions at the first safe save).
+    @exclusivity(unchecked) private var safe: Set<String> = []
     /// The keys last added to `safe`, compared with `==` before `safe` hashes a key (most saves repeat one).
     @exclusivity(unchecked) private var recentSafe: [TypeKey] = []
     @exclusivity(unchecked) private var safeKeysForAnyType: Set<String> = []
@@ -227,7 +232,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
             index &-= 1
             if recentSafe[index].key == typeKey.key, recentSafe[index].typeName == typeKey.typeName { return }
         }
-        safe.insert(typeKey)
+        safe.insert(typeKey.joined)
         if recentSafe.count == 16 { recentSafe.removeFirst() }
         recentSafe.append(typeKey)
     }
@@ -256,7 +261,7 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
         for (typeKey, candidate) in candidates.sorted(by: { $0.value.first.ordinal < $1.value.first.ordinal }) {
-            guard !safe.contains(typeKey), !safeKeysForAnyType.contains(typeKey.key) else { continue }
+            guard !safe.contains(typeKey.joined), !safeKeysForAnyType.contains(typeKey.key) else { continue }
             let save = candidate.cancelled?.save ?? candidate.first
             var related = [save.willDisappear(end.time)]
             var message = "critical save of '\(typeKey.key)' at \(end.time(save.timestamp)) happens inside viewWillDisappear"

@@ -87,6 +87,13 @@ enum HostingChildrenAccumulateRule {
 
 /// The monitor of `hosting_children_accumulate`.
 final class HostingChildrenAccumulateMonitor: RuleMonitor {
+    /// The type name a live host was last seen with, and where it was read (`EventContext.place(ofSlot:)`, `nil`
+    /// for an `Event`): a host seen again at the same place has the same name, so no `ControllerRef` is built.
+    struct HostName {
+        var typeName: String
+        var place: (frame: UInt64, slot: UInt32)?
+    }
+
     struct Child {
         var parent: UInt32
         var typeName: String
@@ -96,7 +103,9 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     struct Group {
         var parent: ControllerRef
         var typeName: String
-        var live: Set<UInt32> = []
+        /// The live children's serials (a `SerialMap`: a `Set<UInt32>` made its generic storage type at run time,
+        /// ≈ 370 000 instructions at the first addChild).
+        var live = SerialMap<Void>()
         var added = 0
         var removed = 0
         var first: Added
@@ -119,7 +128,12 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .containers, .swiftUI, .recorder]
-    let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize], ends: false)
+    /// No fixed callbacks: didMove(toParent:) matters only while some child or group is kept, and deinit also while
+    /// some host's name is kept, so the monitor asks for them only then (`callbackDemand`, `updateDemand()`).
+    let callbackFilter: CallbackSet = []
+    let callbackDemand: CallbackDemand? = CallbackDemand()
+    private static let moves = CallbackSet([.didMoveToParent, .deinitialize], ends: false)
+    private static let deinits = CallbackSet([.deinitialize], ends: false)
     /// Its callbacks read nothing of the replayed state.
     let stateFreeCallbacks = CallbackSet.all
     let containerFilter = ContainerOperationSet([.addChild, .removeFromParent])
@@ -133,11 +147,13 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     @exclusivity(unchecked) private var hostingTypes: Set<String> = []
     /// The type name each live host was last seen with (`hostingTypes` holds it): a host seen again under the same
     /// name costs a comparison instead of a hash of its name.
-    @exclusivity(unchecked) private var hostNames = SerialMap<String>()
+    @exclusivity(unchecked) private var hostNames = SerialMap<HostName>()
     @exclusivity(unchecked) private var children = SerialMap<Child>()
     /// Groups by parent serial, then by child type name.
     @exclusivity(unchecked) private var groups = SerialMap<[String: Group]>()
     @exclusivity(unchecked) private var traceStart: UInt64 = 0
+    /// What `callbackDemand` holds: 0 nothing, 1 `deinits`, 2 `moves`.
+    @exclusivity(unchecked) private var demanding = 0
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -145,9 +161,19 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         hostingPrefixes = settings.names("hosting_types", default: HostingChildrenAccumulateRule.defaultHostingTypes)
     }
 
+    /// Asks for didMove(toParent:) and deinit while a child or group is kept, for deinit alone while only host names
+    /// are (written only when that changes).
+    private func updateDemand() {
+        let wanted = !children.isEmpty || !groups.isEmpty ? 2 : hostNames.isEmpty ? 0 : 1
+        guard wanted != demanding else { return }
+        demanding = wanted
+        callbackDemand!.extra = wanted == 2 ? Self.moves : wanted == 1 ? Self.deinits : []
+    }
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         traceStart = context.traceStart
-        if record.callback == .deinitialize, !hostNames.isEmpty { hostNames.removeValue(forKey: record.controller) }
+        if record.callback == .deinitialize, hostNames.contains(record.controller) { hostNames.removeValue(forKey: record.controller) }
         guard record.phase != .end, !children.isEmpty || !groups.isEmpty else { return }
         if record.callback == .deinitialize {
             remove(record.controller)
@@ -159,6 +185,7 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     /// Container and SwiftUI events, as records (the same logic as `observe(_:_:_:)`; no `Event` is built).
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         traceStart = context.traceStart
         switch record.kind {
         case .container:
@@ -174,18 +201,23 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
             }
         case .swiftUI:
             guard record.hasController else { return }
+            // Seen at the same place as last time: the same name, already in `hostingTypes`.
+            let place = context.place(ofSlot: record.controllerSlot)
+            let position = hostNames.position(of: record.controller, inserting: HostName(typeName: ""))
+            if let place, hostNames[at: position].place.map({ $0 == place }) == true { return }
             let typeName = context.controller(of: record).typeName
-            let position = hostNames.position(of: record.controller, inserting: "")
-            if hostNames[at: position] != typeName || typeName.isEmpty {
+            if hostNames[at: position].typeName != typeName || typeName.isEmpty {
                 hostingTypes.insert(typeName)
-                hostNames.update(at: position) { $0 = typeName }
+                hostNames.update(at: position) { $0.typeName = typeName }
             }
+            hostNames.update(at: position) { $0.place = place }
         default:
             context.withEvent(of: record) { observe($0, context, &findings) }
         }
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         traceStart = context.traceStart
         switch event.payload {
         case .container(let container):
@@ -231,10 +263,10 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     }
 
     private func remove(_ serial: UInt32) {
-        guard let child = children.removeValue(forKey: serial), let position = groups.position(of: child.parent) else { return }
+        guard children.contains(serial), let child = children.removeValue(forKey: serial), let position = groups.position(of: child.parent) else { return }
         groups.update(at: position) { byType in
             guard byType[child.typeName] != nil else { return }
-            byType[child.typeName]!.live.remove(serial)
+            byType[child.typeName]!.live.removeValue(forKey: serial)
             byType[child.typeName]!.removed += 1
         }
     }
@@ -244,7 +276,7 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     }
 
     private func reportGroups(ofParent serial: UInt32, _ findings: inout [Finding]) {
-        guard let byType = groups.removeValue(forKey: serial) else { return }
+        guard groups.contains(serial), let byType = groups.removeValue(forKey: serial) else { return }
         for typeName in byType.keys.sorted() { report(byType[typeName]!, &findings) }
     }
 

@@ -126,7 +126,13 @@ enum TimerUnderSheetRule {
 /// The monitor of `timer_under_sheet`.
 final class TimerUnderSheetMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .containers, .callbacks, .recorder]
-    let callbackFilter = CallbackSet([.deinitialize], ends: false)
+    /// No fixed callbacks: a deinit matters only while a timer runs or a presentation is up, so the monitor asks for
+    /// deinits only then (`callbackDemand`, `updateDemand()`).
+    let callbackFilter: CallbackSet = []
+    let callbackDemand: CallbackDemand? = CallbackDemand()
+    private static let deinits = CallbackSet([.deinitialize], ends: false)
+    /// Whether `callbackDemand` holds `deinits`.
+    @exclusivity(unchecked) private var isDemanding = false
     let containerFilter = ContainerOperationSet([.present, .dismiss, .presentationControllerDidDismiss])
     /// Deinit and dismissals read nothing of the replayed state (presentations and marks do: appearance,
     /// attribution).
@@ -162,7 +168,8 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         var timers: [CoveredTimer]
     }
 
-    private struct Key: Hashable {
+    /// A timer reported once per owner type and id.
+    private struct Key: Equatable {
         var typeName: String
         var id: String
     }
@@ -170,7 +177,8 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     private let severity: Severity
     private let grace: UInt64
     private let startMarks: [String]
-    private let styles: Set<ModalPresentationStyle>
+    /// The styles followed, as bits by raw value (a `Set` hashed each presentation's style).
+    private let styles: UInt32
     private let stopMarks: [String]
     var markFilter: MarkFilter { MarkFilter(startMarks + stopMarks) }
     /// `startMarks` and `stopMarks`, matched on records.
@@ -180,13 +188,15 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     @exclusivity(unchecked) private var timers = SerialMap<[Timer]>()
     /// Presentations still up, oldest first.
     @exclusivity(unchecked) private var covers: [Cover] = []
-    @exclusivity(unchecked) private var reported: Set<Key> = []
+    /// The timers reported (few: one per finding; a list, so no generic set type is made at run time).
+    @exclusivity(unchecked) private var reported: [Key] = []
 
     init(settings: RuleSettings) {
         severity = settings.severity
         grace = settings.duration("grace", default: TimerUnderSheetRule.defaultGrace)
         startMarks = settings.names("start_marks", default: [MarkName.timerStart])
-        styles = Set(settings.names("styles", default: TimerUnderSheetRule.defaultStyles.map(\.name)).compactMap { ModalPresentationStyle(name: $0) }.filter { !$0.removesPresenterView })
+        styles = settings.names("styles", default: TimerUnderSheetRule.defaultStyles.map(\.name)).compactMap { ModalPresentationStyle(name: $0) }
+            .filter { !$0.removesPresenterView }.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
         stopMarks = settings.names("stop_marks", default: [MarkName.timerStop])
         startNames = MarkNames(startMarks)
         stopNames = MarkNames(stopMarks)
@@ -195,6 +205,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     /// Passes over, without building their `Event`, what `observe(_:_:_:)` would ignore: mark ends, stops while no
     /// timer runs, presentations of a style that leaves nothing covered, dismissals while nothing is covered.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         switch record.kind {
         case .mark:
             guard record.phase != .end else { return }
@@ -208,7 +219,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
             // Read from the record: no `Event` is built.
             switch record.containerOperation {
             case .present?:
-                guard record.listCount > 0, let style = record.presentationStyle, styles.contains(style) else { return }
+                guard record.listCount > 0, let style = record.presentationStyle, styles & 1 << UInt32(style.rawValue) != 0 else { return }
                 present(record, style, context)
             case let operation? where operation == .dismiss || operation == .presentationControllerDidDismiss:
                 guard !covers.isEmpty, record.listCount > 0 else { return }
@@ -266,7 +277,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
 
     /// Whether the replayed state has the controller `serial` appeared (read in place).
     private static func hasAppeared(_ serial: UInt32, _ context: EventContext) -> Bool {
-        context.state.controllers.withRecord(of: serial) { $0.appearance } == .appeared
+        context.state.controllers.appearance(of: serial)?.appearance == .appeared
     }
 
     /// A stop mark, read from the record (its name is read only for a finding): no `Event` is built.
@@ -287,7 +298,16 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         }
     }
 
+    /// Asks for deinits exactly while a timer runs or a presentation is up (written only when that changes).
+    private func updateDemand() {
+        let wanted = !timers.isEmpty || !covers.isEmpty
+        guard wanted != isDemanding else { return }
+        isDemanding = wanted
+        callbackDemand!.extra = wanted ? Self.deinits : []
+    }
+
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         guard record.callback == .deinitialize, record.phase != .end else { return }
         let serial = record.controller
         if !timers.isEmpty { timers[serial] = nil }
@@ -297,6 +317,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
+        defer { updateDemand() }
         switch event.payload {
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended: its timers and presentations ended with it.
@@ -340,7 +361,8 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         guard running > grace else { return }
         let timer = entry.timer
         let key = Key(typeName: timer.owner.typeName, id: timer.id)
-        guard reported.insert(key).inserted else { return }
+        guard !reported.contains(key) else { return }
+        reported.append(key)
         let started = timer.startedIn.map { " (started in \(CallbackAttribution.name(of: $0)) at \(clock(timer.start)))" } ?? " (started at \(clock(timer.start)))"
         let by = cover.presenter.map { " from \($0.displayName)" } ?? ""
         let message = "\(timer.owner.displayName)'s timer \(MarkOwner.quoted(timer.id))\(started) kept running for \(TimeText.duration(running)) under \(cover.presented.displayName), presented\(by) as \(cover.style.name) at \(clock(cover.time)), \(how()). A \(cover.style.name) presentation leaves the covered screen on screen: it gets no viewWillDisappear/viewDidDisappear, so a timer stopped there keeps firing while the screen is covered."

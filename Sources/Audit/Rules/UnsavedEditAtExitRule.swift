@@ -144,9 +144,10 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
     /// Nothing it looks at reads the replayed state.
     let stateFreeCallbacks = CallbackSet.all
     let stateFreeRecords: EventInterests = [.app, .marks]
-    /// Unsaved edits by controller serial (0 for marks without a controller), then key. A controller whose edits
-    /// are all saved has no entry (an empty entry would read as none anyway).
-    @exclusivity(unchecked) private var unsaved: [UInt32: [String: Edits]] = [:]
+    /// Unsaved edits by controller serial (0 for marks without a controller), one per key (a short list searched by
+    /// key: a dictionary of dictionaries made its generic types at run time, ≈ 380 000 instructions at the first
+    /// edit). A controller whose edits are all saved has no entry (an empty entry would read as none anyway).
+    @exclusivity(unchecked) private var unsaved = SerialMap<[Edits]>()
     @exclusivity(unchecked) private var pending: [PendingExit] = []
     /// The first event's timestamp: times in messages are measured from it (`EventContext.time(_:)`).
     @exclusivity(unchecked) private var traceStart: UInt64 = 0
@@ -195,7 +196,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
             closer: record.phase == .begin ? .callbackEnd(serial, record.callback) : .nextCallback,
             ordinal: context.ordinal, timestamp: record.timestamp, source: context.source,
             callbackName: record.callback.name, what: what,
-            edits: edits.values.sorted { $0.first.ordinal < $1.first.ordinal }
+            edits: edits.sorted { $0.first.ordinal < $1.first.ordinal }
         ))
     }
 
@@ -223,12 +224,15 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         switch record.markName {
         case .edit:
             let here = EditMark(ordinal: context.ordinal, timestamp: record.timestamp, source: context.source)
-            if var edits = unsaved[serial]?[key] {
-                edits.last = here
-                edits.count += 1
-                unsaved[serial]?[key] = edits
+            if let position = unsaved.position(of: serial), let index = unsaved[at: position].firstIndex(where: { $0.key == key }) {
+                unsaved.update(at: position) { edits in
+                    edits[index].last = here
+                    edits[index].count += 1
+                }
             } else {
-                unsaved[serial, default: [:]][key] = Edits(controller: record.hasController ? context.controller(of: record) : nil, key: key, first: here, last: here, count: 1)
+                let edit = Edits(controller: record.hasController ? context.controller(of: record) : nil, key: key, first: here, last: here, count: 1)
+                let position = unsaved.position(of: serial, inserting: [])
+                unsaved.update(at: position) { $0.append(edit) }
             }
         case .save:
             if context.field(.critical, of: record)?.boolValue ?? false {
@@ -250,7 +254,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
             // was lost with it.
             settle(findings: &findings) { _ in true }
             guard !unsaved.isEmpty else { return }
-            let edits = unsaved.values.flatMap(\.values).sorted { $0.first.ordinal < $1.first.ordinal }
+            let edits = unsaved.values.joined().sorted { $0.first.ordinal < $1.first.ordinal }
             unsaved.removeAll()
             let lastOfRun = context.time(context.previousTimestamp ?? event.timestamp)
             pending.append(PendingExit(
@@ -278,7 +282,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         }
         guard app.phase != .end, app.transition == .didEnterBackground || app.transition == .willTerminate else { return }
         guard !unsaved.isEmpty else { return }
-        let edits = unsaved.values.flatMap(\.values).sorted { $0.first.ordinal < $1.first.ordinal }
+        let edits = unsaved.values.joined().sorted { $0.first.ordinal < $1.first.ordinal }
         unsaved.removeAll()
         let subject = app.scene.map { "scene '\($0)'" } ?? "the app"
         let verb = app.transition == .didEnterBackground ? "entered the background" : "was about to terminate"
@@ -307,9 +311,12 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
 
     /// Forgets the unsaved edits of `key` by `owner`, and `owner`'s entry once it has none left.
     private func clear(key: String, of owner: UInt32) {
-        guard let index = unsaved.index(forKey: owner) else { return }
-        unsaved.values[index][key] = nil
-        if unsaved.values[index].isEmpty { unsaved.remove(at: index) }
+        guard let position = unsaved.position(of: owner) else { return }
+        let empty = unsaved.update(at: position) { edits in
+            edits.removeAll { $0.key == key }
+            return edits.isEmpty
+        }
+        if empty { unsaved.removeValue(forKey: owner) }
     }
 
     /// `timestamp` as seconds since the first event, as `EventContext.time(_:)` writes it.

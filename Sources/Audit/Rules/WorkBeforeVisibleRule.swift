@@ -143,6 +143,8 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
     private let marks: [String]
     var markFilter: MarkFilter { MarkFilter(marks) }
+    /// `marks`, matched on records by interned name code (a string comparison per name only for a custom name).
+    private let markNames: MarkNames
     private let early = CallbackSet(WorkBeforeVisibleRule.earlyCallbacks)
     private let grace: UInt64
     @exclusivity(unchecked) private var pending = SerialMap<[Batch]>()
@@ -151,6 +153,7 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     init(settings: RuleSettings) {
         self.settings = settings
         marks = settings.names("marks", default: WorkBeforeVisibleRule.defaultMarks)
+        markNames = MarkNames(marks)
         grace = settings.duration("grace", default: WorkBeforeVisibleRule.defaultGrace)
     }
 
@@ -163,11 +166,21 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         defer { updateDemand() }
-        guard !pending.isEmpty, record.phase != .end, let batches = pending[record.controller] else { return }
+        // Looked up in place: copying the controller's batches out cost a retain per call, and more per batch.
+        guard !pending.isEmpty, record.phase != .end, let position = pending.position(of: record.controller) else { return }
         lastContext = context
         let serial = record.controller
         switch record.callback {
         case .viewWillAppear:
+            // Usually every batch is within the grace and just becomes `appearing`, changed where it is stored.
+            let late = pending[at: position].contains { !$0.appearing && record.timestamp - $0.timestamp > grace }
+            if !late {
+                pending.update(at: position) { batches in
+                    for index in batches.indices { batches[index].appearing = true }
+                }
+                return
+            }
+            guard let batches = pending[serial] else { return }
             var waiting: [Batch] = []
             for var batch in batches {
                 if !batch.appearing, record.timestamp - batch.timestamp > grace {
@@ -179,8 +192,9 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
             }
             pending[serial] = waiting.isEmpty ? nil : waiting
         case .viewDidAppear:
-            pending[serial] = nil
+            pending.removeValue(forKey: serial)
         default:
+            guard let batches = pending.removeValue(forKey: serial) else { return }
             let what = switch record.callback {
             case .viewWillDisappear: "it got viewWillDisappear at \(context.time(record.timestamp)) before any viewDidAppear: the appearance was cancelled"
             case .viewDidDisappear: "it got viewDidDisappear at \(context.time(record.timestamp)) without appearing"
@@ -188,7 +202,6 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
             }
             let related = context.related(record, "\(context.controller(of: record).displayName) \(record.callback.name) at \(context.time(record.timestamp))")
             for batch in batches { report(batch, what, related, .violation, &findings) }
-            pending[serial] = nil
         }
     }
 
@@ -204,17 +217,10 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         guard let active = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil),
               case .controller(let callback) = active.kind, early.contains(callback),
               !record.hasController || active.controllerSerial == record.controller else { return }
-        guard Self.isWork(record, context, marks), let ref = context.attribution.controllerRef(of: active) else { return }
+        guard markNames.contains(record, context), let ref = context.attribution.controllerRef(of: active) else { return }
         // The mark's controller must be the callback's by name too (`ControllerRef` equality), as `start` says.
         if record.hasController, context.controller(of: record) != ref { return }
         start(MarkLabel(record, context), at: record.timestamp, ref, callback, callbackOrdinal: active.ordinal, callbackTime: active.since, context)
-    }
-
-    /// Whether the mark `record` is one of `marks` (by its name string: the list is short).
-    private static func isWork(_ record: EventRecord, _ context: EventContext, _ marks: [String]) -> Bool {
-        if let code = record.markName, let string = code.string { return marks.contains(string) }
-        guard let name = context.string(of: record) else { return false }
-        return marks.contains(name)
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
