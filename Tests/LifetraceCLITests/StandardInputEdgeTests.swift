@@ -126,6 +126,31 @@ struct StandardInputEdgeTests {
         #expect(ImportStandardInputTests.names(in: scratch.url.path) == ["long.log", "out.lifetrace.stdin.log"])
     }
 
+    @Test("a log typed on the terminal gets no progress line over what is typed", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func typedOnTerminal() throws {
+        let scratch = try CLIScratch("stdin-tty")
+        let executable = try #require(FileSizeLimitTests.lifetrace(), "build the lifetrace product first (swift build --build-tests)")
+        // script(1) runs the command on a pseudo-terminal: standard input and standard error are both terminals.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-c", "\(executable) import - -o typed.lifetrace", scratch.path("typescript.txt")]
+        process.currentDirectoryURL = scratch.url
+        let input = Pipe(), out = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        try process.run()
+        sleep(1)
+        input.fileHandleForWriting.write(Data("NoteEditorViewController viewDidLoad\n".utf8))
+        sleep(2)  // the progress line showed after one second
+        input.fileHandleForWriting.write(Data([4]))  // Ctrl-D
+        let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(shown.contains("end it with Ctrl-D"), "\(shown)")
+        #expect(shown.contains("imported 1 events from <stdin> into typed.lifetrace"), "\(shown)")
+        #expect(!shown.contains("reading standard input:"), "\(shown)")
+    }
+
     @Test("an endless stream of NUL bytes is refused after its first 64 KiB instead of filling the disk")
     func endlessBinaryStream() throws {
         let scratch = try CLIScratch("stdin-endless")

@@ -188,7 +188,8 @@ struct ImportCommand: Command {
         if isatty(STDIN_FILENO) == 1 {
             output.errorLine("lifetrace import: reading the log from standard input (the terminal); end it with Ctrl-D")
         }
-        let progress = SpoolProgress.forTerminal()
+        // Not when standard input is the terminal too: the line would be redrawn over what is being typed.
+        let progress = isatty(STDIN_FILENO) == 1 ? nil : SpoolProgress.forTerminal()
         do {
             let path = spool.path
             try spool.readAll(
