@@ -126,16 +126,18 @@ public final class AuditSession {
             monitor.appFilter.contains(code: UInt8(key & 0xF), key & 16 != 0 ? .end : .begin)
         }
         let markMonitors = boxes.filter { $0.monitor.interests.contains(.marks) }
-        markTable = DispatchTable(keys: 256, markMonitors) { monitor, key in
+        // Each filter read and its names interned once (asked per name code, it interned every name 256 times).
+        let markFilters = markMonitors.map { $0.monitor.markFilter }
+        let markCodes = markFilters.map(\.knownCodes)
+        markTable = DispatchTable(keys: 256, markMonitors, wantsAt: { index, key in
             guard let code = KnownName(rawValue: UInt8(key)), code != .other else { return false }
-            return monitor.markFilter.contains(known: code)
+            return markCodes[index].contains(code)
+        })
+        customMarkTargets = markMonitors.indices.compactMap { index in
+            markCodes[index].holdsCustomNames ? (MonitorRef(markMonitors[index]), markFilters[index]) : nil
         }
-        customMarkTargets = markMonitors.compactMap { box in
-            let filter = box.monitor.markFilter
-            return filter.holdsCustomNames ? (MonitorRef(box), filter) : nil
-        }
-        swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }) { _, _ in true }
-        recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }) { _, _ in true }
+        swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }, wantsAt: { _, _ in true })
+        recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }, wantsAt: { _, _ in true })
         var watched: UInt32 = 0
         for key in 0..<32 where !callbackTable.isEmpty(key) { watched |= 1 << UInt32(key) }
         watchedCallbacks = watched
