@@ -28,6 +28,14 @@ public final class AuditSession {
     /// The monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds and the
     /// fixed filter does not. Manually allocated, as `DispatchTable`'s storage (no reference counting per read).
     private let demandTargets: UnsafeMutableBufferPointer<DemandRef>
+    /// The monitors' serial filters (`RuleMonitor.serialFilters`): a monitor is called for the callbacks one
+    /// filters when the entry's serial passes it or its demand asks for the callback. Manually allocated, as
+    /// `demandTargets`.
+    private let filteredTargets: UnsafeMutableBufferPointer<FilteredRef>
+    /// The callbacks some serial filter filters, by `CallbackSet` bit, and as (callback, phase) pairs
+    /// (`pairs(_:)`, part of `watchedPairs`).
+    private let filteredCallbacks: UInt32
+    private let filteredPairs: UInt64
     private let containerTable: DispatchTable
     private let appTable: DispatchTable
     /// The mark monitors by the interned code of the mark's name (`KnownName` raw value; `markFilter`), and
@@ -46,10 +54,17 @@ public final class AuditSession {
     /// changed a demand: `demandChanged`).
     @exclusivity(unchecked) private var demandedCallbacks: UInt32 = 0
     @exclusivity(unchecked) private var demandedApp: UInt32 = 0
-    /// The callbacks watched now (`watchedCallbacks` and the demands) as a mask of (callback, phase) pairs, bit
-    /// `code & 0xF | phase << 4` (`pairIndex(_:)`): what the batch loop tests per
-    /// callback entry, reading only the entry's word.
+    /// The callbacks watched now (`watchedCallbacks` and the demands, and those a serial filter decides on) as a
+    /// mask of (callback, phase) pairs, bit `code & 0xF | phase << 4` (`pairIndex(_:)`): what the batch loop tests
+    /// per callback entry, reading only the entry's word.
     @exclusivity(unchecked) private var watchedPairs: UInt64 = 0
+    /// Per (callback, phase) pair of `watchedPairs` (64 bytes): 1 if it is dispatched whatever the entry's serial
+    /// (`watchedCallbacks` and the demands), 0 if only when a serial filter lets the entry through
+    /// (`passesFilters(_:)`). A byte read only for a watched entry (a second mask tested in the loop cost every
+    /// entry two instructions: the compiler computed its bit before the first test).
+    private let dispatchedPairs: UnsafeMutablePointer<UInt8>
+    /// `dispatchedPairs` as a mask (what `readDemands()` last wrote there).
+    @exclusivity(unchecked) private var dispatchedMask: UInt64 = 0
     /// Set by a `CallbackDemand` of this session's monitors when its sets change (`CallbackDemand.changed`).
     private let demandChanged: UnsafeMutablePointer<Bool>
     /// A callback record whose fields `record(of:ordinal:)` fills in (copying it costs less than `EventRecord`'s
@@ -75,9 +90,10 @@ public final class AuditSession {
         let boxes = monitors.map(MonitorBox.init)
         self.boxes = boxes
         let callbackMonitors = boxes.filter { $0.monitor.interests.contains(.callbacks) }
-        callbackTable = DispatchTable(keys: 32, callbackMonitors) { monitor, key in
-            monitor.callbackFilter.rawValue & (1 << UInt32(key)) != 0
-        }
+        // A monitor's callbacks by its fixed filter, less those its serial filter filters.
+        callbackTable = DispatchTable(keys: 32, boxes: callbackMonitors, wantsBox: { box, key in
+            Self.unfiltered(box).rawValue & (1 << UInt32(key)) != 0
+        })
         let demands = boxes.compactMap { box -> DemandRef? in
             let monitor = box.monitor
             guard box.demand != nil else { return nil }
@@ -87,6 +103,22 @@ public final class AuditSession {
         }
         demandTargets = .allocate(capacity: demands.count)
         _ = demandTargets.initialize(from: demands)
+        var filtered: [FilteredRef] = []
+        for box in callbackMonitors {
+            // A monitor's filters, each narrowed to its callbacks not taken by an earlier one.
+            var left = box.monitor.callbackFilter
+            for filter in box.serialFilters {
+                let callbacks = filter.callbacks.intersection(left)
+                left.subtract(callbacks)
+                if callbacks.isEmpty { continue }
+                filtered.append(FilteredRef(
+                    target: MonitorRef(box), callbacks: callbacks.rawValue, filter: .passUnretained(filter), demand: box.demand.map { .passUnretained($0) }))
+            }
+        }
+        filteredTargets = .allocate(capacity: filtered.count)
+        _ = filteredTargets.initialize(from: filtered)
+        filteredCallbacks = filtered.reduce(0) { $0 | $1.callbacks }
+        filteredPairs = Self.pairs(filteredCallbacks)
         containerTable = DispatchTable(keys: Self.containerKeys, boxes.filter { $0.monitor.interests.contains(.containers) }) { monitor, key in
             monitor.containerFilter.contains(code: UInt8(key))
         }
@@ -94,16 +126,18 @@ public final class AuditSession {
             monitor.appFilter.contains(code: UInt8(key & 0xF), key & 16 != 0 ? .end : .begin)
         }
         let markMonitors = boxes.filter { $0.monitor.interests.contains(.marks) }
-        markTable = DispatchTable(keys: 256, markMonitors) { monitor, key in
+        // Each filter read and its names interned once (asked per name code, it interned every name 256 times).
+        let markFilters = markMonitors.map { $0.monitor.markFilter }
+        let markCodes = markFilters.map(\.knownCodes)
+        markTable = DispatchTable(keys: 256, markMonitors, wantsAt: { index, key in
             guard let code = KnownName(rawValue: UInt8(key)), code != .other else { return false }
-            return monitor.markFilter.contains(known: code)
+            return markCodes[index].contains(code)
+        })
+        customMarkTargets = markMonitors.indices.compactMap { index in
+            markCodes[index].holdsCustomNames ? (MonitorRef(markMonitors[index]), markFilters[index]) : nil
         }
-        customMarkTargets = markMonitors.compactMap { box in
-            let filter = box.monitor.markFilter
-            return filter.holdsCustomNames ? (MonitorRef(box), filter) : nil
-        }
-        swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }) { _, _ in true }
-        recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }) { _, _ in true }
+        swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }, wantsAt: { _, _ in true })
+        recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }, wantsAt: { _, _ in true })
         var watched: UInt32 = 0
         for key in 0..<32 where !callbackTable.isEmpty(key) { watched |= 1 << UInt32(key) }
         watchedCallbacks = watched
@@ -112,6 +146,8 @@ public final class AuditSession {
         if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = 1 }
         demandChanged = .allocate(capacity: 1)
         demandChanged.initialize(to: false)
+        dispatchedPairs = .allocate(capacity: 64)
+        dispatchedPairs.initialize(repeating: 0, count: 64)
         for box in boxes { box.demand?.changed = demandChanged }
         readDemands()
     }
@@ -124,9 +160,11 @@ public final class AuditSession {
         swiftUITable.deallocate()
         recorderTable.deallocate()
         demandTargets.deallocate()
+        filteredTargets.deallocate()
         markActions.deallocate()
         for box in boxes where box.demand?.changed == demandChanged { box.demand?.changed = nil }
         demandChanged.deallocate()
+        dispatchedPairs.deallocate()
         entryCodes.deallocate()
     }
 
@@ -136,6 +174,11 @@ public final class AuditSession {
         case skip
         case dispatch
         case event
+    }
+
+    /// The callbacks `monitor` wants for every controller: its fixed filter less what its serial filter filters.
+    private static func unfiltered(_ box: MonitorBox) -> CallbackSet {
+        box.serialFilters.reduce(box.monitor.callbackFilter) { $0.subtracting($1.callbacks) }
     }
 
     /// Keys of the container table: operation raw values.
@@ -181,7 +224,16 @@ public final class AuditSession {
         }
         demandedCallbacks = callbacks
         demandedApp = app
-        watchedPairs = Self.pairs(watchedCallbacks | callbacks)
+        let dispatched = Self.pairs(watchedCallbacks | callbacks)
+        // Only the bytes of the pairs that changed (a demand changes a few callbacks, thousands of times a trace).
+        var changed = dispatched ^ dispatchedMask
+        while changed != 0 {
+            let pair = changed.trailingZeroBitCount
+            dispatchedPairs[pair] = UInt8(truncatingIfNeeded: dispatched >> UInt64(pair) & 1)
+            changed &= changed &- 1
+        }
+        dispatchedMask = dispatched
+        watchedPairs = dispatched | filteredPairs
     }
 
     /// The bit of a callback entry's (callback, phase) pair in `watchedPairs`: `code & 0xF | phase << 4`, from the
@@ -341,7 +393,10 @@ public final class AuditSession {
             let word = entries.word(at: index)
             index &+= 1
             if !word.isRecord {
-                if watched >> Self.pairIndex(word) & 1 == 0 { continue }
+                let pair = Self.pairIndex(word)
+                if watched >> pair & 1 == 0 { continue }
+                // A pair only serial filters watch: dispatched if one lets the entry's controller through.
+                if dispatchedPairs[Int(pair)] == 0, !passesFilters(word) { continue }
                 dispatchEntry(index &- 1, pending, &record)
             } else {
                 let recordPointer = recordBase.unsafelyUnwrapped + Int(word.record)
@@ -398,6 +453,7 @@ public final class AuditSession {
             callbackTable[position].observe(callback: record, context, &findings)
         }
         if demandedCallbacks & (1 << UInt32(key)) != 0 { dispatchDemands(record, key, context) }
+        if filteredCallbacks & (1 << UInt32(key)) != 0 { dispatchFiltered(record, key, context) }
         updateDemands()
     }
 
@@ -524,10 +580,23 @@ public final class AuditSession {
         return previous
     }
 
-    /// Whether some monitor looks at the callback with table key `key` now (its filter or its demand).
+    /// Whether some monitor looks at the callback with table key `key` now (its filter or its demand), or may
+    /// (a serial filter, decided by `dispatch`).
     @inline(__always)
     private func isWatched(_ key: Int) -> Bool {
-        (watchedCallbacks | demandedCallbacks) & (1 << UInt32(key)) != 0
+        (watchedCallbacks | demandedCallbacks | filteredCallbacks) & (1 << UInt32(key)) != 0
+    }
+
+    /// Whether some serial filter lets the callback entry `word` through (one of the callbacks it filters, by the
+    /// caller's tests of `watchedPairs` and `dispatchedPairs`); kept out of the batch loop.
+    @inline(never)
+    private func passesFilters(_ word: RecordBatch.Word) -> Bool {
+        let key = Self.callbackKey(word.callbackCode, word.phaseCode)
+        let bit: UInt32 = 1 << UInt32(key)
+        for target in filteredTargets where target.callbacks & bit != 0 {
+            if target.passes(word.serial, bit) { return true }
+        }
+        return false
     }
 
     /// Calls the monitors that look at the callback record now (the `Event` paths; the batch loop calls
@@ -539,6 +608,7 @@ public final class AuditSession {
             callbackTable[position].observe(callback: record, context, &findings)
         }
         if demandedCallbacks & (1 << UInt32(key)) != 0 { dispatchDemands(record, key, context) }
+        if filteredCallbacks & (1 << UInt32(key)) != 0 { dispatchFiltered(record, key, context) }
         updateDemands()
     }
 
@@ -547,6 +617,17 @@ public final class AuditSession {
     private func dispatchDemands(_ record: EventRecord, _ key: Int, _ context: EventContext) {
         for target in demandTargets
         where !target.filter.contains(record.callback, record.phase) && target.extra.contains(record.callback, record.phase) {
+            target.target.observe(callback: record, context, &findings)
+        }
+    }
+
+    /// Calls the monitors whose serial filter filters the callback record (table key `key`) and lets its
+    /// controller through, or whose demand asks for it (`dispatchDemands` leaves a monitor's filtered callbacks to
+    /// this one: its `DemandRef.filter` holds them, so each monitor is asked once, before its call).
+    @inline(__always)
+    private func dispatchFiltered(_ record: EventRecord, _ key: Int, _ context: EventContext) {
+        let bit: UInt32 = 1 << UInt32(key)
+        for target in filteredTargets where target.callbacks & bit != 0 && target.passes(record.controller, bit) {
             target.target.observe(callback: record, context, &findings)
         }
     }
@@ -657,10 +738,13 @@ final class MonitorBox {
     let monitor: any RuleMonitor
     /// `monitor.callbackDemand`, read once (a monitor keeps one demand object and changes its sets).
     let demand: CallbackDemand?
+    /// `monitor.serialFilters`, read once and held (the session's `FilteredRef`s hold them unmanaged).
+    let serialFilters: [SerialFilter]
 
     init(_ monitor: any RuleMonitor) {
         self.monitor = monitor
         demand = monitor.callbackDemand
+        serialFilters = monitor.serialFilters
     }
 }
 
@@ -704,6 +788,23 @@ struct DemandRef {
     /// The demand's app events now.
     @inline(__always)
     var app: AppTransitionSet { target.box._withUnsafeGuaranteedRef { $0.demand?.app ?? [] } }
+}
+
+/// A serial filter of a monitor, the callbacks it filters (`CallbackSet` bits, within the monitor's
+/// `callbackFilter`), the filter and the monitor's demand, held as `MonitorRef` is.
+struct FilteredRef {
+    let target: MonitorRef
+    let callbacks: UInt32
+    let filter: Unmanaged<SerialFilter>
+    let demand: Unmanaged<CallbackDemand>?
+
+    /// Whether the filtered callback with `CallbackSet` bit `bit` of the controller `serial` goes to the monitor:
+    /// its filter lets the controller through, or its demand asks for the callback now.
+    @inline(__always)
+    func passes(_ serial: UInt32, _ bit: UInt32) -> Bool {
+        if let demand, demand._withUnsafeGuaranteedRef({ $0.extra.rawValue }) & bit != 0 { return true }
+        return filter._withUnsafeGuaranteedRef { $0.passes(serial) }
+    }
 }
 
 /// Holds the session's `ReplayState` so contexts can reach it without copying it per event, and the event being

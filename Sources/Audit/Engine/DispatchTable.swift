@@ -11,12 +11,23 @@ struct DispatchTable {
 
     /// A table of `keys` keys holding, for key `k`, the `monitors` for which `wants(monitor, k)` holds.
     init(keys: Int, _ monitors: [MonitorBox], wants: (any RuleMonitor, Int) -> Bool) {
+        self.init(keys: keys, monitors, wantsAt: { index, key in wants(monitors[index].monitor, key) })
+    }
+
+    /// A table of `keys` keys holding, for key `k`, the monitors whose box `wantsBox(box, k)` holds.
+    init(keys: Int, boxes monitors: [MonitorBox], wantsBox wants: (MonitorBox, Int) -> Bool) {
+        self.init(keys: keys, monitors, wantsAt: { index, key in wants(monitors[index], key) })
+    }
+
+    /// A table of `keys` keys holding, for key `k`, the `monitors` at the indices `i` for which `wants(i, k)` holds
+    /// (a caller that read each monitor's filters once tests them by index).
+    init(keys: Int, _ monitors: [MonitorBox], wantsAt wants: (Int, Int) -> Bool) {
         var starts: [Int32] = []
         var refs: [MonitorRef] = []
         starts.reserveCapacity(keys + 1)
         for key in 0..<keys {
             starts.append(Int32(refs.count))
-            refs += monitors.filter { wants($0.monitor, key) }.map(MonitorRef.init)
+            for index in monitors.indices where wants(index, key) { refs.append(MonitorRef(monitors[index])) }
         }
         starts.append(Int32(refs.count))
         start = .allocate(capacity: starts.count)

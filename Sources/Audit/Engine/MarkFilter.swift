@@ -37,4 +37,47 @@ public struct MarkFilter: Sendable, Hashable {
         guard let names else { return true }
         return names.contains { KnownName($0) == .other }
     }
+
+    /// The filter's names interned once: what `contains(known:)` and `holdsCustomNames` say, for every code.
+    var knownCodes: KnownCodes {
+        var codes = KnownCodes()
+        guard let names else {
+            codes.bits = (.max, .max, .max, .max)
+            codes.holdsCustomNames = true
+            return codes
+        }
+        for name in names {
+            let code = KnownName(name)
+            if code == .other { codes.holdsCustomNames = true } else { codes.insert(code) }
+        }
+        return codes
+    }
+
+    /// A set of `KnownName` codes (bits by raw value) and whether custom names are held (`knownCodes`).
+    struct KnownCodes {
+        var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var holdsCustomNames = false
+
+        mutating func insert(_ code: KnownName) {
+            let bit = UInt64(1) << UInt64(code.rawValue & 63)
+            switch code.rawValue >> 6 {
+            case 0: bits.0 |= bit
+            case 1: bits.1 |= bit
+            case 2: bits.2 |= bit
+            default: bits.3 |= bit
+            }
+        }
+
+        /// Whether `code` is held (`KnownName.other` never is: such names are compared as strings).
+        func contains(_ code: KnownName) -> Bool {
+            if code == .other { return false }
+            let word = switch code.rawValue >> 6 {
+            case 0: bits.0
+            case 1: bits.1
+            case 2: bits.2
+            default: bits.3
+            }
+            return word >> UInt64(code.rawValue & 63) & 1 != 0
+        }
+    }
 }

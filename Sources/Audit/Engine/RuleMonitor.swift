@@ -22,6 +22,12 @@ public protocol RuleMonitor: AnyObject {
     /// Callbacks wanted for now beyond `callbackFilter`, changed by the monitor as it goes (default: `nil`, none).
     var callbackDemand: CallbackDemand? { get }
 
+    /// Narrow some callbacks of `callbackFilter` to some controllers, by serial (default: none): those in a
+    /// filter's `SerialFilter.callbacks` reach `observe(callback:_:_:)` only for the controllers that filter lets
+    /// through (or when `callbackDemand` asks for them). The filters' callbacks must not overlap (a callback in
+    /// two is filtered by the first). Read once, when the session starts; the monitor changes the sets.
+    var serialFilters: [SerialFilter] { get }
+
     /// The callbacks (of `callbackFilter`) for which `observe(callback:_:_:)` reads nothing of the replayed state
     /// (default: none). Advisory since the engine folds on demand: it calls every monitor as it scans a batch and
     /// folds the events not folded yet only when a monitor reads `EventContext.state`, `attribution` or
@@ -75,6 +81,7 @@ public protocol RuleMonitor: AnyObject {
 extension RuleMonitor {
     public var callbackFilter: CallbackSet { .all }
     public var callbackDemand: CallbackDemand? { nil }
+    public var serialFilters: [SerialFilter] { [] }
     public var stateFreeCallbacks: CallbackSet { [] }
     public var stateFreeRecords: EventInterests { [] }
     public var stateFreeContainers: ContainerOperationSet { [] }

@@ -142,6 +142,12 @@ final class OrphanChildMonitor: RuleMonitor {
     /// (`callbackDemand`, `updateDemand()`).
     let callbackFilter = CallbackSet([.willMoveToParent, .didMoveToParent, .deinitialize])
         .union(CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false))
+    /// Appearance begins reach the rule only for controllers not placed (no parent, presenter or root, not
+    /// reported: the serials not in the set, which holds the placed ones), or when `callbackDemand` asks for them.
+    var serialFilters: [SerialFilter] { [placed] }
+    /// The placed serials (`Link.placed`).
+    private let placed = SerialFilter(
+        CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false), .nonMembers)
     let containerFilter = ContainerOperationSet([.addChild, .push, .setViewControllers, .selectTab, .setRoot, .present, .pop, .dismiss, .removeFromParent, .attachView])
     /// Every callback and container operation: the rule reads the replayed state (the attribution) only for a
     /// finding or an appearance callback of a controller with no parent, presenter or root, and defers those to
@@ -285,28 +291,38 @@ final class OrphanChildMonitor: RuleMonitor {
             }
         case .push, .setViewControllers, .selectTab:
             guard record.hasController else { return }
-            let parent = context.controller(of: record)
-            for index in 0..<count { setParent(of: context.listSerial(index, of: record), to: parent, clearingLeaving: true) }
+            // The container's `ControllerRef`, made once if some child needs it.
+            var parent: ControllerRef?
+            for index in 0..<count {
+                setParent(of: context.listSerial(index, of: record), parentSerial: record.controller, slot: record.controllerSlot, context, clearingLeaving: true) {
+                    if parent == nil { parent = context.controller(of: record) }
+                    return parent
+                }
+            }
         case .setRoot:
             for index in 0..<count {
                 let root = context.listSerial(index, of: record)
-                links[root].flags |= Link.isRoot
+                var link = links[root]
+                let old = link
+                link.flags |= Link.isRoot
+                store(link, for: root, replacing: old)
             }
         case .present:
             guard record.hasController else { return }
             for index in 0..<count {
                 let presented = context.listSerial(index, of: record)
                 var link = links[presented]
+                let old = link
                 link.presenter = record.controller
                 link.flags |= Link.hasPresenter
-                links[presented] = link
+                store(link, for: presented, replacing: old)
             }
         case .pop, .dismiss:
             for index in 0..<count { forget(context.listSerial(index, of: record)) }
         case .removeFromParent:
             for index in 0..<count {
                 let child = context.listSerial(index, of: record)
-                checkRemoval(of: child, { context.listController(index, of: record) }, at: record.timestamp, source: context.source, context, &findings, what: "removeFromParent()")
+                checkRemoval(of: child, { context.listController(index, of: record) }, at: record.timestamp, context, &findings, what: "removeFromParent()")
             }
         case .attachView:
             guard record.hasController else { return }
@@ -315,7 +331,9 @@ final class OrphanChildMonitor: RuleMonitor {
                 let child = context.listSerial(index, of: record)
                 let link = links[child]
                 guard Self.isOrphanView(link, host: host) else { continue }
-                links[child].flags |= Link.isReported
+                var reported = link
+                reported.flags |= Link.isReported
+                store(reported, for: child, replacing: link)
                 let hostRef = context.controller(of: record)
                 let childRef = context.listController(index, of: record)
                 let parentNote = link.has(Link.hasParent) ? " (its parent is \(parentName(of: child, link).displayName))" : ""
@@ -336,9 +354,9 @@ final class OrphanChildMonitor: RuleMonitor {
         let callback = record.callback
         if !pendingDidMove.isEmpty, var pending = pendingDidMove[serial], record.phase != .begin || callback != .viewDidAppear {
             if callback == .didMoveToParent, record.parent == .controller {
-                pendingDidMove[serial] = nil
+                removePending(serial)
             } else if let appeared = pending.appeared, callback != .viewDidAppear {
-                pendingDidMove[serial] = nil
+                removePending(serial)
                 let child = context.controller(of: record)
                 findings.append(Finding(
                     ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
@@ -357,18 +375,24 @@ final class OrphanChildMonitor: RuleMonitor {
             if record.parent == .controller {
                 setParent(of: serial, record, context, clearingLeaving: true)
             } else if record.parent != .absent, record.phase != .end {
-                links[serial].flags |= Link.isLeaving
+                var link = links[serial]
+                let old = link
+                link.flags |= Link.isLeaving
+                store(link, for: serial, replacing: old)
             }
         case .didMoveToParent:
             if record.parent == .controller {
                 setParent(of: serial, record, context, clearingLeaving: false)
             } else if record.parent != .absent, record.phase != .end {
-                checkRemoval(of: serial, { context.controller(of: record) }, at: record.timestamp, source: context.source, context, &findings, what: "didMove(toParent: nil)")
+                checkRemoval(of: serial, { context.controller(of: record) }, at: record.timestamp, context, &findings, what: "didMove(toParent: nil)")
             }
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
-            guard record.phase == .begin, !links[serial].has(Link.placed),
+            let link = links[serial]
+            guard record.phase == .begin, !link.has(Link.placed),
                   let host = context.attribution.innermostOpenAppearanceCallback(excludingSerial: serial) else { return }
-            links[serial].flags |= Link.isReported
+            var reported = link
+            reported.flags |= Link.isReported
+            store(reported, for: serial, replacing: link)
             let child = context.controller(of: record)
             findings.append(Finding(
                 ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
@@ -379,7 +403,7 @@ final class OrphanChildMonitor: RuleMonitor {
             ))
         case .deinitialize:
             // Nothing of the controller is left: its parent, leaving, presenter, root and reported marks.
-            if !pendingDidMove.isEmpty { pendingDidMove[serial] = nil }
+            if !pendingDidMove.isEmpty { removePending(serial) }
             clear(serial)
         default:
             break
@@ -392,7 +416,7 @@ final class OrphanChildMonitor: RuleMonitor {
         let link = links[serial]
         if link != Link() {
             unlinkParent(of: serial, link)
-            links[serial] = Link()
+            store(Link(), for: serial, replacing: link)
         }
     }
 
@@ -400,22 +424,44 @@ final class OrphanChildMonitor: RuleMonitor {
     @inline(__always)
     private func setParent(of child: UInt32, _ record: EventRecord, _ context: EventContext, clearingLeaving: Bool) {
         guard record.parent == .controller else { return }
-        let place = context.place(ofSlot: record.parentSlot)
-        if let place {
-            // The same parent, named at the frame slot its name was last seen at: nothing changes but the leaving
-            // mark, and its `ControllerRef` need not be made.
+        setParent(of: child, parentSerial: record.parentSerial, slot: record.parentSlot, context, clearingLeaving: clearingLeaving) {
+            context.parent(of: record)
+        }
+    }
+
+    /// Makes the controller `parentSerial`, named at frame slot `slot` of the record being observed, the parent of
+    /// `child`; `parent` makes its `ControllerRef` (`nil`: no parent after all), asked only when the rule keeps or
+    /// compares its name: not when the slot is the one the name kept for `parentSerial` was last seen at (a frame's
+    /// controller table entry never changes, so the same place is the same name).
+    @inline(__always)
+    private func setParent(
+        of child: UInt32, parentSerial: UInt32, slot: UInt32, _ context: EventContext, clearingLeaving: Bool, _ parent: () -> ControllerRef?
+    ) {
+        let place = context.place(ofSlot: slot)
+        if let place, let position = parentNames.position(of: parentSerial), let seen = parentNames[at: position].seenAt,
+           seen.frame == place.frame, seen.slot == place.slot {
             var link = links[child]
-            if link.has(Link.hasParent), !link.has(Link.hasOddParentName), link.parent == record.parentSerial,
-               let position = parentNames.position(of: record.parentSerial), let seen = parentNames[at: position].seenAt,
-               seen.frame == place.frame, seen.slot == place.slot {
+            if link.has(Link.hasParent), !link.has(Link.hasOddParentName), link.parent == parentSerial {
+                // The same parent under the same name: nothing changes but the leaving mark.
                 if clearingLeaving, link.has(Link.isLeaving) {
                     link.flags &= ~Link.isLeaving
                     links[child] = link
                 }
                 return
             }
+            // A new child of a parent named as kept: counted as `setParent(of:to:clearingLeaving:seenAt:)` counts it.
+            let old = link
+            unlinkParent(of: child, link)
+            link.parent = parentSerial
+            link.flags = (link.flags | Link.hasParent) & ~Link.hasOddParentName
+            if clearingLeaving { link.flags &= ~Link.isLeaving }
+            // `unlinkParent` may have moved entries (it removed none of `parentSerial`'s: `child` was not linked to
+            // it under the kept name).
+            if let moved = parentNames.position(of: parentSerial) { parentNames[at: moved].children += 1 }
+            store(link, for: child, replacing: old)
+            return
         }
-        guard let parent = context.parent(of: record) else { return }
+        guard let parent = parent() else { return }
         setParent(of: child, to: parent, clearingLeaving: clearingLeaving, seenAt: place)
     }
 
@@ -423,6 +469,7 @@ final class OrphanChildMonitor: RuleMonitor {
     /// `seenAt`: the frame slot `parent` was read from, kept with its name when that is the name kept.
     private func setParent(of child: UInt32, to parent: ControllerRef, clearingLeaving: Bool, seenAt: (frame: UInt64, slot: UInt32)? = nil) {
         var link = links[child]
+        let old = link
         if link.has(Link.hasParent), !link.has(Link.hasOddParentName), link.parent == parent.serial,
            let position = parentNames.position(of: parent.serial), Self.sameName(parentNames[at: position].ref, parent) {
             // The same parent under the same name: nothing to count again.
@@ -444,7 +491,24 @@ final class OrphanChildMonitor: RuleMonitor {
             }
         }
         if clearingLeaving { link.flags &= ~Link.isLeaving }
-        links[child] = link
+        store(link, for: child, replacing: old)
+    }
+
+    /// Stores `link` for `serial`, keeping `placed` (the serial filter) in step; `old` is the link it
+    /// replaces.
+    @inline(__always)
+    private func store(_ link: Link, for serial: UInt32, replacing old: Link) {
+        links[serial] = link
+        let placed = link.has(Link.placed)
+        if placed != old.has(Link.placed) {
+            if placed { self.placed.insert(serial) } else { self.placed.remove(serial) }
+        }
+    }
+
+    /// Forgets `serial`'s waiting addChild.
+    @inline(__always)
+    private func removePending(_ serial: UInt32) {
+        pendingDidMove.removeValue(forKey: serial)
     }
 
     /// Whether `a` and `b` (of one serial) are shown by the same name.
@@ -491,7 +555,7 @@ final class OrphanChildMonitor: RuleMonitor {
     }
 
     /// A removal of `child` (`childRef` builds its `ControllerRef`, only for a finding).
-    private func checkRemoval(of child: UInt32, _ childRef: () -> ControllerRef, at timestamp: UInt64, source: EventSource?, _ context: EventContext, _ findings: inout [Finding], what: String) {
+    private func checkRemoval(of child: UInt32, _ childRef: () -> ControllerRef, at timestamp: UInt64, _ context: EventContext, _ findings: inout [Finding], what: String) {
         defer { forget(child) }
         let link = links[child]
         guard link.has(Link.hasParent), !link.has(Link.isLeaving) else { return }
@@ -501,7 +565,7 @@ final class OrphanChildMonitor: RuleMonitor {
             ruleID: OrphanChildRule.id, severity: settings.severity, controller: childName,
             timestamp: timestamp, ordinal: context.ordinal, callback: context.attribution.enclosing(of: parent)?.name,
             message: "\(childName) was removed from \(parent.displayName) with \(what) at \(context.time(timestamp)) without willMove(toParent: nil) first: the child is not told it is leaving.",
-            source: source
+            source: context.source
         ))
     }
 
@@ -513,9 +577,9 @@ final class OrphanChildMonitor: RuleMonitor {
             var cleared = link
             cleared.flags &= ~(Link.hasParent | Link.isLeaving | Link.hasOddParentName)
             cleared.parent = 0
-            links[serial] = cleared
+            store(cleared, for: serial, replacing: link)
         }
-        if !pendingDidMove.isEmpty { pendingDidMove[serial] = nil }
+        if !pendingDidMove.isEmpty { removePending(serial) }
     }
 
     func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
