@@ -36,6 +36,34 @@ struct ImportStandardInputTests {
 
         func write(_ bytes: Data) { input.fileHandleForWriting.write(bytes) }
 
+        /// Waits (up to 10 s) until the copy of standard input beside `trace` in `directory` holds `count` bytes,
+        /// as a stream would have delivered them. Whether it did.
+        func waitUntilCopied(_ count: Int, besides trace: String, in directory: String) -> Bool {
+            for _ in 0..<200 {
+                let spool = ImportStandardInputTests.names(in: directory).first { $0.hasPrefix("\(trace).spooling-") }
+                let path = spool.map { URL(fileURLWithPath: directory).appendingPathComponent($0).path }
+                if let path, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber,
+                   size.intValue == count
+                {
+                    return true
+                }
+                usleep(50_000)
+            }
+            return false
+        }
+
+        /// Waits (up to 30 s) for the process to end; kills it if it has not, so that a process ignoring a signal
+        /// fails the test instead of hanging it. Whether it ended by itself.
+        func waitForExit() -> Bool {
+            var waited = 0
+            while process.isRunning, waited < 600 {
+                usleep(50_000)
+                waited += 1
+            }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            return waited < 600
+        }
+
         func closeInput() { try? input.fileHandleForWriting.close() }
 
         /// Waits for the process to end; its status and outputs.
@@ -92,25 +120,9 @@ struct ImportStandardInputTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.log))
         let run = try Run(["import", "-", "-o", "live.lifetrace"], in: scratch.url.path)
         run.write(bytes)
-        // Wait until the copy of standard input holds every byte written, as a stream would have delivered them.
-        var copied = false
-        for _ in 0..<200 where !copied {
-            let spool = Self.names(in: scratch.url.path).first { $0.hasPrefix("live.lifetrace.spooling-") }
-            if let spool, let size = try? FileManager.default.attributesOfItem(atPath: scratch.path(spool))[.size] as? NSNumber {
-                copied = size.intValue == bytes.count
-            }
-            if !copied { usleep(50_000) }
-        }
-        try #require(copied)
+        try #require(run.waitUntilCopied(bytes.count, besides: "live.lifetrace", in: scratch.url.path))
         run.process.interrupt()
-        // A process that ignores the signal must fail the test, not hang it.
-        var waited = 0
-        while run.process.isRunning, waited < 600 {
-            usleep(50_000)
-            waited += 1
-        }
-        if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) }
-        #expect(waited < 600, "SIGINT did not end the import")
+        #expect(run.waitForExit(), "SIGINT did not end the import")
         let result = run.finish()
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err.contains("Ctrl-C ended the input after \(bytes.count) bytes; importing what was read"))

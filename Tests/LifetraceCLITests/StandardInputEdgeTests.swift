@@ -87,13 +87,7 @@ struct StandardInputEdgeTests {
             // Nothing is written and standard input stays open: before, the input was read to its end first (a
             // live stream: until Ctrl-C), and then the import failed.
             let run = try ImportStandardInputTests.Run(["import", "-", "-o", output], in: scratch.url.path)
-            var waited = 0
-            while run.process.isRunning, waited < 600 {
-                usleep(50_000)
-                waited += 1
-            }
-            if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) }
-            #expect(waited < 600, "\(output): standard input was read before -o was checked")
+            #expect(run.waitForExit(), "\(output): standard input was read before -o was checked")
             let result = run.finish()
             #expect(result.status == 2)
             #expect(result.err.contains(message), "\(result.err)")
@@ -170,23 +164,9 @@ struct StandardInputEdgeTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.log))
         let run = try ImportStandardInputTests.Run(["import", "-", "-o", "live.lifetrace"], in: scratch.url.path)
         run.write(bytes)
-        var copied = false
-        for _ in 0..<200 where !copied {
-            let spool = ImportStandardInputTests.names(in: scratch.url.path).first { $0.hasPrefix("live.lifetrace.spooling-") }
-            if let spool, let size = try? FileManager.default.attributesOfItem(atPath: scratch.path(spool))[.size] as? NSNumber {
-                copied = size.intValue == bytes.count
-            }
-            if !copied { usleep(50_000) }
-        }
-        try #require(copied)
+        try #require(run.waitUntilCopied(bytes.count, besides: "live.lifetrace", in: scratch.url.path))
         run.process.terminate()
-        var waited = 0
-        while run.process.isRunning, waited < 600 {
-            usleep(50_000)
-            waited += 1
-        }
-        if run.process.isRunning { kill(run.process.processIdentifier, SIGKILL) }
-        #expect(waited < 600, "SIGTERM did not end the import")
+        #expect(run.waitForExit(), "SIGTERM did not end the import")
         let result = run.finish()
         #expect(run.process.terminationReason == .exit)
         #expect(result.status == 0, "\(result.err)")
