@@ -23,8 +23,9 @@ extension ImportCommand {
     /// bytes already in the pipe are still read. SIGTERM (`kill PID`, `kill %1` on the pipeline's job) and SIGHUP
     /// (the terminal closed) end the input the same way, unless they were ignored when `lifetrace` started
     /// (`nohup`): before, they killed the import and what was read was lost. The file is locked (`flock`) until it
-    /// is removed or kept, so that `FilePaths.cleanUpStaleTemporaries` (`spooling`) removes it only once its
-    /// process is gone.
+    /// is removed or kept, so that `FilePaths.cleanUpStaleTemporaries` (`spooling`) takes it only once its
+    /// process is gone; a killed run's copy (SIGKILL, the OOM killer) is then kept as `TRACE.stdin.log`, never
+    /// removed, because it is the only copy of that input.
     final class StandardInputSpool {
         /// The file the input is copied into.
         let path: String
@@ -114,10 +115,7 @@ extension ImportCommand {
             // writing does not hold the import up).
             var drainLeft = 1 << 20
             while true {
-                if endingSignal == nil {
-                    let signal = endingSignalReceived.load(ordering: .relaxed)
-                    if signal != 0 { endingSignal = signal }
-                }
+                takeEndingSignal()
                 var request = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&request, 1, wasInterrupted ? 0 : 250)
                 if ready < 0 {
@@ -134,7 +132,12 @@ extension ImportCommand {
                     if errno == EINTR || errno == EAGAIN { continue }
                     throw failure("cannot read standard input", errno)
                 }
-                if count == 0 { return }
+                if count == 0 {
+                    // Ctrl-C on a terminal stops the whole pipeline: the stream's end may be read before the signal
+                    // was seen above, and the note must still say what ended the input.
+                    takeEndingSignal()
+                    return
+                }
                 try write(buffer, count)
                 if !headChecked, byteCount >= headBytes {
                     headChecked = true
@@ -148,6 +151,13 @@ extension ImportCommand {
                     if drainLeft <= 0 { return }
                 }
             }
+        }
+
+        /// Records the signal the handler caught, if any and if none was recorded yet.
+        private func takeEndingSignal() {
+            guard endingSignal == nil else { return }
+            let signal = endingSignalReceived.load(ordering: .relaxed)
+            if signal != 0 { endingSignal = signal }
         }
 
         private func write(_ buffer: [UInt8], _ count: Int) throws(ImportInputError) {
@@ -178,9 +188,15 @@ extension ImportCommand {
         /// is not lost. Returns the new name, or `nil` (the file stays at `path`) when no name could be taken.
         func keep(besides destination: String) -> String? {
             closeDescriptor()
+            return StandardInputSpool.keep(path, besides: destination)
+        }
+
+        /// Moves the file at `path` to `TRACE.stdin.log` beside `destination` (`TRACE.stdin-2.log`… up to
+        /// `-100` when taken; link(2), so an existing file is never replaced). Returns the new name, or `nil` when
+        /// no name could be taken (the file stays at `path`).
+        static func keep(_ path: String, besides destination: String) -> String? {
             for attempt in 1...100 {
                 let name = "\(destination).stdin\(attempt == 1 ? "" : "-\(attempt)").log"
-                // link(2) fails when the name exists: an existing file is never replaced.
                 if link(path, name) == 0 {
                     unlink(path)
                     return name
