@@ -340,7 +340,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         }
         // The identifier as `MarkOwner.identifier(_:)` reads it: the `id` field, else the `name` field.
         let name = (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""
-        let view = View(name: name, ordinal: context.ordinal, time: record.timestamp, source: context.source.map(SourceBox.init), sentFrom: sentFrom, enclosing: enclosing)
+        let view = View(name: name, ordinal: context.ordinal, time: record.timestamp, source: context.hasSource ? context.source.map(SourceBox.init) : nil, sentFrom: sentFrom, enclosing: enclosing)
         // The entry is changed in place (copying it out and back copied its cycle's array on append).
         let position: Int
         let type: Int
