@@ -219,11 +219,10 @@ final class LeakedControllerMonitor: RuleMonitor {
     private let settings: RuleSettings
     private let grace: UInt64
     @exclusivity(unchecked) private var removed = SerialMap<Removal>()
-    /// Per slot of a removal in `removed`, its controller and sources; free slots (`freeSlots`) hold `empty`.
+    /// Per slot of a removal in `removed`, its controller and sources; a free slot (`freeSlots`) keeps what its last
+    /// removal held until it is claimed again (so there are never more than the most removals kept at once).
     @exclusivity(unchecked) private var held: [Held] = []
     @exclusivity(unchecked) private var freeSlots: [Int32] = []
-    /// What a free slot holds (no string to release).
-    private let empty = Held(controller: ControllerRef(serial: 0, typeName: ""), firstSource: nil, lastSource: nil)
 
     init(settings: RuleSettings) {
         self.settings = settings
@@ -391,9 +390,9 @@ final class LeakedControllerMonitor: RuleMonitor {
         return Int32(held.count &- 1)
     }
 
-    /// Frees the slot of a removal that ended.
+    /// Frees the slot of a removal that ended (its values are replaced when the slot is claimed again).
+    @inline(__always)
     private func release(_ slot: Int32) {
-        held[Int(slot)] = empty
         freeSlots.append(slot)
     }
 
