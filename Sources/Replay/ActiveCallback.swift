@@ -15,9 +15,9 @@ public struct ActiveCallback: Sendable, Hashable {
 
     /// `Kind` packed in one byte (callback raw value, or 0x80 | transition raw value).
     private var code: UInt8
-    /// Whether `serial` names a controller.
-    private var hasController: Bool
-    private var serial: UInt32
+    /// Whether `serial` names a controller. (Usable from inlinable code: `isOf(_:)`.)
+    @usableFromInline var hasController: Bool
+    @usableFromInline var serial: UInt32
     /// The scene id, interned (`SceneNames`); 0 for none.
     private var sceneIndex: UInt32
     /// Timestamp of the `begin` (or of the instant), nanoseconds on the trace clock.
@@ -105,8 +105,9 @@ public struct ActiveCallback: Sendable, Hashable {
         self.isInstant = isInstant
     }
 
-    /// Whether this is a callback of the controller `serial`.
-    @inline(__always)
+    /// Whether this is a callback of the controller `serial`. Inlinable: the audit's attribution queries
+    /// (`enclosingCallback(ofSerial:)`) inline it.
+    @inlinable @inline(__always)
     func isOf(_ serial: UInt32) -> Bool { hasController && self.serial == serial }
 
     /// Whether this is the controller callback `callback` of `serial`.
