@@ -12,6 +12,8 @@ extension FilePaths {
         var path: String
         /// The process that wrote it, from its name; it no longer runs.
         var pid: Int32
+        /// Where it was kept, when the caller keeps such files instead of removing them (`keepingAs`).
+        var keptAs: String? = nil
     }
 
     /// Removes the temporary files of `destination` that killed runs of a command left behind, and returns them.
@@ -30,7 +32,13 @@ extension FilePaths {
     ///
     /// The file is removed while the lock is held. Errors (an unreadable directory, a file removed meanwhile) only
     /// mean nothing is removed.
-    static func removeStaleTemporaries(of destination: String, _ what: String) -> [StaleTemporary] {
+    ///
+    /// - Parameter keepingAs: For a temporary that holds what cannot be read again (`import -`'s copy of standard
+    ///   input): called with the file's path while its lock is held, instead of removing it; returns the name it
+    ///   moved the file to (`StaleTemporary.keptAs`), or `nil` to leave the file where it is (not listed).
+    static func removeStaleTemporaries(
+        of destination: String, _ what: String, keepingAs keep: ((String) -> String?)? = nil
+    ) -> [StaleTemporary] {
         // Paths as the destination was given: `out.lifetrace.importing-…` for `-o out.lifetrace`.
         let directory = FilePaths.directory(of: destination)
         let base = FilePaths.lastComponent(of: destination)
@@ -40,7 +48,11 @@ extension FilePaths {
             guard let pid = temporaryPID(name, base: base, what) else { continue }
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
             let path = (directory as NSString).appendingPathComponent(name)
-            if removeIfUnlocked(path) { removed.append(StaleTemporary(path: path, pid: pid)) }
+            if let keep {
+                if let kept = claimIfUnlocked(path, keep) { removed.append(StaleTemporary(path: path, pid: pid, keptAs: kept)) }
+            } else if claimIfUnlocked(path, { unlink($0) == 0 ? $0 : nil }) != nil {
+                removed.append(StaleTemporary(path: path, pid: pid))
+            }
         }
         return removed.sorted { $0.path < $1.path }
     }
@@ -71,32 +83,43 @@ extension FilePaths {
         return nil
     }
 
-    /// Removes the regular file at `path` if it belongs to this user, nobody holds a `flock(2)` on it, and the name
-    /// still leads to that file (same device and inode) when it is unlinked; `true` when it was removed.
-    private static func removeIfUnlocked(_ path: String) -> Bool {
+    /// Runs `claim` (remove or move the file) on the regular file at `path` if it belongs to this user, nobody holds
+    /// a `flock(2)` on it, and the name still leads to that file (same device and inode) once the lock is taken;
+    /// returns what `claim` returned, `nil` when the file was left alone.
+    private static func claimIfUnlocked(_ path: String, _ claim: (String) -> String?) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
         // Only a regular file of this user: another user's temporary in a shared directory is not ours to judge.
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { return false }
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { return nil }
         var result: Int32
         repeat {
             result = flock(descriptor, LOCK_EX | LOCK_NB)
         } while result < 0 && errno == EINTR
-        guard result == 0 else { return false }
+        guard result == 0 else { return nil }
         // The name must still lead to the file just checked and locked: a file swapped in since is left alone.
         var current = stat()
-        guard lstat(path, &current) == 0, current.st_dev == info.st_dev, current.st_ino == info.st_ino else { return false }
-        return unlink(path) == 0
+        guard lstat(path, &current) == 0, current.st_dev == info.st_dev, current.st_ino == info.st_ino else { return nil }
+        return claim(path)
     }
 
     /// Removes the stale temporaries of `destination` (`removeStaleTemporaries`) and says so on standard error,
     /// one note per file: `lifetrace import: note: removed out.lifetrace.importing-4242-9f3a1c2e, a temporary
     /// file left by an earlier run (process 4242, which no longer runs)`.
-    static func cleanUpStaleTemporaries(of destination: String, _ what: String, command: String, output: CommandOutput) {
-        for stale in removeStaleTemporaries(of: destination, what) {
-            output.errorLine("lifetrace \(command): note: removed \(stale.path), a temporary file left by an earlier run (process \(stale.pid), which no longer runs)")
+    ///
+    /// - Parameter keepingAs: Keeps such files instead (see `removeStaleTemporaries`); the note then names where:
+    ///   `lifetrace import: note: kept out.lifetrace.stdin.log, what an earlier run (process 4242, which no longer
+    ///   runs) had read from standard input before it was killed`.
+    static func cleanUpStaleTemporaries(
+        of destination: String, _ what: String, command: String, output: CommandOutput, keepingAs keep: ((String) -> String?)? = nil
+    ) {
+        for stale in removeStaleTemporaries(of: destination, what, keepingAs: keep) {
+            if let kept = stale.keptAs {
+                output.errorLine("lifetrace \(command): note: kept \(kept.displayEscaped), what an earlier run (process \(stale.pid), which no longer runs) had read from standard input before it was killed")
+            } else {
+                output.errorLine("lifetrace \(command): note: removed \(stale.path), a temporary file left by an earlier run (process \(stale.pid), which no longer runs)")
+            }
         }
     }
 }

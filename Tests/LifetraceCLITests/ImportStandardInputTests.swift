@@ -144,6 +144,32 @@ struct ImportStandardInputTests {
         #expect(Self.names(in: scratch.url.path) == ["out.lifetrace.stdin-2.log", "out.lifetrace.stdin.log"])
     }
 
+    @Test("a killed run's copy of standard input is kept by the next import as TRACE.stdin.log, never removed")
+    func killedRunKeepsInput() throws {
+        let scratch = try CLIScratch("stdin-killed")
+        let first = try Data(contentsOf: URL(fileURLWithPath: Self.log))
+        let run = try Run(["import", "-", "-o", "out.lifetrace"], in: scratch.url.path)
+        run.write(first)
+        try #require(run.waitUntilCopied(first.count, besides: "out.lifetrace", in: scratch.url.path))
+        kill(run.process.processIdentifier, SIGKILL)  // as the OOM killer would: no chance to keep anything
+        _ = run.finish()
+        let spool = try #require(Self.names(in: scratch.url.path).first { $0.hasPrefix("out.lifetrace.spooling-") })
+        let pid = spool.dropFirst("out.lifetrace.spooling-".count).split(separator: "-")[0]
+
+        // The next import into the same trace, with other input: the killed run's input is moved aside, intact.
+        let second = first.prefix(first.count / 2)
+        let result = try Self.pipe(Data(second), ["import", "-", "-o", "out.lifetrace"], in: scratch.url.path)
+        #expect(result.err.contains(
+            "note: kept out.lifetrace.stdin.log, what an earlier run (process \(pid), which no longer runs) had read from standard input before it was killed"),
+            "\(result.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("out.lifetrace.stdin.log"))) == first)
+        #expect(!Self.names(in: scratch.url.path).contains { $0.contains(".spooling-") })
+        // What was kept imports as the file it is.
+        let kept = runCLI(["import", scratch.path("out.lifetrace.stdin.log"), "-o", scratch.path("kept.lifetrace")])
+        #expect(kept.code == .success, "\(kept.err)")
+        #expect(kept.out.hasPrefix("imported 16 events from"))
+    }
+
     @Test("empty standard input is an error, and leaves no file")
     func emptyInput() throws {
         let scratch = try CLIScratch("stdin-empty")

@@ -23,8 +23,9 @@ extension ImportCommand {
     /// bytes already in the pipe are still read. SIGTERM (`kill PID`, `kill %1` on the pipeline's job) and SIGHUP
     /// (the terminal closed) end the input the same way, unless they were ignored when `lifetrace` started
     /// (`nohup`): before, they killed the import and what was read was lost. The file is locked (`flock`) until it
-    /// is removed or kept, so that `FilePaths.cleanUpStaleTemporaries` (`spooling`) removes it only once its
-    /// process is gone.
+    /// is removed or kept, so that `FilePaths.cleanUpStaleTemporaries` (`spooling`) takes it only once its
+    /// process is gone; a killed run's copy (SIGKILL, the OOM killer) is then kept as `TRACE.stdin.log`, never
+    /// removed, because it is the only copy of that input.
     final class StandardInputSpool {
         /// The file the input is copied into.
         let path: String
@@ -178,9 +179,15 @@ extension ImportCommand {
         /// is not lost. Returns the new name, or `nil` (the file stays at `path`) when no name could be taken.
         func keep(besides destination: String) -> String? {
             closeDescriptor()
+            return StandardInputSpool.keep(path, besides: destination)
+        }
+
+        /// Moves the file at `path` to `TRACE.stdin.log` beside `destination` (`TRACE.stdin-2.log`… up to
+        /// `-100` when taken; link(2), so an existing file is never replaced). Returns the new name, or `nil` when
+        /// no name could be taken (the file stays at `path`).
+        static func keep(_ path: String, besides destination: String) -> String? {
             for attempt in 1...100 {
                 let name = "\(destination).stdin\(attempt == 1 ? "" : "-\(attempt)").log"
-                // link(2) fails when the name exists: an existing file is never replaced.
                 if link(path, name) == 0 {
                     unlink(path)
                     return name

@@ -177,7 +177,10 @@ struct ImportCommand: Command {
     /// - Parameter givenFormat: `--format`, when given: with the first 64 KiB of the input, it tells whether the
     ///   import will refuse the input (`InputFile.refusal`), and reading then stops there.
     static func spoolStandardInput(besides destination: String, givenFormat: String?, output: CommandOutput) -> StandardInputSpool? {
-        FilePaths.cleanUpStaleTemporaries(of: destination, "spooling", command: "import", output: output)
+        // A killed run's copy of standard input is the only copy of that input: kept as TRACE.stdin.log, not removed.
+        FilePaths.cleanUpStaleTemporaries(
+            of: destination, "spooling", command: "import", output: output,
+            keepingAs: { StandardInputSpool.keep($0, besides: destination) })
         let spool: StandardInputSpool
         do {
             spool = try StandardInputSpool(besides: destination)
