@@ -632,7 +632,7 @@ public final class AuditSession {
     }
 
     /// Calls the monitors whose demand (and not their fixed filter) holds the callback `record` (table key `key`).
-    @inline(never)
+    @inline(__always)
     private func dispatchDemands(_ record: EventRecord, _ key: Int, _ context: EventContext) {
         // The demands as last read (re-read first if a monitor called for this event changed one; a monitor changes
         // only its own, and one called here before was asked already). The key is the callback's `CallbackSet` bit.

@@ -136,10 +136,7 @@ public struct EventContext {
 
     /// The value of the first field of the mark `record` whose name has the code `name` (`nil` when it has none).
     public func field(_ name: KnownName, of record: EventRecord) -> FieldValue? {
-        if replay.isEvent, case .mark(let mark)? = replay.event?.event.payload {
-            guard let string = name.string else { return nil }
-            return mark[field: string]
-        }
+        if replay.isEvent { return eventField(name) }
         guard let cursor = replay.cursor, record.kind == .mark else { return nil }
         var index = record.listStart
         let end = record.listStart &+ record.listCount
@@ -149,6 +146,13 @@ public struct EventContext {
             index &+= 1
         }
         return nil
+    }
+
+    /// `field(_:of:)` for an event fed as an `Event` (kept out of the record path, whose frame it made bigger).
+    @inline(never)
+    private func eventField(_ name: KnownName) -> FieldValue? {
+        guard case .mark(let mark)? = replay.event?.event.payload, let string = name.string else { return nil }
+        return mark[field: string]
     }
 
     /// The recorded source of the event being observed (`nil` for a record: an event with a source reaches the
