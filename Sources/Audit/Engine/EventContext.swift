@@ -157,7 +157,14 @@ public struct EventContext {
 
     /// The recorded source of the event being observed (`nil` for a record: an event with a source reaches the
     /// engine as an `Event`, whose source this is).
-    public var source: EventSource? { replay.isEvent ? replay.event?.event.source : nil }
+    public var source: EventSource? {
+        // The record path (no source) inlines to a test; the `Event` path is a call (it copies the source out).
+        if !replay.isEvent { return nil }
+        return eventSource()
+    }
+
+    @inline(never)
+    private func eventSource() -> EventSource? { replay.event?.event.source }
 
     /// Whether `source` is not `nil`, asked without copying the source out (a record has none: one test).
     @inline(__always)

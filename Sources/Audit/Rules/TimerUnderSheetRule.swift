@@ -282,13 +282,14 @@ final class TimerUnderSheetMonitor: RuleMonitor {
 
     /// A stop mark, read from the record (its name is read only for a finding): no `Event` is built.
     private func stopTimer(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard let owner = MarkOwner.of(record, context) else { return }
+        // Only the owner's serial is needed (no `ControllerRef` built).
+        guard let owner = MarkOwner.serial(of: record, context) else { return }
         let id = MarkOwner.identifier(record, context)
-        // In place: removing through `timers[owner.serial]!` copied the owner's whole list.
-        guard let position = timers.position(of: owner.serial),
+        // In place: removing through `timers[owner]!` copied the owner's whole list.
+        guard let position = timers.position(of: owner),
               let index = timers[at: position].firstIndex(where: { $0.id == id }) else { return }
         let timer = timers[at: position].remove(at: index)
-        if timers[at: position].isEmpty { timers.removeValue(forKey: owner.serial) }
+        if timers[at: position].isEmpty { timers.removeValue(forKey: owner) }
         for cover in covers.indices {
             guard let covered = covers[cover].timers.firstIndex(where: { $0.timer.ordinal == timer.ordinal }) else { continue }
             let entry = covers[cover].timers.remove(at: covered)
