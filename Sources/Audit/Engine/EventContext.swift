@@ -138,14 +138,7 @@ public struct EventContext {
     public func field(_ name: KnownName, of record: EventRecord) -> FieldValue? {
         if replay.isEvent { return eventField(name) }
         guard let cursor = replay.cursor, record.kind == .mark else { return nil }
-        var index = record.listStart
-        let end = record.listStart &+ record.listCount
-        while index < end {
-            let field = cursor.field(index)
-            if field.nameCode == name.rawValue { return cursor.value(of: field) }
-            index &+= 1
-        }
-        return nil
+        return cursor.firstFieldValue(named: name.rawValue, start: record.listStart, count: record.listCount)
     }
 
     /// `field(_:of:)` for an event fed as an `Event` (kept out of the record path, whose frame it made bigger).

@@ -33,6 +33,13 @@ struct SerialMap<Value> {
         storage.position(of: key)
     }
 
+    /// The key at a storage position (below `count`): with `self[at:]`, iterates the map in storage order without
+    /// making the `keys` and `values` arrays.
+    func key(at position: Int) -> UInt32 {
+        precondition(position >= 0 && position < storage.count, "SerialMap position out of range")
+        return storage.keys[position]
+    }
+
     func contains(_ key: UInt32) -> Bool { storage.position(of: key) != nil }
 
     /// The value at a storage position (`position(of:)`), to read or change in place.

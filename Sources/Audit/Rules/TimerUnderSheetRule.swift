@@ -260,7 +260,12 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         let presented = context.listSerial(0, of: record)
         var covered: [UInt32] = []
         var running: [CoveredTimer] = []
-        for (serial, list) in zip(timers.keys, timers.values) where serial != presented && Self.hasAppeared(list[0].owner.serial, context) {
+        // By position (storage order, as `zip(timers.keys, timers.values)` was): no arrays of keys and values made.
+        for position in 0..<timers.count {
+            let serial = timers.key(at: position)
+            guard serial != presented else { continue }
+            let list = timers[at: position]
+            guard Self.hasAppeared(list[0].owner.serial, context) else { continue }
             guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
             covered.append(serial)
             running += list.map { CoveredTimer(timer: $0, since: record.timestamp) }
