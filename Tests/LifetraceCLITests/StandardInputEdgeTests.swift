@@ -174,46 +174,6 @@ struct StandardInputEdgeTests {
         #expect(result.out.hasPrefix("imported 16 events from <stdin>"))
         #expect(ImportStandardInputTests.names(in: scratch.url.path) == ["live.lifetrace"])
     }
-
-    @Test("the copy of standard input stays locked until removed, so no other run takes it for a killed run's")
-    func spoolStaysLocked() throws {
-        let scratch = try CLIScratch("stdin-lock")
-        let source = scratch.path("input.log")
-        try Data(repeating: 0x61, count: 200_000).write(to: URL(fileURLWithPath: source))
-        let input = open(source, O_RDONLY)
-        try #require(input >= 0)
-        defer { close(input) }
-        let spool = try ImportCommand.StandardInputSpool(besides: scratch.path("out.lifetrace"))
-        try spool.readAll(from: input)
-        #expect(spool.byteCount == 200_000)
-        #expect(!spool.stoppedEarly)
-        let other = open(spool.path, O_RDONLY)
-        try #require(other >= 0)
-        defer { close(other) }
-        #expect(flock(other, LOCK_EX | LOCK_NB) != 0, "the spool file was unlocked once read")
-        spool.remove()
-        #expect(!FileManager.default.fileExists(atPath: spool.path))
-    }
-
-    @Test("reading stops once the first bytes are refused")
-    func refusedHeadStops() throws {
-        let scratch = try CLIScratch("stdin-head")
-        let source = scratch.path("input.bin")
-        try Data(repeating: 0, count: 300_000).write(to: URL(fileURLWithPath: source))
-        let input = open(source, O_RDONLY)
-        try #require(input >= 0)
-        defer { close(input) }
-        let spool = try ImportCommand.StandardInputSpool(besides: scratch.path("out.lifetrace"))
-        var asked = 0
-        try spool.readAll(from: input, refuses: {
-            asked += 1
-            return true
-        })
-        #expect(asked == 1)
-        #expect(spool.stoppedEarly)
-        #expect(spool.byteCount == 65536)
-        spool.remove()
-    }
 }
 
 /// Output paths of one character (`-o x`, `import - -o -`): swift-corelibs-foundation's

@@ -115,10 +115,7 @@ extension ImportCommand {
             // writing does not hold the import up).
             var drainLeft = 1 << 20
             while true {
-                if endingSignal == nil {
-                    let signal = endingSignalReceived.load(ordering: .relaxed)
-                    if signal != 0 { endingSignal = signal }
-                }
+                takeEndingSignal()
                 var request = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&request, 1, wasInterrupted ? 0 : 250)
                 if ready < 0 {
@@ -135,7 +132,12 @@ extension ImportCommand {
                     if errno == EINTR || errno == EAGAIN { continue }
                     throw failure("cannot read standard input", errno)
                 }
-                if count == 0 { return }
+                if count == 0 {
+                    // Ctrl-C on a terminal stops the whole pipeline: the stream's end may be read before the signal
+                    // was seen above, and the note must still say what ended the input.
+                    takeEndingSignal()
+                    return
+                }
                 try write(buffer, count)
                 if !headChecked, byteCount >= headBytes {
                     headChecked = true
@@ -149,6 +151,13 @@ extension ImportCommand {
                     if drainLeft <= 0 { return }
                 }
             }
+        }
+
+        /// Records the signal the handler caught, if any and if none was recorded yet.
+        private func takeEndingSignal() {
+            guard endingSignal == nil else { return }
+            let signal = endingSignalReceived.load(ordering: .relaxed)
+            if signal != 0 { endingSignal = signal }
         }
 
         private func write(_ buffer: [UInt8], _ count: Int) throws(ImportInputError) {
