@@ -40,6 +40,7 @@ struct SerialMap<Value> {
         return storage.keys[position]
     }
 
+    @inline(__always)
     func contains(_ key: UInt32) -> Bool { storage.position(of: key) != nil }
 
     /// The value at a storage position (`position(of:)`), to read or change in place.

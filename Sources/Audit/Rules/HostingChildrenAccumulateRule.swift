@@ -251,9 +251,10 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     private func remove(_ serial: UInt32) {
         guard children.contains(serial), let child = children.removeValue(forKey: serial), let position = groups.position(of: child.parent) else { return }
         groups.update(at: position) { byType in
-            guard byType[child.typeName] != nil else { return }
-            byType[child.typeName]!.live.removeValue(forKey: serial)
-            byType[child.typeName]!.removed += 1
+            // One hash of the type name (it was looked up three times).
+            guard let index = byType.index(forKey: child.typeName) else { return }
+            byType.values[index].live.removeValue(forKey: serial)
+            byType.values[index].removed += 1
         }
     }
 
