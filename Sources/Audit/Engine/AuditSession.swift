@@ -25,6 +25,20 @@ import TraceModel
 public final class AuditSession {
     /// The callback monitors by `CallbackSet` bit (the callback's raw value, plus 16 for an `end`).
     private let callbackTable: DispatchTable
+    /// `callbackTable` without the monitors that scan their callbacks (`RuleMonitor.scansCallbacks`): what the
+    /// batch loop dispatches by (`dispatchEntry`).
+    private let batchCallbackTable: DispatchTable
+    /// The callbacks some monitor of `batchCallbackTable` holds, by `CallbackSet` bit.
+    private let batchWatchedCallbacks: UInt32
+    /// The monitors that scan their callbacks from the batches (`scanCallbacks(_:_:)`, at the end of each batch and
+    /// before an event dispatched as an `Event`). Manually allocated, as `demandTargets`.
+    private let scanners: UnsafeMutableBufferPointer<MonitorRef>
+    /// The (callback, phase) pairs of the scanners' `callbackFilter`s (`pairs(_:)`): the batch loop lists the
+    /// entries of these in `scanIndexes` (its test of `watchedPairs` covers them), and the scanners read that list.
+    private let scanPairs: UInt64
+    /// The batch's entries of `scanPairs`, by index, in order (`scanCapacity` slots, grown per batch as needed).
+    @exclusivity(unchecked) private var scanIndexes: UnsafeMutablePointer<UInt32>
+    @exclusivity(unchecked) private var scanCapacity = 0
     /// The monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds and the
     /// fixed filter does not. Manually allocated, as `DispatchTable`'s storage (no reference counting per read).
     private let demandTargets: UnsafeMutableBufferPointer<DemandRef>
@@ -99,6 +113,14 @@ public final class AuditSession {
         callbackTable = DispatchTable(keys: 32, boxes: callbackMonitors, wantsBox: { box, key in
             Self.unfiltered(box).rawValue & (1 << UInt32(key)) != 0
         })
+        let scanning = callbackMonitors.filter(Self.scans)
+        batchCallbackTable = DispatchTable(keys: 32, boxes: callbackMonitors.filter { !Self.scans($0) }, wantsBox: { box, key in
+            Self.unfiltered(box).rawValue & (1 << UInt32(key)) != 0
+        })
+        scanners = .allocate(capacity: scanning.count)
+        _ = scanners.initialize(from: scanning.map(MonitorRef.init))
+        scanPairs = Self.pairs(scanning.reduce(0) { $0 | $1.monitor.callbackFilter.rawValue })
+        scanIndexes = .allocate(capacity: 0)
         let demands = boxes.compactMap { box -> DemandRef? in
             let monitor = box.monitor
             guard let demand = box.demand else { return nil }
@@ -148,19 +170,28 @@ public final class AuditSession {
         var watched: UInt32 = 0
         for key in 0..<32 where !callbackTable.isEmpty(key) { watched |= 1 << UInt32(key) }
         watchedCallbacks = watched
+        var batchWatched: UInt32 = 0
+        for key in 0..<32 where !batchCallbackTable.isEmpty(key) { batchWatched |= 1 << UInt32(key) }
+        batchWatchedCallbacks = batchWatched
         markActions = .allocate(capacity: 256)
         for code in 0..<256 { markActions[code] = markTable.isEmpty(code) ? 0 : 1 }
         if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = 1 }
         demandChanged = .allocate(capacity: 1)
         demandChanged.initialize(to: false)
         dispatchedPairs = .allocate(capacity: 64)
-        dispatchedPairs.initialize(repeating: 0, count: 64)
+        // Bit 0 (dispatched whatever the serial) is `readDemands()`'s; bit 1: scanners list it; bit 2: serial filters.
+        for pair in 0..<64 {
+            let bit = UInt64(1) << UInt64(pair)
+            (dispatchedPairs + pair).initialize(to: (scanPairs & bit != 0 ? 2 : 0) | (filteredPairs & bit != 0 ? 4 : 0))
+        }
         for box in boxes { box.demand?.changed = demandChanged }
         readDemands()
     }
 
     deinit {
         callbackTable.deallocate()
+        batchCallbackTable.deallocate()
+        scanners.deallocate()
         containerTable.deallocate()
         appTable.deallocate()
         markTable.deallocate()
@@ -173,6 +204,7 @@ public final class AuditSession {
         for box in boxes where box.demand?.changed == demandChanged { box.demand?.changed = nil }
         demandChanged.deallocate()
         dispatchedPairs.deallocate()
+        scanIndexes.deallocate()
         entryCodes.deallocate()
     }
 
@@ -187,6 +219,23 @@ public final class AuditSession {
     /// The callbacks `monitor` wants for every controller: its fixed filter less what its serial filter filters.
     private static func unfiltered(_ box: MonitorBox) -> CallbackSet {
         box.serialFilters.reduce(box.monitor.callbackFilter) { $0.subtracting($1.callbacks) }
+    }
+
+    /// Whether `box`'s monitor scans its callbacks (`RuleMonitor.scansCallbacks`, honoured without a demand or
+    /// serial filters).
+    private static func scans(_ box: MonitorBox) -> Bool {
+        box.monitor.scansCallbacks && box.demand == nil && box.serialFilters.isEmpty
+    }
+
+    /// Lends the scanning monitors the first `listed` entries of `scanIndexes` (the batch's entries of their
+    /// callbacks so far; each reads those it has not read yet).
+    @inline(never)
+    private func flushScans(_ pending: UnsafeMutablePointer<PendingFold>, listed: Int) {
+        let scan = CallbackScan(
+            entries: pending.pointee.entries, firstOrdinal: pending.pointee.first, indexes: scanIndexes, count: listed,
+            traceStart: firstTimestamp, batchPrevious: batchPrevious, replay: replay)
+        for target in scanners { target.scanCallbacks(scan, &findings) }
+        updateDemands()
     }
 
     /// Keys of the container table: operation raw values.
@@ -236,16 +285,17 @@ public final class AuditSession {
         demandedCallbacks = callbacks
         demandedApp = app
         extraCallbacks = callbacks | filteredCallbacks
-        let dispatched = Self.pairs(watchedCallbacks | callbacks)
+        // What the batch loop dispatches (the scanning monitors read their callbacks themselves).
+        let dispatched = Self.pairs(batchWatchedCallbacks | callbacks)
         // Only the bytes of the pairs that changed (a demand changes a few callbacks, thousands of times a trace).
         var changed = dispatched ^ dispatchedMask
         while changed != 0 {
             let pair = changed.trailingZeroBitCount
-            dispatchedPairs[pair] = UInt8(truncatingIfNeeded: dispatched >> UInt64(pair) & 1)
+            dispatchedPairs[pair] = dispatchedPairs[pair] & ~1 | UInt8(truncatingIfNeeded: dispatched >> UInt64(pair) & 1)
             changed &= changed &- 1
         }
         dispatchedMask = dispatched
-        watchedPairs = dispatched | filteredPairs
+        watchedPairs = dispatched | filteredPairs | scanPairs
     }
 
     /// The bit of a callback entry's (callback, phase) pair in `watchedPairs`: `code & 0xF | phase << 4`, from the
@@ -394,6 +444,15 @@ public final class AuditSession {
         if startCount == 0 { firstTimestamp = entries.timestamp(at: 0) }
         // The timestamp of the event before the batch (`nil` before the first event of the trace).
         batchPrevious = startCount == 0 ? nil : lastTimestamp
+        replay.batchPrevious = batchPrevious
+        if scanPairs != 0, count > scanCapacity {
+            scanIndexes.deallocate()
+            scanCapacity = max(count, 1024)
+            scanIndexes = .allocate(capacity: scanCapacity)
+        }
+        replay.scanIndexes = scanIndexes
+        // How many entries `scanIndexes` lists (stored in `replay.scanCount` before a record is dispatched).
+        var listed = 0
         replay.pending = pending
         defer { replay.pending = nil }
         // The record lent for a callback entry (`dispatchEntry(_:_:_:)` fills its fields per entry).
@@ -407,8 +466,16 @@ public final class AuditSession {
             if !word.isRecord {
                 let pair = Self.pairIndex(word)
                 if watched >> pair & 1 == 0 { continue }
-                // A pair only serial filters watch: dispatched if one lets the entry's controller through.
-                if dispatchedPairs[Int(pair)] == 0, !passesFilters(word) { continue }
+                let how = dispatchedPairs[Int(pair)]
+                if how != 1 {
+                    // Listed for the scanners.
+                    if how & 2 != 0 {
+                        scanIndexes[listed] = UInt32(truncatingIfNeeded: index &- 1)
+                        listed &+= 1
+                    }
+                    // Not dispatched whatever the serial: dispatched if a serial filter lets the controller through.
+                    if how & 1 == 0, how & 4 == 0 || !passesFilters(word) { continue }
+                }
                 dispatchEntry(index &- 1, pending, &record)
             } else {
                 let recordPointer = recordBase.unsafelyUnwrapped + Int(word.record)
@@ -416,13 +483,16 @@ public final class AuditSession {
                 case .skip:
                     continue
                 case .dispatch:
+                    replay.scanCount = listed
                     dispatchOther(recordPointer, index &- 1, pending)
                 case .event:
+                    if scanners.count > 0 { flushScans(pending, listed: listed) }
                     observeOther(index &- 1, record: Int(word.record), pending, startCount: startCount)
                 }
             }
             watched = watchedPairs
         }
+        if scanners.count > 0 { flushScans(pending, listed: listed) }
         pending.pointee.end = count
         replay.catchUp()
         eventCount = startCount &+ UInt64(count)
@@ -461,8 +531,8 @@ public final class AuditSession {
         let context = EventContext(
             ordinal: record.ordinal, traceStart: firstTimestamp,
             previousTimestamp: index > 0 ? entries.timestamp(at: index &- 1) : batchPrevious, replay: replay)
-        for position in callbackTable.positions(key) {
-            callbackTable[position].observe(callback: record, context, &findings)
+        for position in batchCallbackTable.positions(key) {
+            batchCallbackTable[position].observe(callback: record, context, &findings)
         }
         if extraCallbacks & (1 << UInt32(key)) != 0 { dispatchExtras(record, key, context) }
         updateDemands()
@@ -794,6 +864,11 @@ struct MonitorRef {
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
         box._withUnsafeGuaranteedRef { $0.monitor.observe(event, context, &findings) }
     }
+
+    @inline(__always)
+    func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
+        box._withUnsafeGuaranteedRef { $0.monitor.scanCallbacks(scan, &findings) }
+    }
 }
 
 /// A monitor with a `CallbackDemand`, its fixed filters (`.all` for a kind it has no interest in, so the demand
@@ -849,6 +924,11 @@ final class ReplayBox {
     /// While the batch loop runs (`AuditSession.observeRest(of:batch:)`): the events dispatched but not folded
     /// into `state` yet.
     @exclusivity(unchecked) var pending: UnsafeMutablePointer<PendingFold>?
+    /// While the batch loop runs: the timestamp of the event before the batch, the batch's entries listed for the
+    /// scanning monitors and how many were listed before the record being dispatched (`CallbackScan`).
+    @exclusivity(unchecked) var batchPrevious: UInt64?
+    @exclusivity(unchecked) var scanIndexes: UnsafeMutablePointer<UInt32>?
+    @exclusivity(unchecked) var scanCount = 0
 
     /// Folds the events dispatched but not folded yet, up to and including the one being observed, so that
     /// `state` is the state after it: called before anything reads `state` for a monitor.

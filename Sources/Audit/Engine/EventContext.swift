@@ -18,7 +18,7 @@ public struct EventContext {
     public let previousTimestamp: UInt64?
     /// Unowned: the session that makes contexts owns the box for as long as its monitors (which may keep a
     /// context) live, and a context made per event then costs no retain/release.
-    private unowned(unsafe) let replay: ReplayBox
+    unowned(unsafe) let replay: ReplayBox
 
     init(ordinal: UInt64, traceStart: UInt64, previousTimestamp: UInt64? = nil, replay: ReplayBox) {
         self.ordinal = ordinal

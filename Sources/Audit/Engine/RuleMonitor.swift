@@ -73,6 +73,20 @@ public protocol RuleMonitor: AnyObject {
     /// after the engine's replay has applied it.
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding])
 
+    /// Whether the monitor reads its callback entries from batches itself (`scanCallbacks(_:_:)`; default `false`):
+    /// then, for events that come in batches (`AuditSession.observeRest(of:batch:)`), the engine does not call
+    /// `observe(callback:_:_:)` for the callbacks of `callbackFilter` but lends the monitor the batch's entries
+    /// (`CallbackScan`) at the end of each batch and before an event it dispatches as an `Event` (a record of kind
+    /// `.other`); the monitor tests each entry's word itself. Before it handles a record it gets through
+    /// `observe(record:_:_:)` it scans the entries before it (`EventContext.callbackScan()`). Events fed one by one
+    /// reach `observe(callback:_:_:)` as usual. Honoured only for a monitor with no `callbackDemand` and no
+    /// `serialFilters`; a scan must not read the replayed state.
+    var scansCallbacks: Bool { get }
+
+    /// Reads the callback entries of `scan` the monitor has not read yet (`CallbackScan.start(from:)`); see
+    /// `scansCallbacks`. Default: nothing.
+    func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding])
+
     /// Called once after the last event. Monitors still waiting (a deadline not reached) report
     /// `Verdict.inconclusive` findings here.
     func finish(_ end: TraceEnd, _ findings: inout [Finding])
@@ -88,6 +102,8 @@ extension RuleMonitor {
     public var markFilter: MarkFilter { .all }
     public var containerFilter: ContainerOperationSet { .all }
     public var appFilter: AppTransitionSet { .all }
+    public var scansCallbacks: Bool { false }
+    public func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {}
 
     public func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         context.withEvent(of: record) { observe($0, context, &findings) }

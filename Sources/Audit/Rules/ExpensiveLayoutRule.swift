@@ -90,6 +90,10 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     /// Its callbacks and `work` marks read nothing of the replayed state.
     let stateFreeCallbacks = CallbackSet.all
     let stateFreeRecords: EventInterests = .marks
+    /// From batches it reads its layout callbacks itself (`scanCallbacks(_:_:)`): ≈ 17 000 of every 100 000 events,
+    /// for which the engine's call per delivered callback cost more than its body; a `work` mark first reads the
+    /// callbacks before it (`EventContext.callbackScan()`).
+    let scansCallbacks = true
 
     /// A layout callback interval that has begun and not ended.
     /// Plain bytes, so the common begin/end pair costs a store and a load in `open`; what few frames have (a
@@ -195,6 +199,14 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
 
     private let severity: Severity
     private let budget: UInt64
+    /// The begins and ends of viewWillLayoutSubviews and viewDidLayoutSubviews as (callback code, phase) pairs, bit
+    /// `code | phase << 4` (begin 0, end 1), what the scan tests per entry.
+    private let wantedPairs: UInt64 = {
+        let codes = UInt64(1) << UInt64(Callback.viewWillLayoutSubviews.rawValue) | UInt64(1) << UInt64(Callback.viewDidLayoutSubviews.rawValue)
+        return codes | codes << 16
+    }()
+    /// Where it has read the batch's listed callbacks to (`CallbackScan.unread(_:)`).
+    @exclusivity(unchecked) private var scanned = CallbackScan.Mark()
     /// The open layout frames, innermost last.
     @exclusivity(unchecked) private var open = PlainStack<Frame>()
     /// The details of the open frames that have some, by the frame's ordinal.
@@ -218,32 +230,65 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
             return
         }
         guard record.phase == .end else { return }
+        if let ended = end(record.callback.rawValue, of: record.controller, at: record.timestamp) {
+            self.record(ended.frame, ended.details, context.controller(of: record), own: ended.own, end: record.timestamp, context)
+        }
+    }
+
+    /// The layout callback entries of a batch not read yet, as `observe(callback:_:_:)` (a callback entry has no
+    /// source).
+    func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
+        let entries = scan.entries
+        let wanted = wantedPairs
+        for position in scan.unread(&scanned) {
+            let at = scan.index(at: position)
+            let word = entries.word(at: at).raw
+            // A listed entry is a callback entry; one of this monitor's (callback, phase) pairs (code's low 4 bits,
+            // phase bits)?
+            if wanted >> ((word >> 48) & 0xF | (word >> 52) & 0x30) & 1 == 0 { continue }
+            let code = UInt8(truncatingIfNeeded: word >> 48)
+            let serial = UInt32(truncatingIfNeeded: word)
+            if (word >> 56) & 3 == 0 {
+                // A begin; the code is a valid `Callback` raw value, its case number (`CallbackCodeTests`).
+                open.append(Frame(controller: serial, callback: unsafeBitCast(code, to: Callback.self), begin: entries.timestamp(at: at), ordinal: scan.ordinal(at: at)))
+            } else if let ended = self.end(code, of: serial, at: entries.timestamp(at: at)) {
+                let record = scan.record(at: at)
+                let context = scan.context(at: at)
+                self.record(ended.frame, ended.details, context.controller(of: record), own: ended.own, end: record.timestamp, context)
+            }
+        }
+    }
+
+    /// Ends the innermost open frame of the controller `serial` and callback `code` at `timestamp`; returns it, its
+    /// details and its own time when it went over budget.
+    @inline(__always)
+    private func end(_ code: UInt8, of serial: UInt32, at timestamp: UInt64) -> (frame: Frame, details: Details, own: UInt64)? {
         // Usually the innermost frame ends: checked first, and removed without shifting the others.
         let last = open.count &- 1
         let frame: Frame
         let index: Int
-        if last >= 0, open[last].controller == record.controller, open[last].callbackCode == record.callback.rawValue {
+        if last >= 0, open[last].controller == serial, open[last].callbackCode == code {
             index = last
             frame = open.removeLast()
         } else {
-            guard let found = open.lastIndex(where: { $0.controller == record.controller && $0.callbackCode == record.callback.rawValue }) else { return }
+            guard let found = open.lastIndex(where: { $0.controller == serial && $0.callbackCode == code }) else { return nil }
             index = found
             frame = open.remove(at: index)
         }
-        let duration = record.timestamp >= frame.begin ? record.timestamp - frame.begin : 0
+        let duration = timestamp >= frame.begin ? timestamp - frame.begin : 0
         if index > 0 { open[index &- 1].nested &+= duration }
         let own = duration >= frame.nested ? duration - frame.nested : 0
         // Most frames have no details and are within budget: nothing is built for them.
         if frame.hasDetails {
             let frameDetails = details.take(frame.ordinal)
-            if own > budget { self.record(frame, frameDetails, context.controller(of: record), own: own, end: record.timestamp, context) }
-        } else if own > budget {
-            self.record(frame, Details(), context.controller(of: record), own: own, end: record.timestamp, context)
+            return own > budget ? (frame, frameDetails, own) : nil
         }
+        return own > budget ? (frame, Details(), own) : nil
     }
 
-    /// `work` marks, as records: no `Event` is built for them.
+    /// `work` marks, as records: no `Event` is built for them. The layout callbacks before the mark are read first.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
+        if let scan = context.callbackScan() { scanCallbacks(scan, &findings) }
         guard record.kind == .mark, record.markName == .work, !open.isEmpty, record.phase != .instant else { return }
         let markController: UInt32? = record.hasController ? record.controller : nil
         guard let index = open.lastIndex(where: { markController == nil || $0.controller == markController }) else { return }
