@@ -18,3 +18,14 @@ extension ControllerTable {
         return (self[at: position].appearance, self[at: position].appearanceSince)
     }
 }
+
+extension ControllerTable {
+    /// Whether `serial` is alive and its latest removal (`ControllerState.removal`) is a `Removal.Kind.replaced` at
+    /// the event `ordinal` (it left a container's list there), read in place; `false` when the table has no record
+    /// of `serial`. For the audit's `leaked_controller`, which asked this of a copy of every record.
+    public func leftList(_ serial: UInt32, at ordinal: UInt64) -> Bool {
+        guard let position = position(of: serial) else { return false }
+        guard let removal = self[at: position].removal else { return false }
+        return removal.kind == .replaced && removal.ordinal == ordinal && self[at: position].isAlive
+    }
+}

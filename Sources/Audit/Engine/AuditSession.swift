@@ -468,6 +468,12 @@ public final class AuditSession {
                 if watched >> pair & 1 == 0 { continue }
                 let how = dispatchedPairs[Int(pair)]
                 if how != 1 {
+                    // Only scanners want it (their common case: listed, not dispatched).
+                    if how == 2 {
+                        scanIndexes[listed] = UInt32(truncatingIfNeeded: index &- 1)
+                        listed &+= 1
+                        continue
+                    }
                     // Listed for the scanners.
                     if how & 2 != 0 {
                         scanIndexes[listed] = UInt32(truncatingIfNeeded: index &- 1)

@@ -87,6 +87,14 @@ public struct CallbackScan {
 }
 
 extension EventContext {
+    /// Whether `callbackScan()` would list callbacks that a monitor that read up to `mark` has not read (`true`
+    /// when in doubt): one comparison, asked before `callbackScan()` builds its scan.
+    @inline(__always)
+    public func hasUnreadCallbacks(after mark: CallbackScan.Mark) -> Bool {
+        guard replay.pending != nil, !replay.isEvent else { return false }
+        return mark.batch != replay.pending.unsafelyUnwrapped.pointee.first || mark.position < replay.scanCount
+    }
+
     /// For a monitor that scans its callbacks (`RuleMonitor.scansCallbacks`), called for a record while the engine
     /// scans a batch: the callback entries listed before this record, so that the monitor reads those it has not
     /// read yet before it handles this one (`CallbackScan.unread(_:)`). `nil` when the record did not come in a

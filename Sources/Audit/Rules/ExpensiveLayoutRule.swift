@@ -288,7 +288,7 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
 
     /// `work` marks, as records: no `Event` is built for them. The layout callbacks before the mark are read first.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        if let scan = context.callbackScan() { scanCallbacks(scan, &findings) }
+        if context.hasUnreadCallbacks(after: scanned), let scan = context.callbackScan() { scanCallbacks(scan, &findings) }
         guard record.kind == .mark, record.markName == .work, !open.isEmpty, record.phase != .instant else { return }
         let markController: UInt32? = record.hasController ? record.controller : nil
         guard let index = open.lastIndex(where: { markController == nil || $0.controller == markController }) else { return }

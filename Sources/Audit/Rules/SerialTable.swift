@@ -44,7 +44,8 @@ struct SerialTable<Value: BitwiseCopyable>: ~Copyable {
 
     @inline(__always)
     private func home(of key: UInt32) -> Int {
-        Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        // `&>>`: `shift` is below 64 (no test for a larger shift).
+        Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     }
 
     /// The bucket holding `key`, or `nil`.
