@@ -11,14 +11,16 @@ extension ReplayState {
     ///    `isInstant == true`, so a consumer can tell an inference from a recorded interval.
     ///
     /// - Returns: `nil` when nothing encloses the instant.
+    @inlinable
     public func enclosingCallback(of controller: ControllerRef?) -> ActiveCallback? {
         enclosingCallback(ofSerial: controller?.serial)
     }
 
     /// `enclosingCallback(of:)` for the controller `serial` (`nil`: anyone). Inlined: called from the fold's
     /// mutating code, an outlined call copied the whole state (its arrays retained and released) per mark.
-    /// Public for the audit's rules, which ask with a serial (no `ControllerRef` to build).
-    @inline(__always)
+    /// Public for the audit's rules, which ask with a serial (no `ControllerRef` to build); inlinable, so that the
+    /// audit's in-place query (`CallbackAttribution.enclosingActive(ofSerial:)`) does not copy the state to call it.
+    @inlinable @inline(__always)
     public func enclosingCallback(ofSerial serial: UInt32?) -> ActiveCallback? {
         if let serial {
             // `executing` holds every executing callback in begin order, so the controller's innermost one is

@@ -139,6 +139,19 @@ extension UnsafePointer where Pointee == FrameCursor {
     public func field(_ index: UInt32) -> MarkFieldRecord { pointee.decoder.field(index) }
     /// `FrameCursor.value(of:)`.
     public func value(of field: MarkFieldRecord) -> FieldValue { pointee.decoder.value(of: field) }
+    /// The value of the first of the mark fields `start ..< start + count` (`EventRecord.listStart`, `listCount` of
+    /// a `.mark` record) whose name has the code `nameCode` (`KnownName` raw value), or `nil`: `field(_:)` and
+    /// `value(of:)` in one call (the audit reads a mark's `id`, `key` or `critical` field at most marks it looks at).
+    public func firstFieldValue(named nameCode: UInt8, start: UInt32, count: UInt32) -> FieldValue? {
+        var index = start
+        let end = start &+ count
+        while index < end {
+            let field = pointee.decoder.field(index)
+            if field.nameCode == nameCode { return pointee.decoder.value(of: field) }
+            index &+= 1
+        }
+        return nil
+    }
     /// `FrameCursor.controller(atSlot:)`.
     public func controller(atSlot slot: UInt32) -> ControllerRef {
         // In place: `pointee.decoder.controller(atSlot:)` copied the whole decoder per call (as `event(of:)` did).

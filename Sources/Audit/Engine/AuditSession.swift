@@ -42,6 +42,9 @@ public final class AuditSession {
     /// The monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds and the
     /// fixed filter does not. Manually allocated, as `DispatchTable`'s storage (no reference counting per read).
     private let demandTargets: UnsafeMutableBufferPointer<DemandRef>
+    /// Per demand target (same index): the callbacks its demand adds to its fixed filter, as `CallbackSet` bits, as
+    /// `readDemands()` last read them (what `dispatchDemands` tests: one load per target).
+    private let demandWanted: UnsafeMutablePointer<UInt32>
     /// The monitors' serial filters (`RuleMonitor.serialFilters`): a monitor is called for the callbacks one
     /// filters when the entry's serial passes it or its demand asks for the callback. Manually allocated, as
     /// `demandTargets`.
@@ -68,6 +71,8 @@ public final class AuditSession {
     /// changed a demand: `demandChanged`).
     @exclusivity(unchecked) private var demandedCallbacks: UInt32 = 0
     @exclusivity(unchecked) private var demandedApp: UInt32 = 0
+    /// `demandedCallbacks | filteredCallbacks`: the callbacks some monitor may get beyond the callback table.
+    @exclusivity(unchecked) private var extraCallbacks: UInt32 = 0
     /// The callbacks watched now (`watchedCallbacks` and the demands, and those a serial filter decides on) as a
     /// mask of (callback, phase) pairs, bit `code & 0xF | phase << 4` (`pairIndex(_:)`): what the batch loop tests
     /// per callback entry, reading only the entry's word.
@@ -118,13 +123,15 @@ public final class AuditSession {
         scanIndexes = .allocate(capacity: 0)
         let demands = boxes.compactMap { box -> DemandRef? in
             let monitor = box.monitor
-            guard box.demand != nil else { return nil }
+            guard let demand = box.demand else { return nil }
             return DemandRef(
                 target: MonitorRef(box), filter: monitor.interests.contains(.callbacks) ? monitor.callbackFilter : .all,
-                appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all)
+                appFilter: monitor.interests.contains(.app) ? monitor.appFilter : .all, demand: .passUnretained(demand))
         }
         demandTargets = .allocate(capacity: demands.count)
         _ = demandTargets.initialize(from: demands)
+        demandWanted = .allocate(capacity: max(1, demands.count))
+        demandWanted.initialize(repeating: 0, count: max(1, demands.count))
         var filtered: [FilteredRef] = []
         for box in callbackMonitors {
             // A monitor's filters, each narrowed to its callbacks not taken by an earlier one.
@@ -191,6 +198,7 @@ public final class AuditSession {
         swiftUITable.deallocate()
         recorderTable.deallocate()
         demandTargets.deallocate()
+        demandWanted.deallocate()
         filteredTargets.deallocate()
         markActions.deallocate()
         for box in boxes where box.demand?.changed == demandChanged { box.demand?.changed = nil }
@@ -267,12 +275,16 @@ public final class AuditSession {
         demandChanged.pointee = false
         var callbacks: UInt32 = 0
         var app: UInt32 = 0
-        for target in demandTargets {
-            callbacks |= target.extra.rawValue & ~target.filter.rawValue
+        for index in demandTargets.indices {
+            let target = demandTargets[index]
+            let wanted = target.extra.rawValue & ~target.filter.rawValue
+            demandWanted[index] = wanted
+            callbacks |= wanted
             app |= target.app.rawValue
         }
         demandedCallbacks = callbacks
         demandedApp = app
+        extraCallbacks = callbacks | filteredCallbacks
         // What the batch loop dispatches (the scanning monitors read their callbacks themselves).
         let dispatched = Self.pairs(batchWatchedCallbacks | callbacks)
         // Only the bytes of the pairs that changed (a demand changes a few callbacks, thousands of times a trace).
@@ -528,9 +540,16 @@ public final class AuditSession {
         for position in batchCallbackTable.positions(key) {
             batchCallbackTable[position].observe(callback: record, context, &findings)
         }
+        if extraCallbacks & (1 << UInt32(key)) != 0 { dispatchExtras(record, key, context) }
+        updateDemands()
+    }
+
+    /// The demands' and the serial filters' monitors for the callback `record` (table key `key`), kept out of
+    /// `dispatchEntry` (inlined there, they made its frame and prologue bigger for every callback).
+    @inline(never)
+    private func dispatchExtras(_ record: EventRecord, _ key: Int, _ context: EventContext) {
         if demandedCallbacks & (1 << UInt32(key)) != 0 { dispatchDemands(record, key, context) }
         if filteredCallbacks & (1 << UInt32(key)) != 0 { dispatchFiltered(record, key, context) }
-        updateDemands()
     }
 
     /// Fills the fields of the callback record `record` (made from `callbackTemplate`) that differ from entry to
@@ -689,11 +708,14 @@ public final class AuditSession {
     }
 
     /// Calls the monitors whose demand (and not their fixed filter) holds the callback `record` (table key `key`).
-    @inline(never)
+    @inline(__always)
     private func dispatchDemands(_ record: EventRecord, _ key: Int, _ context: EventContext) {
-        for target in demandTargets
-        where !target.filter.contains(record.callback, record.phase) && target.extra.contains(record.callback, record.phase) {
-            target.target.observe(callback: record, context, &findings)
+        // The demands as last read (re-read first if a monitor called for this event changed one; a monitor changes
+        // only its own, and one called here before was asked already). The key is the callback's `CallbackSet` bit.
+        updateDemands()
+        let bit: UInt32 = 1 << UInt32(key)
+        for index in 0..<demandTargets.count where demandWanted[index] & bit != 0 {
+            demandTargets[index].target.observe(callback: record, context, &findings)
         }
     }
 
@@ -856,19 +878,20 @@ struct MonitorRef {
 }
 
 /// A monitor with a `CallbackDemand`, its fixed filters (`.all` for a kind it has no interest in, so the demand
-/// adds nothing there), held as `MonitorRef` is.
+/// adds nothing there), and the demand, held as `MonitorRef` is (the box holds the demand).
 struct DemandRef {
     let target: MonitorRef
     let filter: CallbackSet
     let appFilter: AppTransitionSet
+    let demand: Unmanaged<CallbackDemand>
 
     /// The demand's callbacks now.
     @inline(__always)
-    var extra: CallbackSet { target.box._withUnsafeGuaranteedRef { $0.demand?.extra ?? [] } }
+    var extra: CallbackSet { demand._withUnsafeGuaranteedRef { $0.extra } }
 
     /// The demand's app events now.
     @inline(__always)
-    var app: AppTransitionSet { target.box._withUnsafeGuaranteedRef { $0.demand?.app ?? [] } }
+    var app: AppTransitionSet { demand._withUnsafeGuaranteedRef { $0.app } }
 }
 
 /// A serial filter of a monitor, the callbacks it filters (`CallbackSet` bits, within the monitor's

@@ -136,24 +136,28 @@ public struct EventContext {
 
     /// The value of the first field of the mark `record` whose name has the code `name` (`nil` when it has none).
     public func field(_ name: KnownName, of record: EventRecord) -> FieldValue? {
-        if replay.isEvent, case .mark(let mark)? = replay.event?.event.payload {
-            guard let string = name.string else { return nil }
-            return mark[field: string]
-        }
+        if replay.isEvent { return eventField(name) }
         guard let cursor = replay.cursor, record.kind == .mark else { return nil }
-        var index = record.listStart
-        let end = record.listStart &+ record.listCount
-        while index < end {
-            let field = cursor.field(index)
-            if field.nameCode == name.rawValue { return cursor.value(of: field) }
-            index &+= 1
-        }
-        return nil
+        return cursor.firstFieldValue(named: name.rawValue, start: record.listStart, count: record.listCount)
+    }
+
+    /// `field(_:of:)` for an event fed as an `Event` (kept out of the record path, whose frame it made bigger).
+    @inline(never)
+    private func eventField(_ name: KnownName) -> FieldValue? {
+        guard case .mark(let mark)? = replay.event?.event.payload, let string = name.string else { return nil }
+        return mark[field: string]
     }
 
     /// The recorded source of the event being observed (`nil` for a record: an event with a source reaches the
     /// engine as an `Event`, whose source this is).
-    public var source: EventSource? { replay.isEvent ? replay.event?.event.source : nil }
+    public var source: EventSource? {
+        // The record path (no source) inlines to a test; the `Event` path is a call (it copies the source out).
+        if !replay.isEvent { return nil }
+        return eventSource()
+    }
+
+    @inline(never)
+    private func eventSource() -> EventSource? { replay.event?.event.source }
 
     /// Whether `source` is not `nil`, asked without copying the source out (a record has none: one test).
     @inline(__always)

@@ -128,12 +128,12 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     }
 
     let interests: EventInterests = [.callbacks, .containers, .swiftUI, .recorder]
-    /// No fixed callbacks: didMove(toParent:) matters only while some child or group is kept, and deinit also while
-    /// some host's name is kept, so the monitor asks for them only then (`callbackDemand`, `updateDemand()`).
-    let callbackFilter: CallbackSet = []
-    let callbackDemand: CallbackDemand? = CallbackDemand()
-    private static let moves = CallbackSet([.didMoveToParent, .deinitialize], ends: false)
-    private static let deinits = CallbackSet([.deinitialize], ends: false)
+    /// didMove(toParent:) and deinit begins, by the fixed filter: they matter only while some child or group is kept
+    /// (deinit also while a host's name is kept), and `observe(callback:_:_:)` passes over the others at once. They
+    /// were asked for through a `CallbackDemand` only then, but on a trace with SwiftUI hosts something is nearly
+    /// always kept, and a demanded callback costs the engine more than a filtered one (≈ 3 Ir/event here); the
+    /// engine delivers deinits to other rules anyway.
+    let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize], ends: false)
     /// Its callbacks read nothing of the replayed state.
     let stateFreeCallbacks = CallbackSet.all
     let containerFilter = ContainerOperationSet([.addChild, .removeFromParent])
@@ -152,8 +152,6 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     /// Groups by parent serial, then by child type name.
     @exclusivity(unchecked) private var groups = SerialMap<[String: Group]>()
     @exclusivity(unchecked) private var traceStart: UInt64 = 0
-    /// What `callbackDemand` holds: 0 nothing, 1 `deinits`, 2 `moves`.
-    @exclusivity(unchecked) private var demanding = 0
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -161,17 +159,7 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         hostingPrefixes = settings.names("hosting_types", default: HostingChildrenAccumulateRule.defaultHostingTypes)
     }
 
-    /// Asks for didMove(toParent:) and deinit while a child or group is kept, for deinit alone while only host names
-    /// are (written only when that changes).
-    private func updateDemand() {
-        let wanted = !children.isEmpty || !groups.isEmpty ? 2 : hostNames.isEmpty ? 0 : 1
-        guard wanted != demanding else { return }
-        demanding = wanted
-        callbackDemand!.extra = wanted == 2 ? Self.moves : wanted == 1 ? Self.deinits : []
-    }
-
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        defer { updateDemand() }
         traceStart = context.traceStart
         if record.callback == .deinitialize, hostNames.contains(record.controller) { hostNames.removeValue(forKey: record.controller) }
         guard record.phase != .end, !children.isEmpty || !groups.isEmpty else { return }
@@ -185,7 +173,6 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     /// Container and SwiftUI events, as records (the same logic as `observe(_:_:_:)`; no `Event` is built).
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        defer { updateDemand() }
         traceStart = context.traceStart
         switch record.kind {
         case .container:
@@ -217,7 +204,6 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        defer { updateDemand() }
         traceStart = context.traceStart
         switch event.payload {
         case .container(let container):
@@ -265,9 +251,10 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     private func remove(_ serial: UInt32) {
         guard children.contains(serial), let child = children.removeValue(forKey: serial), let position = groups.position(of: child.parent) else { return }
         groups.update(at: position) { byType in
-            guard byType[child.typeName] != nil else { return }
-            byType[child.typeName]!.live.removeValue(forKey: serial)
-            byType[child.typeName]!.removed += 1
+            // One hash of the type name (it was looked up three times).
+            guard let index = byType.index(forKey: child.typeName) else { return }
+            byType.values[index].live.removeValue(forKey: serial)
+            byType.values[index].removed += 1
         }
     }
 

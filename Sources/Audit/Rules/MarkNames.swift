@@ -24,9 +24,16 @@ struct MarkNames {
     }
 
     /// Whether the mark `record` (kind `.mark`) has one of the names.
+    @inline(__always)
     func contains(_ record: EventRecord, _ context: EventContext) -> Bool {
         if record.code < 64, codes & (1 << UInt64(record.code)) != 0 { return true }
-        guard hasCustom, let name = context.string(of: record) else { return false }
+        return hasCustom && containsCustom(record, context)
+    }
+
+    /// `contains(_:_:)` for a name without a code: the mark's name string compared with `names`.
+    @inline(never)
+    private func containsCustom(_ record: EventRecord, _ context: EventContext) -> Bool {
+        guard let name = context.string(of: record) else { return false }
         return names.contains(name)
     }
 }

@@ -21,6 +21,15 @@ enum MarkOwner {
         record.hasController ? context.controller(of: record) : context.attribution.enclosing(of: nil)?.controller
     }
 
+    /// The serial of `of(_:_:)` for the mark `record` (`nil` exactly when it is `nil`), without building a
+    /// `ControllerRef`: the mark's controller, else the controller of the callback `enclosingActive(ofSerial: nil)`
+    /// gives (`nil` for an app callback; that query is `nil` exactly when `enclosing(of: nil)` is).
+    static func serial(of record: EventRecord, _ context: EventContext) -> UInt32? {
+        if record.hasController { return record.controller }
+        guard let active = context.attribution.enclosingActive(ofSerial: nil), case .controller = active.kind else { return nil }
+        return active.controllerSerial
+    }
+
     /// `identifier(_:)` for the mark `record`, read from the record's fields (no `Event` is built).
     static func identifier(_ record: EventRecord, _ context: EventContext) -> String {
         (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""

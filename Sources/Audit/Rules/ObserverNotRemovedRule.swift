@@ -240,6 +240,9 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
     /// Settles the instant deinits whose window has closed: the replayer no longer attributes a mark of the
     /// controller to that deinit (`CallbackAttribution`).
     private func settleClosedInstants(_ context: EventContext, _ findings: inout [Finding]) {
+        // Intervals stay until their end: with no instant pending there is nothing to settle (the list was copied,
+        // each entry retained, at every mark and deinit while a deinit interval was open).
+        guard pending.contains(where: { !$0.isInterval }) else { return }
         var remaining: [PendingDeinit] = []
         for exit in pending {
             if exit.isInterval || context.attribution.enclosing(of: exit.controller)?.ordinal == exit.ordinal {

@@ -260,7 +260,12 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         let presented = context.listSerial(0, of: record)
         var covered: [UInt32] = []
         var running: [CoveredTimer] = []
-        for (serial, list) in zip(timers.keys, timers.values) where serial != presented && Self.hasAppeared(list[0].owner.serial, context) {
+        // By position (storage order, as `zip(timers.keys, timers.values)` was): no arrays of keys and values made.
+        for position in 0..<timers.count {
+            let serial = timers.key(at: position)
+            guard serial != presented else { continue }
+            let list = timers[at: position]
+            guard Self.hasAppeared(list[0].owner.serial, context) else { continue }
             guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
             covered.append(serial)
             running += list.map { CoveredTimer(timer: $0, since: record.timestamp) }
@@ -282,13 +287,14 @@ final class TimerUnderSheetMonitor: RuleMonitor {
 
     /// A stop mark, read from the record (its name is read only for a finding): no `Event` is built.
     private func stopTimer(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard let owner = MarkOwner.of(record, context) else { return }
+        // Only the owner's serial is needed (no `ControllerRef` built).
+        guard let owner = MarkOwner.serial(of: record, context) else { return }
         let id = MarkOwner.identifier(record, context)
-        // In place: removing through `timers[owner.serial]!` copied the owner's whole list.
-        guard let position = timers.position(of: owner.serial),
+        // In place: removing through `timers[owner]!` copied the owner's whole list.
+        guard let position = timers.position(of: owner),
               let index = timers[at: position].firstIndex(where: { $0.id == id }) else { return }
         let timer = timers[at: position].remove(at: index)
-        if timers[at: position].isEmpty { timers.removeValue(forKey: owner.serial) }
+        if timers[at: position].isEmpty { timers.removeValue(forKey: owner) }
         for cover in covers.indices {
             guard let covered = covers[cover].timers.firstIndex(where: { $0.timer.ordinal == timer.ordinal }) else { continue }
             let entry = covers[cover].timers.remove(at: covered)

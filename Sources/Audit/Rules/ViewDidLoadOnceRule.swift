@@ -58,7 +58,7 @@ final class ViewDidLoadOnceMonitor: RuleMonitor {
     /// Its callbacks read nothing of the replayed state.
     let stateFreeCallbacks = CallbackSet.all
     private let severity: Severity
-    @exclusivity(unchecked) private var firstLoad = SerialMap<(ordinal: UInt64, timestamp: UInt64)>()
+    @exclusivity(unchecked) private var firstLoad = SerialTable<(ordinal: UInt64, timestamp: UInt64)>()
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -68,11 +68,10 @@ final class ViewDidLoadOnceMonitor: RuleMonitor {
         guard record.phase != .end else { return }
         switch record.callback {
         case .viewDidLoad:
-            guard let position = firstLoad.position(of: record.controller) else {
-                firstLoad.insertIfAbsent(record.controller, (context.ordinal, record.timestamp))
+            guard let first = firstLoad[record.controller] else {
+                firstLoad.set(record.controller, (context.ordinal, record.timestamp))
                 return
             }
-            let first = firstLoad[at: position]
             let name = context.controller(of: record).displayName
             findings.append(Finding(
                 ruleID: ViewDidLoadOnceRule.id, severity: severity, controller: name,
@@ -82,7 +81,7 @@ final class ViewDidLoadOnceMonitor: RuleMonitor {
                 source: context.source
             ))
         case .deinitialize:
-            firstLoad.removeValue(forKey: record.controller)
+            firstLoad.remove(record.controller)
         default:
             break
         }
