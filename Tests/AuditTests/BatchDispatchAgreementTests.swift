@@ -15,17 +15,8 @@ import TraceModel
 struct BatchDispatchAgreementTests {
     /// Writes `events` to a temporary trace and returns (findings by batches, findings by events, states equal).
     static func audit(_ events: [Event], _ auditor: Auditor, frameEvents: Int) throws -> (batches: [Finding], events: [Finding], sameState: Bool) {
-        let path = FileManager.default.temporaryDirectory.path + "/lifetrace-audit-batches-\(UUID().uuidString).lifetrace"
+        let (path, reader) = try BatchedTraceFile.write(events, frameEvents: frameEvents, name: "audit-batches", traceIDByte: 5)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var options = TraceWriter.Options()
-        options.maxEventsPerFrame = frameEvents
-        let writer = try TraceWriter(
-            creating: path,
-            header: TraceHeader(clockDomain: .synthetic, wallClockAnchor: .none, producer: "AuditTests", hasSyntheticTimes: true, traceID: Array(repeating: 5, count: 16)),
-            options: options)
-        try writer.append(contentsOf: events)
-        try writer.close()
-        let reader = try TraceReader(path: path)
         let byEvents = auditor.makeSession()
         try reader.forEachEvent { ordinal, event in byEvents.observe(event, ordinal: ordinal) }
         let byBatches = auditor.makeSession()

@@ -85,17 +85,8 @@ struct CallbackScanTests {
         for position in stride(from: events.count - 1, to: 0, by: -997) {
             events.insert(Event(timestamp: events[position - 1].timestamp, .recorder(.runStarted(process: "App[\(position)]"))), at: position)
         }
-        let path = FileManager.default.temporaryDirectory.path + "/lifetrace-callback-scan-\(UUID().uuidString).lifetrace"
+        let (path, reader) = try BatchedTraceFile.write(events, frameEvents: 1_500, name: "callback-scan", traceIDByte: 7)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var options = TraceWriter.Options()
-        options.maxEventsPerFrame = 1_500
-        let writer = try TraceWriter(
-            creating: path,
-            header: TraceHeader(clockDomain: .synthetic, wallClockAnchor: .none, producer: "AuditTests", hasSyntheticTimes: true, traceID: Array(repeating: 7, count: 16)),
-            options: options)
-        try writer.append(contentsOf: events)
-        try writer.close()
-        let reader = try TraceReader(path: path)
         let reference = try Self.seen(reader, [Probe(Self.appearance, scans: false), Probe(Self.parents, scans: false)], batches: true)
         let scanned = try Self.seen(reader, [Probe(Self.appearance, scans: true), Probe(Self.parents, scans: true)], batches: true)
         let mixed = try Self.seen(reader, [Probe(Self.appearance, scans: true), Probe(Self.parents, scans: false)], batches: true)

@@ -64,17 +64,8 @@ struct DeferUntilFoldedTests {
     @Test("the state read at a state-free event is the state after it, as from events")
     func deferredAgree() throws {
         let events = SessionGenerator(seed: 21).events(count: 20_000)
-        let path = FileManager.default.temporaryDirectory.path + "/lifetrace-defer-\(UUID().uuidString).lifetrace"
+        let (path, reader) = try BatchedTraceFile.write(events, frameEvents: 1_000, name: "defer", traceIDByte: 7)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var options = TraceWriter.Options()
-        options.maxEventsPerFrame = 1_000
-        let writer = try TraceWriter(
-            creating: path,
-            header: TraceHeader(clockDomain: .synthetic, wallClockAnchor: .none, producer: "AuditTests", hasSyntheticTimes: true, traceID: Array(repeating: 7, count: 16)),
-            options: options)
-        try writer.append(contentsOf: events)
-        try writer.close()
-        let reader = try TraceReader(path: path)
 
         let byEvents = Probe()
         let eventSession = AuditSession(monitors: [byEvents])

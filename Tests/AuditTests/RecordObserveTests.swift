@@ -50,17 +50,8 @@ struct RecordObservePropertyTests {
 
     /// Writes `events` to a temporary trace, audits it both ways, and returns (by records, by events, in memory).
     static func auditBothWays(_ events: [Event], frameEvents: Int) throws -> (records: [Finding], events: [Finding], memory: [Finding]) {
-        let path = FileManager.default.temporaryDirectory.path + "/lifetrace-audit-records-\(UUID().uuidString).lifetrace"
+        let (path, reader) = try BatchedTraceFile.write(events, frameEvents: frameEvents, name: "audit-records", traceIDByte: 3)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var options = TraceWriter.Options()
-        options.maxEventsPerFrame = frameEvents
-        let writer = try TraceWriter(
-            creating: path,
-            header: TraceHeader(clockDomain: .synthetic, wallClockAnchor: .none, producer: "AuditTests", hasSyntheticTimes: true, traceID: Array(repeating: 3, count: 16)),
-            options: options)
-        try writer.append(contentsOf: events)
-        try writer.close()
-        let reader = try TraceReader(path: path)
         let byEvents = auditor.makeSession()
         try reader.forEachEvent { ordinal, event in byEvents.observe(event, ordinal: ordinal) }
         let byRecords = auditor.makeSession()

@@ -114,17 +114,8 @@ struct SerialFilterTests {
     @Test("the engine calls a filtered monitor for what it would keep itself", arguments: [SerialFilter.Mode.members, .nonMembers])
     func dispatchAgrees(mode: SerialFilter.Mode) throws {
         let events = SessionGenerator(seed: 31).events(count: 20_000)
-        let path = FileManager.default.temporaryDirectory.path + "/lifetrace-serial-filter-\(UUID().uuidString).lifetrace"
+        let (path, reader) = try BatchedTraceFile.write(events, frameEvents: 700, name: "serial-filter", traceIDByte: 9)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var options = TraceWriter.Options()
-        options.maxEventsPerFrame = 700
-        let writer = try TraceWriter(
-            creating: path,
-            header: TraceHeader(clockDomain: .synthetic, wallClockAnchor: .none, producer: "AuditTests", hasSyntheticTimes: true, traceID: Array(repeating: 9, count: 16)),
-            options: options)
-        try writer.append(contentsOf: events)
-        try writer.close()
-        let reader = try TraceReader(path: path)
 
         let reference = try Self.seen(reader, Probe(mode: mode, filtered: false), batches: true)
         let byBatches = try Self.seen(reader, Probe(mode: mode, filtered: true), batches: true)
