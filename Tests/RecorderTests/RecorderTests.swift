@@ -360,11 +360,14 @@ struct ThreadRingTests {
         finished.wait()
         var events: [Event] = []
         var rings = 0
-        for _ in 0..<1_000 {  // the thread's exit (and its key destructor) follows the signal shortly
+        // The thread's exit (and its key destructor) follows the signal shortly; both the forgotten ring and the
+        // ten events are waited for. Once (2026-11-30, in a loaded parallel test run) an iteration read no event
+        // although the ring was already forgotten; the cause was not found, and every event must still arrive.
+        for _ in 0..<1_000 {
             usleep(5_000)
-            events = try harness.events()
             rings = harness.recorder.rings.snapshot().count
-            if rings == 1 { break }
+            events = try harness.events()
+            if rings == 1 && events.count == 10 { break }
         }
         #expect(events.count == 10)
         #expect(rings == 1)  // only the test thread's ring (it recorded runStarted) remains
