@@ -54,7 +54,8 @@ struct ImportCommand: Command {
             LOG '-' reads standard input, so a live console stream can be piped in (-o is then required):
             xcrun simctl spawn booted log stream --style compact | lifetrace import - -o session.lifetrace
             The input ends with the stream, or at Ctrl-C: what was read is imported. If the import fails, what
-            was read is kept beside the trace (TRACE.stdin.log) and named.
+            was read is kept beside the trace (TRACE.stdin.log) and named; if the run is killed, the next
+            import into the same trace keeps it so.
 
             Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, or (with --strict) an
             unreadable line or an invalid time.
