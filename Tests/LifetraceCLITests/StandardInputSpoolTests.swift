@@ -11,13 +11,20 @@ import Glibc
 /// handlers while it reads, and one test raises SIGINT.
 @Suite("the copy of standard input, read in this process", .serialized)
 struct StandardInputSpoolTests {
+    /// A file of `count` bytes `byte` in `scratch`, opened for reading: what `readAll` reads in place of standard
+    /// input. The caller closes it.
+    static func input(_ byte: UInt8, count: Int, named name: String, in scratch: CLIScratch) throws -> Int32 {
+        let source = scratch.path(name)
+        try Data(repeating: byte, count: count).write(to: URL(fileURLWithPath: source))
+        let input = open(source, O_RDONLY)
+        try #require(input >= 0)
+        return input
+    }
+
     @Test("the copy of standard input stays locked until removed, so no other run takes it for a killed run's")
     func spoolStaysLocked() throws {
         let scratch = try CLIScratch("stdin-lock")
-        let source = scratch.path("input.log")
-        try Data(repeating: 0x61, count: 200_000).write(to: URL(fileURLWithPath: source))
-        let input = open(source, O_RDONLY)
-        try #require(input >= 0)
+        let input = try Self.input(0x61, count: 200_000, named: "input.log", in: scratch)
         defer { close(input) }
         let spool = try ImportCommand.StandardInputSpool(besides: scratch.path("out.lifetrace"))
         try spool.readAll(from: input)
@@ -34,10 +41,7 @@ struct StandardInputSpoolTests {
     @Test("reading stops once the first bytes are refused")
     func refusedHeadStops() throws {
         let scratch = try CLIScratch("stdin-head")
-        let source = scratch.path("input.bin")
-        try Data(repeating: 0, count: 300_000).write(to: URL(fileURLWithPath: source))
-        let input = open(source, O_RDONLY)
-        try #require(input >= 0)
+        let input = try Self.input(0, count: 300_000, named: "input.bin", in: scratch)
         defer { close(input) }
         let spool = try ImportCommand.StandardInputSpool(besides: scratch.path("out.lifetrace"))
         var asked = 0
