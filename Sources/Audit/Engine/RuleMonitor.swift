@@ -83,7 +83,7 @@ public protocol RuleMonitor: AnyObject {
     /// `serialFilters`; a scan must not read the replayed state.
     var scansCallbacks: Bool { get }
 
-    /// Reads the callback entries of `scan` the monitor has not read yet (`CallbackScan.start(from:)`); see
+    /// Reads the callback entries of `scan` the monitor has not read yet (`CallbackScan.unread(_:)`); see
     /// `scansCallbacks`. Default: nothing.
     func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding])
 
