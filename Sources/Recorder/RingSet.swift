@@ -13,7 +13,7 @@ import Musl
 /// Lookup: one process-wide `pthread_key_t` holds, per thread, a `ThreadRings` cache with the ring of the
 /// recorder that thread used last (compared by a never-reused recorder id); a thread's first event for a
 /// recorder takes the slow path (lock, allocation of its ring). When a thread exits, the key's destructor marks
-/// its rings abandoned; the background thread forgets them once drained.
+/// its rings abandoned; the background thread forgets them once it has taken every record they published.
 final class RingSet: Sendable {
     /// A process-unique id (never reused, so a stale per-thread cache entry can never match a new recorder).
     let id: UInt64
@@ -63,20 +63,23 @@ final class RingSet: Sendable {
         rings.withLock { $0 }
     }
 
-    /// Forgets abandoned rings that are drained (background thread).
+    /// Forgets the rings whose thread has exited and whose every record was taken (`ThreadRing.isFinished`,
+    /// which reads the exit flag before the ring's published position; background thread). A ring whose thread
+    /// published records after the consumer's last `refresh()` and then exited is kept for the next drain.
     func removeDrainedAbandoned() {
         rings.withLock { rings in
             rings.removeAll { ring in
-                guard ring.isAbandoned.load(ordering: .acquiring), ring.isDrained else { return false }
+                guard ring.isFinished else { return false }
                 forgottenDrops.add(ring.droppedCount, ordering: .relaxed)
                 return true
             }
         }
     }
 
-    /// Records dropped by all rings so far.
+    /// Records dropped by all rings so far (a forgotten ring's drops are counted once: both terms are read under
+    /// the lock that moves them from one to the other).
     var droppedCount: UInt64 {
-        rings.withLock { $0.reduce(0) { $0 &+ $1.droppedCount } } &+ forgottenDrops.load(ordering: .relaxed)
+        rings.withLock { $0.reduce(0) { $0 &+ $1.droppedCount } &+ forgottenDrops.load(ordering: .relaxed) }
     }
 
     private let forgottenDrops = Atomic<UInt64>(0)

@@ -41,7 +41,8 @@ final class ThreadRing: @unchecked Sendable {
 
     /// Registration order among the recorder's rings: the tie-break between equal timestamps.
     let index: Int
-    /// Set when the owning thread exits; the consumer forgets the ring once it is drained.
+    /// Set (release) by the owning thread's key destructor when it exits, after its last record was published;
+    /// the consumer forgets the ring once `isFinished`.
     let isAbandoned = Atomic<Bool>(false)
 
     init(capacity requested: Int, index: Int) {
@@ -121,8 +122,18 @@ final class ThreadRing: @unchecked Sendable {
         head.store(consumerHead, ordering: .releasing)
     }
 
-    /// Consumer only: whether every record published before the last `refresh()` was taken.
-    var isDrained: Bool { consumerHead == consumerTail }
+    /// Consumer only: whether the ring can be forgotten — its thread has exited (`isAbandoned`) and every record
+    /// the thread ever published was taken.
+    ///
+    /// The order of the two reads is what makes this safe: the flag first (acquire), then `tail` (acquire). The
+    /// thread's last publishing store of `tail` precedes, in its program order, the release store of
+    /// `isAbandoned` made by its key destructor at exit, so once the flag reads `true` the `tail` read after it
+    /// is final. Comparing against the tail of the last `refresh()` instead — read before the flag — would
+    /// forget a ring whose thread published records between that refresh and its exit, and lose those records.
+    var isFinished: Bool {
+        guard isAbandoned.load(ordering: .acquiring) else { return false }
+        return consumerHead == tail.load(ordering: .acquiring)
+    }
 }
 
 /// 128 bytes that keep two groups of fields on different cache lines.
