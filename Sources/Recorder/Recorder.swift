@@ -154,7 +154,9 @@ public final class Recorder: Sendable {
 
     /// Waits until every event recorded before this call is written to the sink (one frame), without fsync.
     ///
-    /// - Throws: `RecorderError` (`.write`) if the background writer has failed, or (`.closed`) after `close()`.
+    /// - Throws: `RecorderError` (`.write`) if the background writer has failed, or (`.closed`) after `close()`
+    ///   or when a `close()` on another thread stopped the writer before this flush was served (the events may
+    ///   or may not have been written by that close).
     public func flush() throws {
         try flush(sync: false)
     }
@@ -173,12 +175,20 @@ public final class Recorder: Sendable {
     }
 
     /// Writes everything recorded so far, fsyncs, closes the sink and stops the background thread. Later
-    /// recording calls are ignored. Calling `close()` again does nothing.
+    /// recording calls are ignored; a call on another thread concurrent with `close()` may be written or ignored.
+    /// Calling `close()` again (from any thread, even while the first call is under way) writes nothing more: it
+    /// returns once the first call has finished, so a trace file is complete when any `close()` returns.
     ///
-    /// - Throws: `RecorderError` (`.write`) if writing, syncing or closing failed at any point.
+    /// - Throws: `RecorderError` (`.write`) if writing, syncing or closing failed at any point (every call
+    ///   throws it).
     public func close() throws {
         let (exchanged, _) = isClosed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
-        guard exchanged else { return }
+        guard exchanged else {
+            // Until 2026-11-30 this returned at once: a second close() returned while the first was still writing.
+            try control.waitUntilClosed()
+            return
+        }
+        rings.close()
         try control.close()
     }
 }

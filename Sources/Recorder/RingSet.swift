@@ -52,11 +52,29 @@ final class RingSet: Sendable {
             pthread_setspecific(ThreadRings.key, Unmanaged.passRetained(cache).toOpaque())
         }
         if let ring = cache.ring(for: id) { return ring }
+        if isClosed.load(ordering: .acquiring) {
+            // The writer has stopped and will never read or forget a ring registered now: the thread gets the
+            // smallest ring, owned by its cache alone (freed when the thread exits). Until 2026-11-30 every thread
+            // that first passed a string (a mark key, a scene, a view name) after `close()` got a full-size ring
+            // kept in this set until the recorder's deinit: 1 MiB per thread by default, without bound.
+            let ring = ThreadRing(capacity: 0, index: -1)
+            cache.add(ring, for: id)
+            return Unmanaged.passUnretained(ring)
+        }
         let ring = ThreadRing(capacity: capacity, index: nextIndex.add(1, ordering: .relaxed).oldValue)
         rings.withLock { $0.append(ring) }
         cache.add(ring, for: id)
         return Unmanaged.passUnretained(ring)
     }
+
+    /// Stops registering rings for the writer (`Recorder.close()`, before the writer's last drain): a thread's
+    /// first event after this gets a minimal ring that no one reads (its records are ignored, as the recorder is
+    /// closed). Rings registered before keep being drained by the last drain.
+    func close() {
+        isClosed.store(true, ordering: .releasing)
+    }
+
+    private let isClosed = Atomic<Bool>(false)
 
     /// The rings now registered (background thread).
     func snapshot() -> [ThreadRing] {

@@ -39,7 +39,9 @@ final class ThreadRing: @unchecked Sendable {
     private let head = Atomic<UInt64>(0)
     private let padding2: Padding = Padding()
 
-    /// Registration order among the recorder's rings: the tie-break between equal timestamps.
+    /// Registration number among the recorder's rings (-1: a ring given out after `close()`, never read).
+    /// Diagnostic only: the writer breaks timestamp ties by position in `RingSet`'s list, which is the order
+    /// rings were added to it, so the ring registered first wins.
     let index: Int
     /// Set (release) by the owning thread's key destructor when it exits, after its last record was published;
     /// the consumer forgets the ring once `isFinished`.
@@ -62,9 +64,19 @@ final class ThreadRing: @unchecked Sendable {
         releaseBuffer()
     }
 
-    /// Frees the slot memory (at the recorder's deinit, when no producer or consumer can touch it any more).
+    /// Frees the slot memory (at the recorder's deinit, when no producer or consumer can touch it any more),
+    /// first taking back the boxed payloads of records published but never taken — records of a call that
+    /// passed the closed check just before `close()` and published after the writer's last drain (until
+    /// 2026-11-30 their boxes leaked).
     func releaseBuffer() {
         guard let slots = producerSlots else { return }
+        var position = consumerHead
+        let end = tail.load(ordering: .acquiring)
+        while position != end {
+            let record = slots[Int(position & consumerMask)]
+            if record.kind == Record.Kind.boxed.rawValue { _ = BoxedPayload.take(record.first) }
+            position &+= 1
+        }
         slots.deinitialize(count: Int(capacity))
         slots.deallocate()
         producerSlots = nil

@@ -12,6 +12,8 @@ final class WriterControl: @unchecked Sendable {
     private var closing = false
     private var finished = false
     private var error: RecorderError?
+    /// Threads waiting in `close()` or `waitUntilClosed()` (for tests that force an interleaving).
+    private var closeWaiters = 0
 
     struct Request {
         var generation: UInt64
@@ -20,6 +22,11 @@ final class WriterControl: @unchecked Sendable {
         var closing: Bool
     }
 
+    /// Asks the writer to drain and write; if `wait`, returns once it has served this request.
+    ///
+    /// - Throws: the writer's failure; or `.closed` if the writer has stopped — before this call, or (when
+    ///   `wait`) after taking its closing request but before this one: its last drain may have run before this
+    ///   thread's records were visible to it, so returning normally would claim a write that was not made.
     func requestFlush(sync: Bool, wait: Bool) throws {
         condition.lock()
         defer { condition.unlock() }
@@ -35,10 +42,15 @@ final class WriterControl: @unchecked Sendable {
             while completed < generation && !finished {
                 condition.wait()
             }
+            if completed < generation {
+                if let error { throw error }
+                throw RecorderError(code: .closed, message: "the recorder was closed before this flush was served")
+            }
         }
         if let error { throw error }
     }
 
+    /// Asks the writer to write everything, close the sink and stop, and waits until it has.
     func close() throws {
         condition.lock()
         defer { condition.unlock() }
@@ -46,10 +58,40 @@ final class WriterControl: @unchecked Sendable {
         requested += 1
         syncRequested = true
         condition.broadcast()
+        try waitForFinish()
+    }
+
+    /// Waits until the writer has stopped (a `close()` on another thread is under way).
+    ///
+    /// - Throws: the writer's failure, if any.
+    func waitUntilClosed() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        try waitForFinish()
+    }
+
+    /// Call with `condition` locked.
+    private func waitForFinish() throws {
+        closeWaiters += 1
         while !finished {
             condition.wait()
         }
+        closeWaiters -= 1
         if let error { throw error }
+    }
+
+    /// The number of threads waiting for the writer to stop (tests).
+    var closeWaiterCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return closeWaiters
+    }
+
+    /// The generation of the latest request (tests).
+    var requestedGeneration: UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return requested
     }
 
     // MARK: writer side

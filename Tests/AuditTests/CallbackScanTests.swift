@@ -6,25 +6,35 @@ import TraceLog
 import TraceModel
 @testable import Audit
 
-/// A monitor that scans its callbacks from the batches (`RuleMonitor.scansCallbacks`) sees exactly the callbacks,
+/// A monitor that scans its callbacks from the batches (`RuleMonitor.scannedCallbacks`) sees exactly the callbacks,
 /// records and events, in the same order, that it sees when the engine calls it per callback, by batches as from
-/// `Event`s, with another scanner beside it (the engine lists the union of their callbacks).
+/// `Event`s, with another scanner beside it (each has its own list), and when it scans only some of its callbacks
+/// (the engine lends it the listed ones before it calls it for another).
 @Suite("CallbackScan")
 struct CallbackScanTests {
     /// Keeps what it sees, one line per callback, container, mark and recorder event.
     final class Probe: RuleMonitor {
         let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
         let callbackFilter: CallbackSet
-        let scansCallbacks: Bool
-        private let wanted: UInt64
-        private var mark = CallbackScan.Mark()
+        let scannedCallbacks: CallbackSet
+        let callbackDemand: CallbackDemand?
+        /// `scannedCallbacks` as (callback code, phase) pairs, bit `code | phase << 4`.
+        private let scannedPairs: UInt64
         var seen: [String] = []
+        /// Listed entries that are not of `scannedCallbacks` (another monitor's), and entries lent.
+        var foreign = 0
+        var lent = 0
 
-        init(_ callbacks: CallbackSet, scans: Bool) {
+        init(_ callbacks: CallbackSet, scans: CallbackSet = [], demand: Bool = false) {
             callbackFilter = callbacks
-            scansCallbacks = scans
-            let starts = UInt64(callbacks.rawValue & 0xFFFF)
-            wanted = starts | UInt64(callbacks.rawValue >> 16) << 16 | starts << 32
+            scannedCallbacks = scans
+            callbackDemand = demand ? CallbackDemand() : nil
+            let starts = UInt64(scans.rawValue & 0xFFFF)
+            scannedPairs = starts | UInt64(scans.rawValue >> 16) << 16 | starts << 32
+        }
+
+        convenience init(_ callbacks: CallbackSet, scans: Bool) {
+            self.init(callbacks, scans: scans ? callbacks : [])
         }
 
         private func note(_ record: EventRecord, _ context: EventContext, how: String) {
@@ -36,10 +46,11 @@ struct CallbackScanTests {
         }
 
         func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
-            for position in scan.unread(&mark) {
+            for position in scan.positions {
                 let index = scan.index(at: position)
                 let word = scan.entries.word(at: index).raw
-                if wanted >> ((word >> 48) & 0xF | (word >> 52) & 0x30) & 1 == 0 { continue }
+                if scannedPairs >> ((word >> 48) & 0xF | (word >> 52) & 0x30) & 1 == 0 { foreign += 1 }
+                lent += 1
                 let record = scan.record(at: index)
                 #expect(record.controller == UInt32(truncatingIfNeeded: word))
                 note(record, scan.context(at: index), how: "scan")
@@ -47,7 +58,6 @@ struct CallbackScanTests {
         }
 
         func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-            if let scan = context.callbackScan() { scanCallbacks(scan, &findings) }
             seen.append("\(context.ordinal) record \(record.kind) \(record.code)")
         }
 
@@ -59,7 +69,7 @@ struct CallbackScanTests {
     }
 
     static let appearance = CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .deinitialize], ends: false)
-    static let parents = CallbackSet([.willMoveToParent, .didMoveToParent, .viewDidLoad])
+    static let parents = CallbackSet([.willMoveToParent, .didMoveToParent, .viewDidLoad]).union(CallbackSet([.deinitialize], ends: false))
 
     static func seen(_ reader: TraceReader, _ probes: [Probe], batches: Bool) throws -> [[String]] {
         let session = AuditSession(monitors: probes)
@@ -88,15 +98,32 @@ struct CallbackScanTests {
         let (path, reader) = try BatchedTraceFile.write(events, frameEvents: 1_500, name: "callback-scan", traceIDByte: 7)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reference = try Self.seen(reader, [Probe(Self.appearance, scans: false), Probe(Self.parents, scans: false)], batches: true)
-        let scanned = try Self.seen(reader, [Probe(Self.appearance, scans: true), Probe(Self.parents, scans: true)], batches: true)
+        let scanning = [Probe(Self.appearance, scans: true), Probe(Self.parents, scans: true)]
+        let scanned = try Self.seen(reader, scanning, batches: true)
         let mixed = try Self.seen(reader, [Probe(Self.appearance, scans: true), Probe(Self.parents, scans: false)], batches: true)
+        // Some callbacks scanned, the others called: the scanned ones before a call are lent first.
+        let partial = try Self.seen(reader, [
+            Probe(Self.appearance, scans: CallbackSet([.viewWillAppear, .deinitialize], ends: false)),
+            Probe(Self.parents, scans: CallbackSet([.willMoveToParent])),
+        ], batches: true)
+        // With a demand the engine does not let a monitor scan: it calls it for every callback.
+        let demanding = [Probe(Self.appearance, scans: Self.appearance, demand: true), Probe(Self.parents, scans: true)]
+        let withDemand = try Self.seen(reader, demanding, batches: true)
         let byEvents = try Self.seen(reader, [Probe(Self.appearance, scans: true), Probe(Self.parents, scans: true)], batches: false)
         #expect(reference[0].count > 2_000)
         #expect(reference[1].count > 1_000)
         #expect(reference[0].contains { $0.contains(" record ") })
         #expect(reference[0].contains { $0.contains(" event ") })
+        #expect(reference[1].contains { $0.contains(" deinit ") })
         #expect(scanned == reference)
+        // Each scanner was lent only its own callbacks (deinit begins are listed for both).
+        #expect(scanning.map(\.foreign) == [0, 0])
+        #expect(scanning.allSatisfy { $0.lent > 1_000 })
         #expect(mixed == reference)
+        #expect(partial == reference)
+        #expect(withDemand == reference)
+        #expect(demanding[0].lent == 0)
+        #expect(demanding[1].lent > 1_000)
         #expect(byEvents.map { $0.filter { !$0.contains(" record ") && !$0.contains(" event ") } } == reference.map { $0.filter { !$0.contains(" record ") && !$0.contains(" event ") } })
     }
 }

@@ -25,20 +25,30 @@ import TraceModel
 public final class AuditSession {
     /// The callback monitors by `CallbackSet` bit (the callback's raw value, plus 16 for an `end`).
     private let callbackTable: DispatchTable
-    /// `callbackTable` without the monitors that scan their callbacks (`RuleMonitor.scansCallbacks`): what the
-    /// batch loop dispatches by (`dispatchEntry`).
+    /// `callbackTable` without the callbacks monitors scan (`RuleMonitor.scannedCallbacks`): what the batch loop
+    /// dispatches by (`dispatchEntry`).
     private let batchCallbackTable: DispatchTable
     /// The callbacks some monitor of `batchCallbackTable` holds, by `CallbackSet` bit.
     private let batchWatchedCallbacks: UInt32
-    /// The monitors that scan their callbacks from the batches (`scanCallbacks(_:_:)`, at the end of each batch and
-    /// before an event dispatched as an `Event`). Manually allocated, as `demandTargets`.
+    /// The monitors that scan some of their callbacks from the batches (`scanCallbacks(_:_:)`), by scanner index
+    /// (`MonitorBox.scanner`). Manually allocated, as `demandTargets`.
     private let scanners: UnsafeMutableBufferPointer<MonitorRef>
-    /// The (callback, phase) pairs of the scanners' `callbackFilter`s (`pairs(_:)`): the batch loop lists the
-    /// entries of these in `scanIndexes` (its test of `watchedPairs` covers them), and the scanners read that list.
+    /// Per scanner (same index): its list of the batch's entries of its scanned (callback, phase) pairs, by index
+    /// in the batch, in order, and how much of it the scanner has been lent (`flushScanner(_:)`). Manually allocated.
+    private let scanLists: UnsafeMutablePointer<ScanList>
+    /// Per (callback, phase) pair (`pairIndex(_:)`, 64 entries): the scanners that scan it, as bits by scanner
+    /// index (at most `maxScanners`).
+    private let scanMasks: UnsafeMutablePointer<UInt32>
+    /// The (callback, phase) pairs some scanner scans (`scanMasks` not 0): part of `watchedPairs`.
     private let scanPairs: UInt64
-    /// The batch's entries of `scanPairs`, by index, in order (`scanCapacity` slots, grown per batch as needed).
-    @exclusivity(unchecked) private var scanIndexes: UnsafeMutablePointer<UInt32>
+    /// How many entries each scanner's list holds room for (grown per batch as needed).
     @exclusivity(unchecked) private var scanCapacity = 0
+    /// For the callback entry being dispatched: how many of `filteredTargets` the batch loop asked
+    /// (`passesFilters(_:)`), and which of those let it through, as bits by index (`dispatchFiltered` asks the others).
+    @exclusivity(unchecked) private var filtersAsked = 0
+    /// How many of `filteredTargets` `passesFilters(_:)` asks (the first 64; `passedFilters` has a bit for each).
+    private let askedFilters: Int
+    @exclusivity(unchecked) private var passedFilters: UInt64 = 0
     /// The monitors with a `callbackDemand`: called for the callbacks (and app events) its demand holds and the
     /// fixed filter does not. Manually allocated, as `DispatchTable`'s storage (no reference counting per read).
     private let demandTargets: UnsafeMutableBufferPointer<DemandRef>
@@ -77,14 +87,15 @@ public final class AuditSession {
     /// mask of (callback, phase) pairs, bit `code & 0xF | phase << 4` (`pairIndex(_:)`): what the batch loop tests
     /// per callback entry, reading only the entry's word.
     @exclusivity(unchecked) private var watchedPairs: UInt64 = 0
-    /// Per (callback, phase) pair of `watchedPairs` (64 bytes): 1 if it is dispatched whatever the entry's serial
-    /// (`watchedCallbacks` and the demands), 0 if only when a serial filter lets the entry through
-    /// (`passesFilters(_:)`). A byte read only for a watched entry (a second mask tested in the loop cost every
-    /// entry two instructions: the compiler computed its bit before the first test).
+    /// Per (callback, phase) pair of `watchedPairs` (64 bytes): bit 0 if it is dispatched whatever the entry's
+    /// serial (`batchWatchedCallbacks` and the demands); bit 1 if scanners list it (`scanMasks`), and bits 3–7 its
+    /// scanner's index + 1 when it has one only (`list(_:pair:how:)`); bit 2 if serial filters decide whether it is
+    /// dispatched (`passesFilters(_:)`). A byte read only for a watched entry (a second mask tested in the loop cost
+    /// every entry two instructions: the compiler computed its bit before the first test).
     private let dispatchedPairs: UnsafeMutablePointer<UInt8>
     /// The callbacks (`CallbackSet` end bits) that every monitor of `batchCallbackTable` holding them declares quiet
     /// (`RuleMonitor.quietEnds`): the batch loop dispatches such an end by the table only when it is not the event
-    /// right after its own begin (`isEndRightAfterBegin(_:_:)`; bit 3 of `dispatchedPairs`).
+    /// right after its own begin (`isEndRightAfterBegin(_:_:)`; bit 2 of `dispatchedPairs`, with the serial filters').
     private let quietEndCallbacks: UInt32
     /// `quietEndCallbacks` as (callback, phase) pairs (part of `watchedPairs`).
     private let quietEndPairs: UInt64
@@ -115,18 +126,27 @@ public final class AuditSession {
         let boxes = monitors.map(MonitorBox.init)
         self.boxes = boxes
         let callbackMonitors = boxes.filter { $0.monitor.interests.contains(.callbacks) }
+        // The scanners first: every `MonitorRef` made after this carries its monitor's scanner index.
+        let scanning = Array(callbackMonitors.filter { !Self.scanned($0).isEmpty }.prefix(Self.maxScanners))
+        for (index, box) in scanning.enumerated() { box.scanner = Int32(index) }
         // A monitor's callbacks by its fixed filter, less those its serial filter filters.
         callbackTable = DispatchTable(keys: 32, boxes: callbackMonitors, wantsBox: { box, key in
             Self.unfiltered(box).rawValue & (1 << UInt32(key)) != 0
         })
-        let scanning = callbackMonitors.filter(Self.scans)
-        batchCallbackTable = DispatchTable(keys: 32, boxes: callbackMonitors.filter { !Self.scans($0) }, wantsBox: { box, key in
-            Self.unfiltered(box).rawValue & (1 << UInt32(key)) != 0
+        batchCallbackTable = DispatchTable(keys: 32, boxes: callbackMonitors, wantsBox: { box, key in
+            Self.unfiltered(box).subtracting(box.scanner >= 0 ? Self.scanned(box) : []).rawValue & (1 << UInt32(key)) != 0
         })
         scanners = .allocate(capacity: scanning.count)
         _ = scanners.initialize(from: scanning.map(MonitorRef.init))
-        scanPairs = Self.pairs(scanning.reduce(0) { $0 | $1.monitor.callbackFilter.rawValue })
-        scanIndexes = .allocate(capacity: 0)
+        scanLists = .allocate(capacity: max(1, scanning.count))
+        scanLists.initialize(repeating: ScanList(), count: max(1, scanning.count))
+        scanMasks = .allocate(capacity: 64)
+        scanMasks.initialize(repeating: 0, count: 64)
+        for (index, box) in scanning.enumerated() {
+            let pairs = Self.pairs(Self.scanned(box).rawValue)
+            for pair in 0..<64 where pairs >> UInt64(pair) & 1 != 0 { scanMasks[pair] |= 1 << UInt32(index) }
+        }
+        scanPairs = scanning.reduce(0) { $0 | Self.pairs(Self.scanned($1).rawValue) }
         let demands = boxes.compactMap { box -> DemandRef? in
             let monitor = box.monitor
             guard let demand = box.demand else { return nil }
@@ -152,6 +172,7 @@ public final class AuditSession {
         }
         filteredTargets = .allocate(capacity: filtered.count)
         _ = filteredTargets.initialize(from: filtered)
+        askedFilters = min(filtered.count, 64)
         filteredCallbacks = filtered.reduce(0) { $0 | $1.callbacks }
         filteredPairs = Self.pairs(filteredCallbacks)
         containerTable = DispatchTable(keys: Self.containerKeys, boxes.filter { $0.monitor.interests.contains(.containers) }) { monitor, key in
@@ -181,8 +202,9 @@ public final class AuditSession {
         batchWatchedCallbacks = batchWatched
         // The end bits every dispatched (not scanning) monitor that holds them declares quiet.
         var quiet = batchWatched & 0xFFFF_0000
-        for box in callbackMonitors where !Self.scans(box) {
-            quiet &= ~(Self.unfiltered(box).rawValue & ~box.monitor.quietEnds.rawValue)
+        for box in callbackMonitors {
+            let dispatched = Self.unfiltered(box).subtracting(box.scanner >= 0 ? Self.scanned(box) : [])
+            quiet &= ~(dispatched.rawValue & ~box.monitor.quietEnds.rawValue)
         }
         quietEndCallbacks = quiet
         quietEndPairs = Self.pairs(quiet)
@@ -193,11 +215,13 @@ public final class AuditSession {
         demandChanged.initialize(to: false)
         dispatchedPairs = .allocate(capacity: 64)
         // Bit 0 (dispatched whatever the serial) is `readDemands()`'s; bit 1: scanners list it; bit 2: serial filters;
-        // bit 3: quiet ends (dispatched unless right after their begin).
+        // bit 2 also for quiet ends (dispatched unless right after their begin: `quietEndPairs`); bits 3–7: the pair's
+        // scanner's index + 1 when it has exactly one (below 31), else 0.
         for pair in 0..<64 {
             let bit = UInt64(1) << UInt64(pair)
-            (dispatchedPairs + pair).initialize(
-                to: (scanPairs & bit != 0 ? 2 : 0) | (filteredPairs & bit != 0 ? 4 : 0) | (quietEndPairs & bit != 0 ? 8 : 0))
+            let mask = scanMasks[pair]
+            let single = mask.nonzeroBitCount == 1 && mask.trailingZeroBitCount < 31 ? UInt8(mask.trailingZeroBitCount + 1) << 3 : 0
+            (dispatchedPairs + pair).initialize(to: (scanPairs & bit != 0 ? 2 : 0) | (filteredPairs & bit != 0 || quietEndPairs & bit != 0 ? 4 : 0) | single)
         }
         for box in boxes { box.demand?.changed = demandChanged }
         readDemands()
@@ -206,7 +230,10 @@ public final class AuditSession {
     deinit {
         callbackTable.deallocate()
         batchCallbackTable.deallocate()
+        for index in 0..<max(1, scanners.count) { scanLists[index].indexes?.deallocate() }
         scanners.deallocate()
+        scanLists.deallocate()
+        scanMasks.deallocate()
         containerTable.deallocate()
         appTable.deallocate()
         markTable.deallocate()
@@ -219,7 +246,6 @@ public final class AuditSession {
         for box in boxes where box.demand?.changed == demandChanged { box.demand?.changed = nil }
         demandChanged.deallocate()
         dispatchedPairs.deallocate()
-        scanIndexes.deallocate()
         entryCodes.deallocate()
     }
 
@@ -236,21 +262,65 @@ public final class AuditSession {
         box.serialFilters.reduce(box.monitor.callbackFilter) { $0.subtracting($1.callbacks) }
     }
 
-    /// Whether `box`'s monitor scans its callbacks (`RuleMonitor.scansCallbacks`, honoured without a demand or
-    /// serial filters).
-    private static func scans(_ box: MonitorBox) -> Bool {
-        box.monitor.scansCallbacks && box.demand == nil && box.serialFilters.isEmpty
+    /// The callbacks `box`'s monitor scans from the batches: its `RuleMonitor.scannedCallbacks` within its
+    /// `callbackFilter`, less those its serial filters filter; honoured only without a demand (the batch loop reads
+    /// the demands at each entry, and a scan that would change one comes later). A scanner's serial filter is asked
+    /// after the scanner read the callbacks listed before the entry (`passesFilters(_:)`).
+    private static func scanned(_ box: MonitorBox) -> CallbackSet {
+        guard box.demand == nil, box.monitor.interests.contains(.callbacks) else { return [] }
+        return box.serialFilters.reduce(box.monitor.scannedCallbacks.intersection(box.monitor.callbackFilter)) { $0.subtracting($1.callbacks) }
     }
 
-    /// Lends the scanning monitors the first `listed` entries of `scanIndexes` (the batch's entries of their
-    /// callbacks so far; each reads those it has not read yet).
+    /// The most monitors that scan (`scanMasks` holds them as bits); any more are called per callback.
+    static let maxScanners = 32
+
+    /// Lends each scanner the entries of its list it has not been lent yet (at the end of a batch and before an
+    /// event dispatched as an `Event`).
     @inline(never)
-    private func flushScans(_ pending: UnsafeMutablePointer<PendingFold>, listed: Int) {
+    private func flushScanners() {
+        for index in scanners.indices where scanLists[index].read < scanLists[index].count { flushScanner(index) }
+    }
+
+    /// Lends scanner `index` the entries of its list it has not been lent yet, if any: called before the engine
+    /// calls the scanner for anything else (`prepare(_:)`), so it reads its callbacks in trace order.
+    @inline(never)
+    private func flushScanner(_ index: Int) {
+        let list = scanLists[index]
+        guard list.read < list.count, let pending = replay.pending, let indexes = list.indexes else { return }
+        scanLists[index].read = list.count
         let scan = CallbackScan(
-            entries: pending.pointee.entries, firstOrdinal: pending.pointee.first, indexes: scanIndexes, count: listed,
+            entries: pending.pointee.entries, firstOrdinal: pending.pointee.first, indexes: indexes + list.read, count: list.count &- list.read,
             traceStart: firstTimestamp, batchPrevious: batchPrevious, replay: replay)
-        for target in scanners { target.scanCallbacks(scan, &findings) }
+        scanners[index].scanCallbacks(scan, &findings)
         updateDemands()
+    }
+
+    /// Before a call of `target`: if it scans, lends it the entries it has not read (`flushScanner(_:)`).
+    @inline(__always)
+    private func prepare(_ target: MonitorRef) {
+        if target.scanner >= 0, scanLists[Int(target.scanner)].read < scanLists[Int(target.scanner)].count { flushScanner(Int(target.scanner)) }
+    }
+
+    /// Lists the callback entry at `index` of the batch for each scanner of its (callback, phase) pair `pair`
+    /// (`how`: the pair's `dispatchedPairs` byte, whose bits 3–7 name its one scanner, when it has one).
+    @inline(__always)
+    private func list(_ index: Int, pair: UInt64, how: UInt8) {
+        let value = UInt32(truncatingIfNeeded: index)
+        let single = Int(how >> 3)
+        if single != 0 {
+            let count = scanLists[single &- 1].count
+            scanLists[single &- 1].indexes.unsafelyUnwrapped[count] = value
+            scanLists[single &- 1].count = count &+ 1
+            return
+        }
+        var mask = scanMasks[Int(pair)]
+        repeat {
+            let scanner = mask.trailingZeroBitCount
+            let count = scanLists[scanner].count
+            scanLists[scanner].indexes.unsafelyUnwrapped[count] = value
+            scanLists[scanner].count = count &+ 1
+            mask &= mask &- 1
+        } while mask != 0
     }
 
     /// Keys of the container table: operation raw values.
@@ -459,15 +529,7 @@ public final class AuditSession {
         if startCount == 0 { firstTimestamp = entries.timestamp(at: 0) }
         // The timestamp of the event before the batch (`nil` before the first event of the trace).
         batchPrevious = startCount == 0 ? nil : lastTimestamp
-        replay.batchPrevious = batchPrevious
-        if scanPairs != 0, count > scanCapacity {
-            scanIndexes.deallocate()
-            scanCapacity = max(count, 1024)
-            scanIndexes = .allocate(capacity: scanCapacity)
-        }
-        replay.scanIndexes = scanIndexes
-        // How many entries `scanIndexes` lists (stored in `replay.scanCount` before a record is dispatched).
-        var listed = 0
+        if scanners.count > 0 { startScanLists(count) }
         replay.pending = pending
         defer { replay.pending = nil }
         // The record lent for a callback entry (`dispatchEntry(_:_:_:)` fills its fields per entry).
@@ -483,21 +545,24 @@ public final class AuditSession {
                 if watched >> pair & 1 == 0 { continue }
                 let how = dispatchedPairs[Int(pair)]
                 if how != 1 {
-                    // Only scanners want it (their common case: listed, not dispatched).
-                    if how == 2 {
-                        scanIndexes[listed] = UInt32(truncatingIfNeeded: index &- 1)
-                        listed &+= 1
+                    // Listed for the scanners of the pair.
+                    if how & 2 != 0 {
+                        list(index &- 1, pair: pair, how: how)
+                        // Only scanners want it (their common case: listed, not dispatched).
+                        if how & 5 == 0 { continue }
+                    }
+                    // Serial filters: which let the controller through (`passedFilters`); not dispatched whatever the
+                    // serial, dispatched if one does.
+                    // A quiet end (bit 2 too) is dispatched by the table unless it comes right after its begin.
+                    if how & 1 != 0 {
+                        filtersAsked = 0
+                    } else if how & 4 == 0 {
+                        continue
+                    } else if quietEndPairs >> pair & 1 != 0, !Self.isEndRightAfterBegin(entries, index &- 1) {
+                        filtersAsked = 0
+                    } else if !passesFilters(word) {
                         continue
                     }
-                    // Listed for the scanners.
-                    if how & 2 != 0 {
-                        scanIndexes[listed] = UInt32(truncatingIfNeeded: index &- 1)
-                        listed &+= 1
-                    }
-                    // Not dispatched whatever the serial: dispatched if it is a quiet end that does not come right
-                    // after its begin, or if a serial filter lets the controller through.
-                    if how & 1 == 0, how & 8 == 0 || Self.isEndRightAfterBegin(entries, index &- 1),
-                       how & 4 == 0 || !passesFilters(word) { continue }
                 }
                 dispatchEntry(index &- 1, pending, &record)
             } else {
@@ -506,20 +571,35 @@ public final class AuditSession {
                 case .skip:
                     continue
                 case .dispatch:
-                    replay.scanCount = listed
                     dispatchOther(recordPointer, index &- 1, pending)
                 case .event:
-                    if scanners.count > 0 { flushScans(pending, listed: listed) }
+                    if scanners.count > 0 { flushScanners() }
                     observeOther(index &- 1, record: Int(word.record), pending, startCount: startCount)
                 }
             }
             watched = watchedPairs
         }
-        if scanners.count > 0 { flushScans(pending, listed: listed) }
+        if scanners.count > 0 { flushScanners() }
         pending.pointee.end = count
         replay.catchUp()
         eventCount = startCount &+ UInt64(count)
         lastTimestamp = entries.timestamp(at: count &- 1)
+    }
+
+    /// Empties the scanners' lists for a batch of `count` entries (grown to hold them).
+    @inline(never)
+    private func startScanLists(_ count: Int) {
+        if count > scanCapacity {
+            scanCapacity = max(count, 1024)
+            for index in scanners.indices {
+                scanLists[index].indexes?.deallocate()
+                scanLists[index].indexes = .allocate(capacity: scanCapacity)
+            }
+        }
+        for index in scanners.indices {
+            scanLists[index].count = 0
+            scanLists[index].read = 0
+        }
     }
 
     /// Folds up to entry `index` of the batch `pending` is lent for, an event without a record form (`.other`, at
@@ -555,7 +635,9 @@ public final class AuditSession {
             ordinal: record.ordinal, traceStart: firstTimestamp,
             previousTimestamp: index > 0 ? entries.timestamp(at: index &- 1) : batchPrevious, replay: replay)
         for position in batchCallbackTable.positions(key) {
-            batchCallbackTable[position].observe(callback: record, context, &findings)
+            let target = batchCallbackTable[position]
+            prepare(target)
+            target.observe(callback: record, context, &findings)
         }
         if extraCallbacks & (1 << UInt32(key)) != 0 { dispatchExtras(record, key, context) }
         updateDemands()
@@ -724,15 +806,33 @@ public final class AuditSession {
     }
 
     /// Whether some serial filter lets the callback entry `word` through (one of the callbacks it filters, by the
-    /// caller's tests of `watchedPairs` and `dispatchedPairs`); kept out of the batch loop.
+    /// caller's tests of `watchedPairs` and `dispatchedPairs`): asks the filtered targets in order up to the first
+    /// that does, and leaves what they said in `passedFilters` and `filtersAsked` (what `dispatchFiltered` then
+    /// calls by, asking only the targets after those). Kept out of the batch loop.
     @inline(never)
     private func passesFilters(_ word: RecordBatch.Word) -> Bool {
-        let key = Self.callbackKey(word.callbackCode, word.phaseCode)
-        let bit: UInt32 = 1 << UInt32(key)
-        for target in filteredTargets where target.callbacks & bit != 0 {
-            if target.passes(word.serial, bit) { return true }
+        let bit: UInt32 = 1 << UInt32(Self.callbackKey(word.callbackCode, word.phaseCode))
+        let serial = word.serial
+        let base = filteredTargets.baseAddress.unsafelyUnwrapped
+        let count = askedFilters
+        var index = 0
+        while index < count {
+            let target = base + index
+            if target.pointee.callbacks & bit != 0 {
+                // A scanner's filter as of this entry: it reads the callbacks listed before it first.
+                prepare(target.pointee.target)
+                if target.pointee.passes(serial, bit) {
+                    passedFilters = 1 << UInt64(index)
+                    filtersAsked = index &+ 1
+                    return true
+                }
+            }
+            index &+= 1
         }
-        return false
+        // None of the first 64 does: those after are asked in `dispatchFiltered` (when there are any).
+        passedFilters = 0
+        filtersAsked = count
+        return filteredTargets.count > count
     }
 
     /// Calls the monitors that look at the callback record now (the `Event` paths; the batch loop calls
@@ -744,7 +844,10 @@ public final class AuditSession {
             callbackTable[position].observe(callback: record, context, &findings)
         }
         if demandedCallbacks & (1 << UInt32(key)) != 0 { dispatchDemands(record, key, context) }
-        if filteredCallbacks & (1 << UInt32(key)) != 0 { dispatchFiltered(record, key, context) }
+        if filteredCallbacks & (1 << UInt32(key)) != 0 {
+            filtersAsked = 0
+            dispatchFiltered(record, key, context)
+        }
         updateDemands()
     }
 
@@ -762,12 +865,21 @@ public final class AuditSession {
 
     /// Calls the monitors whose serial filter filters the callback record (table key `key`) and lets its
     /// controller through, or whose demand asks for it (`dispatchDemands` leaves a monitor's filtered callbacks to
-    /// this one: its `DemandRef.filter` holds them, so each monitor is asked once, before its call).
+    /// this one: its `DemandRef.filter` holds them, so each monitor is asked once): the first `filtersAsked` targets
+    /// by what the batch loop's `passesFilters(_:)` found (`passedFilters`), the others asked now. A monitor
+    /// changes only its own filter and demand, and is called for the record only here, so asking its filter before
+    /// the other monitors' calls gives the same answer.
     @inline(__always)
     private func dispatchFiltered(_ record: EventRecord, _ key: Int, _ context: EventContext) {
         let bit: UInt32 = 1 << UInt32(key)
-        for target in filteredTargets where target.callbacks & bit != 0 && target.passes(record.controller, bit) {
-            target.target.observe(callback: record, context, &findings)
+        let asked = filtersAsked
+        let passed = passedFilters
+        for index in filteredTargets.indices where filteredTargets[index].callbacks & bit != 0 {
+            let target = filteredTargets[index]
+            prepare(target.target)
+            if index < asked ? passed >> UInt64(index) & 1 != 0 : target.passes(record.controller, bit) {
+                target.target.observe(callback: record, context, &findings)
+            }
         }
     }
 
@@ -810,7 +922,9 @@ public final class AuditSession {
         if table.isEmpty(key), !demanded, !custom { return }
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
         for position in table.positions(key) {
-            table[position].observe(record: record, context, &findings)
+            let target = table[position]
+            prepare(target)
+            target.observe(record: record, context, &findings)
         }
         if demanded || custom { dispatchOtherExtras(record, context, demanded: demanded, custom: custom) }
         updateDemands()
@@ -828,6 +942,7 @@ public final class AuditSession {
         }
         if custom, let name = context.string(of: record) {
             for target in customMarkTargets where target.filter.contains(name) {
+                prepare(target.target)
                 target.target.observe(record: record, context, &findings)
             }
         }
@@ -879,6 +994,9 @@ final class MonitorBox {
     let demand: CallbackDemand?
     /// `monitor.serialFilters`, read once and held (the session's `FilteredRef`s hold them unmanaged).
     let serialFilters: [SerialFilter]
+    /// The monitor's index among the session's scanners, or -1 when it scans nothing (set by the session before it
+    /// makes its tables).
+    var scanner: Int32 = -1
 
     init(_ monitor: any RuleMonitor) {
         self.monitor = monitor
@@ -892,9 +1010,12 @@ final class MonitorBox {
 /// released around every call; the session keeps the boxes alive).
 struct MonitorRef {
     let box: Unmanaged<MonitorBox>
+    /// `MonitorBox.scanner`: the session lends a scanner its unread entries before it calls it.
+    let scanner: Int32
 
     init(_ box: MonitorBox) {
         self.box = .passUnretained(box)
+        scanner = box.scanner
     }
 
     @inline(__always)
@@ -971,11 +1092,6 @@ final class ReplayBox {
     /// While the batch loop runs (`AuditSession.observeRest(of:batch:)`): the events dispatched but not folded
     /// into `state` yet.
     @exclusivity(unchecked) var pending: UnsafeMutablePointer<PendingFold>?
-    /// While the batch loop runs: the timestamp of the event before the batch, the batch's entries listed for the
-    /// scanning monitors and how many were listed before the record being dispatched (`CallbackScan`).
-    @exclusivity(unchecked) var batchPrevious: UInt64?
-    @exclusivity(unchecked) var scanIndexes: UnsafeMutablePointer<UInt32>?
-    @exclusivity(unchecked) var scanCount = 0
 
     /// Folds the events dispatched but not folded yet, up to and including the one being observed, so that
     /// `state` is the state after it: called before anything reads `state` for a monitor.
@@ -1025,4 +1141,12 @@ final class EventBox {
     init(_ event: Event) {
         self.event = event
     }
+}
+
+/// A scanner's list of the batch's callback entries it scans (`AuditSession.list(_:pair:)`): their indexes in the
+/// batch, how many, and how many it has been lent (`AuditSession.flushScanner(_:)`).
+struct ScanList {
+    var indexes: UnsafeMutablePointer<UInt32>?
+    var count = 0
+    var read = 0
 }

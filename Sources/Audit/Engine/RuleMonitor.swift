@@ -73,14 +73,8 @@ public protocol RuleMonitor: AnyObject {
     /// after the engine's replay has applied it.
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding])
 
-    /// Whether the monitor reads its callback entries from batches itself (`scanCallbacks(_:_:)`; default `false`):
-    /// then, for events that come in batches (`AuditSession.observeRest(of:batch:)`), the engine does not call
-    /// `observe(callback:_:_:)` for the callbacks of `callbackFilter` but lends the monitor the batch's entries
-    /// (`CallbackScan`) at the end of each batch and before an event it dispatches as an `Event` (a record of kind
-    /// `.other`); the monitor tests each entry's word itself. Before it handles a record it gets through
-    /// `observe(record:_:_:)` it scans the entries before it (`EventContext.callbackScan()`). Events fed one by one
-    /// reach `observe(callback:_:_:)` as usual. Honoured only for a monitor with no `callbackDemand` and no
-    /// `serialFilters`; a scan must not read the replayed state.
+    /// Whether the monitor reads all the callbacks of its `callbackFilter` from batches itself (default `false`):
+    /// the default `scannedCallbacks` is then `callbackFilter`.
     var scansCallbacks: Bool { get }
 
     /// Callbacks (of `callbackFilter`) whose `end` the monitor does not need when it is the event right after its
@@ -92,8 +86,20 @@ public protocol RuleMonitor: AnyObject {
     /// when events are fed one by one. Only the `end` bits (`CallbackSet` bits 16–31) are read.
     var quietEnds: CallbackSet { get }
 
-    /// Reads the callback entries of `scan` the monitor has not read yet (`CallbackScan.unread(_:)`); see
-    /// `scansCallbacks`. Default: nothing.
+    /// The callbacks (of `callbackFilter`) the monitor reads from batches itself (`scanCallbacks(_:_:)`; default:
+    /// `callbackFilter` when `scansCallbacks`, else none). For events that come in batches
+    /// (`AuditSession.observeRest(of:batch:)`) the engine does not call `observe(callback:_:_:)` for these but lists
+    /// their entries for the monitor and lends it the list (`CallbackScan`) before it calls the monitor for anything
+    /// else (a callback it does not scan, a record, an event), at the end of each batch and before an event it
+    /// dispatches as an `Event`; so the monitor sees its events in trace order. Events fed one by one
+    /// (`observe(_:ordinal:)`, `observe(_:from:)`) reach `observe(callback:_:_:)` as usual. Honoured only for a
+    /// monitor with no `callbackDemand` (the engine reads the demands at each entry, and a scan comes later), and
+    /// not for the callbacks its `serialFilters` filter (before the engine asks such a filter about an entry, it
+    /// lends the monitor the callbacks listed before it). A scan must not read the replayed state.
+    var scannedCallbacks: CallbackSet { get }
+
+    /// Reads the callback entries of `scan` (those of `scannedCallbacks` listed since the last scan, in trace
+    /// order: `CallbackScan.positions`); see `scannedCallbacks`. Default: nothing.
     func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding])
 
     /// Called once after the last event. Monitors still waiting (a deadline not reached) report
@@ -113,6 +119,7 @@ extension RuleMonitor {
     public var appFilter: AppTransitionSet { .all }
     public var scansCallbacks: Bool { false }
     public var quietEnds: CallbackSet { [] }
+    public var scannedCallbacks: CallbackSet { scansCallbacks ? callbackFilter : [] }
     public func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {}
 
     public func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {

@@ -127,19 +127,9 @@ final class AppearanceBalanceMonitor: RuleMonitor {
     /// From batches it reads the entries itself (`scanCallbacks(_:_:)`): ≈ 22 000 of every 100 000 events are its
     /// callbacks, and the engine's call per delivered callback cost twice its body.
     let scansCallbacks = true
-    /// `callbackFilter` as (callback code, phase) pairs, bit `code | phase << 4` (begin 0, instant 2), what the scan
-    /// tests per entry.
-    private static let wantedPairs: UInt64 = {
-        let codes = UInt64(CallbackSet([.initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .deinitialize], ends: false).rawValue & 0xFFFF)
-        return codes | codes << 32
-    }()
     private let severity: Severity
-    /// `wantedPairs`, read once (a `static let` costs a `swift_once` check per read).
-    private let wanted = AppearanceBalanceMonitor.wantedPairs
     /// Per serial, from the controller's first callback seen to its deinit.
     @exclusivity(unchecked) private var controllers = SerialTable<Tracked>()
-    /// Where it has read the batch's listed callbacks to (`CallbackScan.unread(_:)`).
-    @exclusivity(unchecked) private var scanned = CallbackScan.Mark()
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -152,16 +142,13 @@ final class AppearanceBalanceMonitor: RuleMonitor {
         }
     }
 
-    /// The callback entries of a batch not read yet: those of `wantedPairs`, as `observe(callback:_:_:)`.
+    /// The callback entries of a batch not read yet (each a begin or instant of `callbackFilter`), as
+    /// `observe(callback:_:_:)`.
     func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
         let entries = scan.entries
-        let wanted = wanted
-        for position in scan.unread(&scanned) {
+        for position in scan.positions {
             let at = scan.index(at: position)
             let word = entries.word(at: at).raw
-            // A listed entry is a callback entry; one of this monitor's (callback, phase) pairs (code's low 4 bits,
-            // phase bits)?
-            if wanted >> ((word >> 48) & 0xF | (word >> 52) & 0x30) & 1 == 0 { continue }
             // A callback entry's code is a valid `Callback` raw value, its case number (`CallbackCodeTests`).
             let callback = unsafeBitCast(UInt8(truncatingIfNeeded: word >> 48), to: Callback.self)
             if let problem = apply(callback, of: UInt32(truncatingIfNeeded: word), ordinal: scan.ordinal(at: at), timestamp: entries.timestamp(at: at)) {

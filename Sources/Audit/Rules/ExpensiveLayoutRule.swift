@@ -91,8 +91,8 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     let stateFreeCallbacks = CallbackSet.all
     let stateFreeRecords: EventInterests = .marks
     /// From batches it reads its layout callbacks itself (`scanCallbacks(_:_:)`): ≈ 17 000 of every 100 000 events,
-    /// for which the engine's call per delivered callback cost more than its body; a `work` mark first reads the
-    /// callbacks before it (`EventContext.callbackScan()`).
+    /// for which the engine's call per delivered callback cost more than its body (the engine lends it the
+    /// callbacks before a `work` mark first).
     let scansCallbacks = true
 
     /// A layout callback interval that has begun and not ended.
@@ -199,14 +199,6 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
 
     private let severity: Severity
     private let budget: UInt64
-    /// The begins and ends of viewWillLayoutSubviews and viewDidLayoutSubviews as (callback code, phase) pairs, bit
-    /// `code | phase << 4` (begin 0, end 1), what the scan tests per entry.
-    private let wantedPairs: UInt64 = {
-        let codes = UInt64(1) << UInt64(Callback.viewWillLayoutSubviews.rawValue) | UInt64(1) << UInt64(Callback.viewDidLayoutSubviews.rawValue)
-        return codes | codes << 16
-    }()
-    /// Where it has read the batch's listed callbacks to (`CallbackScan.unread(_:)`).
-    @exclusivity(unchecked) private var scanned = CallbackScan.Mark()
     /// The open layout frames, innermost last.
     @exclusivity(unchecked) private var open = PlainStack<Frame>()
     /// The details of the open frames that have some, by the frame's ordinal.
@@ -239,19 +231,17 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
     /// source).
     func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
         let entries = scan.entries
-        let wanted = wantedPairs
-        for position in scan.unread(&scanned) {
+        for position in scan.positions {
             let at = scan.index(at: position)
             let word = entries.word(at: at).raw
-            // A listed entry is a callback entry; one of this monitor's (callback, phase) pairs (code's low 4 bits,
-            // phase bits)?
-            if wanted >> ((word >> 48) & 0xF | (word >> 52) & 0x30) & 1 == 0 { continue }
+            // A listed entry is a layout callback entry; its phase code (`Phase` raw value: begin 0, end 1, instant 2).
+            let phase = (word >> 56) & 3
             let code = UInt8(truncatingIfNeeded: word >> 48)
             let serial = UInt32(truncatingIfNeeded: word)
-            if (word >> 56) & 3 == 0 {
+            if phase == 0 {
                 // A begin; the code is a valid `Callback` raw value, its case number (`CallbackCodeTests`).
                 open.append(Frame(controller: serial, callback: unsafeBitCast(code, to: Callback.self), begin: entries.timestamp(at: at), ordinal: scan.ordinal(at: at)))
-            } else if let ended = self.end(code, of: serial, at: entries.timestamp(at: at)) {
+            } else if phase == 1, let ended = self.end(code, of: serial, at: entries.timestamp(at: at)) {
                 let record = scan.record(at: at)
                 let context = scan.context(at: at)
                 self.record(ended.frame, ended.details, context.controller(of: record), own: ended.own, end: record.timestamp, context)
@@ -286,9 +276,9 @@ final class ExpensiveLayoutMonitor: RuleMonitor {
         return own > budget ? (frame, Details(), own) : nil
     }
 
-    /// `work` marks, as records: no `Event` is built for them. The layout callbacks before the mark are read first.
+    /// `work` marks, as records: no `Event` is built for them (the engine lent the layout callbacks before the mark
+    /// first).
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        if context.hasUnreadCallbacks(after: scanned), let scan = context.callbackScan() { scanCallbacks(scan, &findings) }
         guard record.kind == .mark, record.markName == .work, !open.isEmpty, record.phase != .instant else { return }
         let markController: UInt32? = record.hasController ? record.controller : nil
         guard let index = open.lastIndex(where: { markController == nil || $0.controller == markController }) else { return }

@@ -204,18 +204,10 @@ final class LeakedControllerMonitor: RuleMonitor {
     let stateFreeContainers = ContainerOperationSet([
         .pop, .dismiss, .presentationControllerDidDismiss, .removeFromParent, .push, .present, .addChild, .selectTab, .interactiveTransitionCancel,
     ])
-    /// From batches it reads its callbacks itself (`scanCallbacks(_:_:)`; a container event first reads the
-    /// callbacks before it, `EventContext.callbackScan()`): ≈ 10 000 of every 100 000 events, most of which change
+    /// From batches it reads its callbacks itself (`scanCallbacks(_:_:)`; the engine lends it the callbacks before
+    /// a container event first): ≈ 10 000 of every 100 000 events, most of which change
     /// nothing (nothing is removed, or not this controller).
     let scansCallbacks = true
-    /// `callbackFilter` as (callback code, phase) pairs, bit `code | phase << 4` (begin 0, end 1, instant 2).
-    private let wantedPairs: UInt64 = {
-        let parents = UInt64(1) << UInt64(Callback.willMoveToParent.rawValue) | UInt64(1) << UInt64(Callback.didMoveToParent.rawValue)
-        let deinits = UInt64(1) << UInt64(Callback.deinitialize.rawValue)
-        return parents | parents << 16 | parents << 32 | deinits | deinits << 32
-    }()
-    /// Where it has read the batch's listed callbacks to (`CallbackScan.unread(_:)`).
-    @exclusivity(unchecked) private var scanned = CallbackScan.Mark()
     private let settings: RuleSettings
     private let grace: UInt64
     @exclusivity(unchecked) private var removed = SerialMap<Removal>()
@@ -248,15 +240,12 @@ final class LeakedControllerMonitor: RuleMonitor {
     /// The callback entries of a batch not read yet, as `observe(callback:_:_:)` (a callback entry has no source).
     func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
         let entries = scan.entries
-        let wanted = wantedPairs
         let didMove = UInt64(Callback.didMoveToParent.rawValue)
         let deinitCode = UInt64(Callback.deinitialize.rawValue)
-        for position in scan.unread(&scanned) {
+        for position in scan.positions {
             let at = scan.index(at: position)
+            // A listed entry is a callback entry of `callbackFilter`.
             let word = entries.word(at: at).raw
-            // A listed entry is a callback entry; one of this monitor's (callback, phase) pairs (code's low 4 bits,
-            // phase bits)?
-            if wanted >> ((word >> 48) & 0xF | (word >> 52) & 0x30) & 1 == 0 { continue }
             let code = (word >> 48) & 0xFF
             let parent = (word >> 60) & 3
             // Parent codes: `EventRecord.Parent` raw values (absent 0, none 1, controller 2).
@@ -289,8 +278,6 @@ final class LeakedControllerMonitor: RuleMonitor {
     /// Container events are read from the record (the controllers' serials, and their `ControllerRef`s only for a
     /// removal), without building an `Event`; the same logic as the `.container` case of `observe(_:_:_:)`.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        // The callbacks before this event first (from a batch).
-        if context.hasUnreadCallbacks(after: scanned), let scan = context.callbackScan() { scanCallbacks(scan, &findings) }
         guard let operation = record.containerOperation else {
             context.withEvent(of: record) { observe($0, context, &findings) }
             return

@@ -55,12 +55,19 @@ enum ViewLoadedInInitRule {
 final class ViewLoadedInInitMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
     /// Init begins and ends (counted, `openInits`), loadView and viewDidLoad begins (passed over at once while no
-    /// init of their controller is open), and deinits only while some init was reported (`callbackDemand`). The
-    /// loads were asked for only while an init was open: that changed the demand at every init begin and end, and
-    /// each change made the engine re-read every monitor's demand (≈ 4 Ir/event of the full audit); the engine
-    /// delivers loadView and viewDidLoad begins to other rules anyway, so one more monitor call costs less.
-    let callbackFilter = CallbackSet([.initialize]).union(CallbackSet([.loadView, .viewDidLoad], ends: false))
-    let callbackDemand: CallbackDemand? = CallbackDemand()
+    /// init of their controller is open), deinit begins (forget the reported init). The loads were asked for only
+    /// while an init was open: that changed the demand at every init begin and end, and each change made the engine
+    /// re-read every monitor's demand (≈ 4 Ir/event of the full audit).
+    let callbackFilter = CallbackSet([.initialize]).union(CallbackSet([.loadView, .viewDidLoad, .deinitialize], ends: false))
+    /// From batches it reads inits and deinits itself (`scanCallbacks(_:_:)`; no other rule wants inits, so the
+    /// engine then calls nobody for them); a loadView or viewDidLoad reads the open init from the replayed state and
+    /// is delivered by a call, only for a controller with an open init (`openSerials`; the engine lends the monitor
+    /// the callbacks before it asks the filter, so the counts are current).
+    let scannedCallbacks = CallbackSet([.initialize]).union(CallbackSet([.deinitialize], ends: false))
+    var serialFilters: [SerialFilter] { [openSerials] }
+    /// The serials in `openInits`, kept in step with it: loadView and viewDidLoad begins reach the monitor only for
+    /// these.
+    private let openSerials = SerialFilter(CallbackSet([.loadView, .viewDidLoad], ends: false), .members)
     /// Inits and deinits read nothing of the replayed state; loadView and viewDidLoad read the open init, only for
     /// a controller that has one by `openInits`.
     let stateFreeCallbacks = CallbackSet([.initialize, .deinitialize])
@@ -77,48 +84,22 @@ final class ViewLoadedInInitMonitor: RuleMonitor {
         severity = settings.severity
     }
 
-    private static let deinits = CallbackSet([.deinitialize], ends: false)
-
     /// The position of `serial` in `openInits`.
     private func openPosition(of serial: UInt32) -> Int? {
         openInits.lastIndex { $0.serial == serial }
     }
 
-    /// Asks for deinits while an init is reported.
-    private func updateDemand() {
-        callbackDemand!.extra = reportedInit.isEmpty ? [] : Self.deinits
-    }
-
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        if record.callback == .initialize {
-            switch record.phase {
-            case .begin:
-                if let position = openPosition(of: record.controller) {
-                    openInits[position].count += 1
-                } else {
-                    openInits.append((record.controller, 1))
-                }
-            case .end:
-                guard let position = openPosition(of: record.controller) else { return }
-                if openInits[position].count > 1 {
-                    openInits[position].count -= 1
-                } else {
-                    openInits.remove(at: position)
-                }
-            case .instant:
-                return
-            }
-            return
-        }
-        guard record.phase != .end else { return }
         switch record.callback {
+        case .initialize:
+            count(record.phase, of: record.controller)
         case .loadView, .viewDidLoad:
+            guard record.phase != .end else { return }
             // No count, no open init in the replayed state either: nothing to read (no fold of the pending events).
             guard openPosition(of: record.controller) != nil else { return }
             guard let initFrame = context.attribution.openFrame(.initialize, ofSerial: record.controller),
                   reportedInit[record.controller] != initFrame.ordinal else { return }
             reportedInit[record.controller] = initFrame.ordinal
-            updateDemand()
             let name = context.controller(of: record).displayName
             findings.append(Finding(
                 ruleID: ViewLoadedInInitRule.id, severity: severity, controller: name,
@@ -128,10 +109,51 @@ final class ViewLoadedInInitMonitor: RuleMonitor {
                 source: context.source
             ))
         case .deinitialize:
+            guard record.phase != .end, !reportedInit.isEmpty else { return }
             reportedInit.removeValue(forKey: record.controller)
-            updateDemand()
         default:
             break
+        }
+    }
+
+    /// The init and deinit entries of a batch not read yet, as `observe(callback:_:_:)`.
+    func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
+        let entries = scan.entries
+        let initCode = UInt64(Callback.initialize.rawValue)
+        for position in scan.positions {
+            let word = entries.word(at: scan.index(at: position)).raw
+            let serial = UInt32(truncatingIfNeeded: word)
+            if (word >> 48) & 0xFF == initCode {
+                // Phase codes: `Phase` raw values (begin 0, end 1, instant 2).
+                let phase = (word >> 56) & 3
+                count(phase == 0 ? .begin : phase == 1 ? .end : .instant, of: serial)
+            } else if !reportedInit.isEmpty {
+                reportedInit.removeValue(forKey: serial)
+            }
+        }
+    }
+
+    /// Counts an init begin or end of the controller `serial` in `openInits`.
+    @inline(__always)
+    private func count(_ phase: Phase, of serial: UInt32) {
+        switch phase {
+        case .begin:
+            if let position = openPosition(of: serial) {
+                openInits[position].count += 1
+            } else {
+                openInits.append((serial, 1))
+                openSerials.insert(serial)
+            }
+        case .end:
+            guard let position = openPosition(of: serial) else { return }
+            if openInits[position].count > 1 {
+                openInits[position].count -= 1
+            } else {
+                openInits.remove(at: position)
+                openSerials.remove(serial)
+            }
+        case .instant:
+            return
         }
     }
 
