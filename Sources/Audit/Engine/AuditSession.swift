@@ -93,6 +93,12 @@ public final class AuditSession {
     /// dispatched (`passesFilters(_:)`). A byte read only for a watched entry (a second mask tested in the loop cost
     /// every entry two instructions: the compiler computed its bit before the first test).
     private let dispatchedPairs: UnsafeMutablePointer<UInt8>
+    /// The callbacks (`CallbackSet` end bits) that every monitor of `batchCallbackTable` holding them declares quiet
+    /// (`RuleMonitor.quietEnds`): the batch loop dispatches such an end by the table only when it is not the event
+    /// right after its own begin (`isEndRightAfterBegin(_:_:)`; bit 2 of `dispatchedPairs`, with the serial filters').
+    private let quietEndCallbacks: UInt32
+    /// `quietEndCallbacks` as (callback, phase) pairs (part of `watchedPairs`).
+    private let quietEndPairs: UInt64
     /// `dispatchedPairs` as a mask (what `readDemands()` last wrote there).
     @exclusivity(unchecked) private var dispatchedMask: UInt64 = 0
     /// Set by a `CallbackDemand` of this session's monitors when its sets change (`CallbackDemand.changed`).
@@ -194,6 +200,14 @@ public final class AuditSession {
         var batchWatched: UInt32 = 0
         for key in 0..<32 where !batchCallbackTable.isEmpty(key) { batchWatched |= 1 << UInt32(key) }
         batchWatchedCallbacks = batchWatched
+        // The end bits every dispatched (not scanning) monitor that holds them declares quiet.
+        var quiet = batchWatched & 0xFFFF_0000
+        for box in callbackMonitors {
+            let dispatched = Self.unfiltered(box).subtracting(box.scanner >= 0 ? Self.scanned(box) : [])
+            quiet &= ~(dispatched.rawValue & ~box.monitor.quietEnds.rawValue)
+        }
+        quietEndCallbacks = quiet
+        quietEndPairs = Self.pairs(quiet)
         markActions = .allocate(capacity: 256)
         for code in 0..<256 { markActions[code] = markTable.isEmpty(code) ? 0 : 1 }
         if !customMarkTargets.isEmpty { markActions[Int(KnownName.other.rawValue)] = 1 }
@@ -201,12 +215,13 @@ public final class AuditSession {
         demandChanged.initialize(to: false)
         dispatchedPairs = .allocate(capacity: 64)
         // Bit 0 (dispatched whatever the serial) is `readDemands()`'s; bit 1: scanners list it; bit 2: serial filters;
-        // bits 3–7: the pair's scanner's index + 1 when it has exactly one (below 31), else 0.
+        // bit 2 also for quiet ends (dispatched unless right after their begin: `quietEndPairs`); bits 3–7: the pair's
+        // scanner's index + 1 when it has exactly one (below 31), else 0.
         for pair in 0..<64 {
             let bit = UInt64(1) << UInt64(pair)
             let mask = scanMasks[pair]
             let single = mask.nonzeroBitCount == 1 && mask.trailingZeroBitCount < 31 ? UInt8(mask.trailingZeroBitCount + 1) << 3 : 0
-            (dispatchedPairs + pair).initialize(to: (scanPairs & bit != 0 ? 2 : 0) | (filteredPairs & bit != 0 ? 4 : 0) | single)
+            (dispatchedPairs + pair).initialize(to: (scanPairs & bit != 0 ? 2 : 0) | (filteredPairs & bit != 0 || quietEndPairs & bit != 0 ? 4 : 0) | single)
         }
         for box in boxes { box.demand?.changed = demandChanged }
         readDemands()
@@ -356,7 +371,7 @@ public final class AuditSession {
         demandedApp = app
         extraCallbacks = callbacks | filteredCallbacks
         // What the batch loop dispatches (the scanning monitors read their callbacks themselves).
-        let dispatched = Self.pairs(batchWatchedCallbacks | callbacks)
+        let dispatched = Self.pairs(batchWatchedCallbacks & ~quietEndCallbacks | callbacks)
         // Only the bytes of the pairs that changed (a demand changes a few callbacks, thousands of times a trace).
         var changed = dispatched ^ dispatchedMask
         while changed != 0 {
@@ -365,7 +380,7 @@ public final class AuditSession {
             changed &= changed &- 1
         }
         dispatchedMask = dispatched
-        watchedPairs = dispatched | filteredPairs | scanPairs
+        watchedPairs = dispatched | filteredPairs | scanPairs | quietEndPairs
     }
 
     /// The bit of a callback entry's (callback, phase) pair in `watchedPairs`: `code & 0xF | phase << 4`, from the
@@ -538,9 +553,14 @@ public final class AuditSession {
                     }
                     // Serial filters: which let the controller through (`passedFilters`); not dispatched whatever the
                     // serial, dispatched if one does.
+                    // A quiet end (bit 2 too) is dispatched by the table unless it comes right after its begin.
                     if how & 1 != 0 {
                         filtersAsked = 0
-                    } else if how & 4 == 0 || !passesFilters(word) {
+                    } else if how & 4 == 0 {
+                        continue
+                    } else if quietEndPairs >> pair & 1 != 0, !Self.isEndRightAfterBegin(entries, index &- 1) {
+                        filtersAsked = 0
+                    } else if !passesFilters(word) {
                         continue
                     }
                 }
@@ -759,6 +779,30 @@ public final class AuditSession {
     @inline(__always)
     private func isWatched(_ key: Int) -> Bool {
         (watchedCallbacks | demandedCallbacks | filteredCallbacks) & (1 << UInt32(key)) != 0
+    }
+
+    /// Whether the callback entry `index` of `entries`, an `end`, is the entry right after its own begin: the
+    /// previous entry is a callback `begin` with the same serial, slot, callback and parent argument (`quietEnds`).
+    @inline(__always)
+    static func isEndRightAfterBegin(_ entries: RecordBatch.Entries, _ index: Int) -> Bool {
+        guard index > 0 else { return false }
+        let word = entries.word(at: index).raw
+        let previous = entries.word(at: index &- 1).raw
+        // Serial, slot field, callback code, parent presence and the record bit equal (phase and animated aside); the
+        // previous entry a begin.
+        guard (word ^ previous) & ~(UInt64(0xF) << 56) == 0, (previous >> 56) & 3 == UInt64(Phase.begin.rawValue) else { return false }
+        return sameColumns(entries, index, word)
+    }
+
+    /// The rest of `isEndRightAfterBegin(_:_:)`: the slot and the parent, when they are in other columns.
+    @inline(never)
+    private static func sameColumns(_ entries: RecordBatch.Entries, _ index: Int, _ word: UInt64) -> Bool {
+        let slotField = (word >> 32) & 0xFFFF
+        let hasParent = (word >> 60) & 3 == UInt64(EventRecord.Parent.controller.rawValue)
+        if slotField != 0xFFFF, !hasParent { return true }
+        let entry = entries[index]
+        let previous = entries[index &- 1]
+        return entry.slot == previous.slot && (!hasParent || entry.parentSerial == previous.parentSerial && entry.parentSlot == previous.parentSlot)
     }
 
     /// Whether some serial filter lets the callback entry `word` through (one of the callbacks it filters, by the

@@ -77,6 +77,15 @@ public protocol RuleMonitor: AnyObject {
     /// the default `scannedCallbacks` is then `callbackFilter`.
     var scansCallbacks: Bool { get }
 
+    /// Callbacks (of `callbackFilter`) whose `end` the monitor does not need when it is the event right after its
+    /// own begin (default: none): the same controller (serial and frame slot), the same callback and the same
+    /// parent argument (none, `nil`, or the same controller serial and frame slot), in the same batch. Declare a
+    /// callback here only when observing such an end after that begin changes nothing the monitor keeps. For
+    /// events that come in batches, the batch loop then leaves such an end out, before building its record, when
+    /// no other monitor's fixed filter wants it; it still comes when a demand or a serial filter asks for it, or
+    /// when events are fed one by one. Only the `end` bits (`CallbackSet` bits 16–31) are read.
+    var quietEnds: CallbackSet { get }
+
     /// The callbacks (of `callbackFilter`) the monitor reads from batches itself (`scanCallbacks(_:_:)`; default:
     /// `callbackFilter` when `scansCallbacks`, else none). For events that come in batches
     /// (`AuditSession.observeRest(of:batch:)`) the engine does not call `observe(callback:_:_:)` for these but lists
@@ -109,6 +118,7 @@ extension RuleMonitor {
     public var containerFilter: ContainerOperationSet { .all }
     public var appFilter: AppTransitionSet { .all }
     public var scansCallbacks: Bool { false }
+    public var quietEnds: CallbackSet { [] }
     public var scannedCallbacks: CallbackSet { scansCallbacks ? callbackFilter : [] }
     public func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {}
 

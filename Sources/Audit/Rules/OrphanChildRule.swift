@@ -148,6 +148,12 @@ final class OrphanChildMonitor: RuleMonitor {
     /// The placed serials (`Link.placed`).
     private let placed = SerialFilter(
         CallbackSet([.viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear], ends: false), .nonMembers)
+    /// The end of a willMove/didMove(toParent:) right after its own begin (same child, same parent argument, same
+    /// frame) changes nothing the rule keeps: the begin already applied what the end would (a parent named by the
+    /// same frame slot, so by the same name, is set again as it is; an end with `nil` or no parent is ignored), and
+    /// the waiting addChild check cannot fire at it (the begin removed an appeared child's entry, and
+    /// didMove(toParent:) the child's entry). Most ends are such, and the engine then leaves them out.
+    let quietEnds = CallbackSet([.willMoveToParent, .didMoveToParent])
     let containerFilter = ContainerOperationSet([.addChild, .push, .setViewControllers, .selectTab, .setRoot, .present, .pop, .dismiss, .removeFromParent, .attachView])
     /// Every callback and container operation: the rule reads the replayed state (the attribution) only for a
     /// finding or an appearance callback of a controller with no parent, presenter or root, and defers those to

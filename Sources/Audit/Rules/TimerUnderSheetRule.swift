@@ -126,13 +126,10 @@ enum TimerUnderSheetRule {
 /// The monitor of `timer_under_sheet`.
 final class TimerUnderSheetMonitor: RuleMonitor {
     let interests: EventInterests = [.marks, .containers, .callbacks, .recorder]
-    /// No fixed callbacks: a deinit matters only while a timer runs or a presentation is up, so the monitor asks for
-    /// deinits only then (`callbackDemand`, `updateDemand()`).
-    let callbackFilter: CallbackSet = []
-    let callbackDemand: CallbackDemand? = CallbackDemand()
-    private static let deinits = CallbackSet([.deinitialize], ends: false)
-    /// Whether `callbackDemand` holds `deinits`.
-    @exclusivity(unchecked) private var isDemanding = false
+    /// Deinits (begin or instant): one matters only while a timer runs or a presentation is up, but other rules take
+    /// every deinit begin, so the engine dispatches them anyway; a fixed filter costs less than a demand switched on
+    /// and off each time the first timer starts or the last one stops (each switch re-reads every demand).
+    let callbackFilter = CallbackSet([.deinitialize], ends: false)
     let containerFilter = ContainerOperationSet([.present, .dismiss, .presentationControllerDidDismiss])
     /// Deinit and dismissals read nothing of the replayed state (presentations and marks do: appearance,
     /// attribution).
@@ -205,7 +202,6 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     /// Passes over, without building their `Event`, what `observe(_:_:_:)` would ignore: mark ends, stops while no
     /// timer runs, presentations of a style that leaves nothing covered, dismissals while nothing is covered.
     func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        defer { updateDemand() }
         switch record.kind {
         case .mark:
             guard record.phase != .end else { return }
@@ -304,16 +300,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         }
     }
 
-    /// Asks for deinits exactly while a timer runs or a presentation is up (written only when that changes).
-    private func updateDemand() {
-        let wanted = !timers.isEmpty || !covers.isEmpty
-        guard wanted != isDemanding else { return }
-        isDemanding = wanted
-        callbackDemand!.extra = wanted ? Self.deinits : []
-    }
-
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        defer { updateDemand() }
         guard record.callback == .deinitialize, record.phase != .end else { return }
         let serial = record.controller
         if !timers.isEmpty { timers[serial] = nil }
@@ -323,7 +310,6 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     }
 
     func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        defer { updateDemand() }
         switch event.payload {
         case .recorder(.runStarted) where context.ordinal > 0:
             // The previous process ended: its timers and presentations ended with it.
