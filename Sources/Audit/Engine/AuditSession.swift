@@ -90,12 +90,13 @@ public final class AuditSession {
     /// Per (callback, phase) pair of `watchedPairs` (64 bytes): bit 0 if it is dispatched whatever the entry's
     /// serial (`batchWatchedCallbacks` and the demands); bit 1 if scanners list it (`scanMasks`), and bits 4–7 its
     /// scanner's index + 1 when it has one only (`list(_:pair:how:)`); bit 2 if serial filters decide whether it is
-    /// dispatched (`passesFilters(_:)`). A byte read only for a watched entry (a second mask tested in the loop cost
-    /// every entry two instructions: the compiler computed its bit before the first test).
+    /// dispatched (`passesFilters(_:)`), bit 3 if it is a quiet end (`quietEndPairs`). A byte read
+    /// only for a watched entry (a second mask tested in the loop cost every entry two instructions: the compiler
+    /// computed its bit before the first test).
     private let dispatchedPairs: UnsafeMutablePointer<UInt8>
     /// The callbacks (`CallbackSet` end bits) that every monitor of `batchCallbackTable` holding them declares quiet
     /// (`RuleMonitor.quietEnds`): the batch loop dispatches such an end by the table only when it is not the event
-    /// right after its own begin (`isEndRightAfterBegin(_:_:)`; bit 2 of `dispatchedPairs`, with the serial filters').
+    /// right after its own begin (`isEndRightAfterBegin(_:_:)`; bit 3 of `dispatchedPairs`).
     private let quietEndCallbacks: UInt32
     /// `quietEndCallbacks` as (callback, phase) pairs (part of `watchedPairs`).
     private let quietEndPairs: UInt64
@@ -216,13 +217,15 @@ public final class AuditSession {
         demandChanged.initialize(to: false)
         dispatchedPairs = .allocate(capacity: 64)
         // Bit 0 (dispatched whatever the serial) is `readDemands()`'s; bit 1: scanners list it; bit 2: serial filters;
-        // bit 2 also for quiet ends (dispatched unless right after their begin: `quietEndPairs`); bit 3 free; bits 4–7:
-        // the pair's scanner's index + 1 when it has exactly one (below 15), else 0.
+        // bit 3: quiet ends (dispatched unless right after their begin: `quietEndPairs`; a test of that mask in the
+        // loop computed its bit before the first test, for every entry); bits 4–7: the pair's scanner's index + 1
+        // when it has exactly one (below 15), else 0.
         for pair in 0..<64 {
             let bit = UInt64(1) << UInt64(pair)
             let mask = scanMasks[pair]
             let single = mask.nonzeroBitCount == 1 && mask.trailingZeroBitCount < 15 ? UInt8(mask.trailingZeroBitCount + 1) << 4 : 0
-            (dispatchedPairs + pair).initialize(to: (scanPairs & bit != 0 ? 2 : 0) | (filteredPairs & bit != 0 || quietEndPairs & bit != 0 ? 4 : 0) | single)
+            (dispatchedPairs + pair).initialize(
+                to: (scanPairs & bit != 0 ? 2 : 0) | (filteredPairs & bit != 0 ? 4 : 0) | (quietEndPairs & bit != 0 ? 8 : 0) | single)
         }
         for box in boxes { box.demand?.changed = demandChanged }
         readDemands()
@@ -552,18 +555,16 @@ public final class AuditSession {
                     if how & 2 != 0 {
                         list(index &- 1, pair: pair, how: how)
                         // Only scanners want it (their common case: listed, not dispatched).
-                        if how & 5 == 0 { continue }
+                        if how & 13 == 0 { continue }
                     }
-                    // Serial filters: which let the controller through (`passedFilters`); not dispatched whatever the
+                    // A quiet end (bit 3) is dispatched by the table unless it comes right after its begin. Serial
+                    // filters (bit 2): which let the controller through (`passedFilters`); not dispatched whatever the
                     // serial, dispatched if one does.
-                    // A quiet end (bit 2 too) is dispatched by the table unless it comes right after its begin.
                     if how & 1 != 0 {
                         filtersAsked = 0
-                    } else if how & 4 == 0 {
-                        continue
-                    } else if quietEndPairs >> pair & 1 != 0, !Self.isEndRightAfterBegin(entries, index &- 1) {
+                    } else if how & 8 != 0, !Self.isEndRightAfterBegin(entries, index &- 1) {
                         filtersAsked = 0
-                    } else if !passesFilters(word) {
+                    } else if how & 4 == 0 || !passesFilters(word) {
                         continue
                     }
                 }
