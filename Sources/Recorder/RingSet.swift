@@ -52,6 +52,7 @@ final class RingSet: Sendable {
             pthread_setspecific(ThreadRings.key, Unmanaged.passRetained(cache).toOpaque())
         }
         if let ring = cache.ring(for: id) { return ring }
+        cache.removeRetired()
         if isClosed.load(ordering: .acquiring) {
             // The writer has stopped and will never read or forget a ring registered now: the thread gets the
             // smallest ring, owned by its cache alone (freed when the thread exits). Until 2026-11-30 every thread
@@ -105,7 +106,10 @@ final class RingSet: Sendable {
     /// Frees every ring's memory (recorder deinit: no producer or consumer is running).
     func releaseBuffers() {
         rings.withLock { rings in
-            for ring in rings { ring.releaseBuffer() }
+            for ring in rings {
+                ring.releaseBuffer()
+                ring.isRetired.store(true, ordering: .releasing)
+            }
         }
     }
 }
@@ -129,6 +133,24 @@ final class ThreadRings {
         lastID = id
         last = Unmanaged.passUnretained(ring)
         return last
+    }
+
+    /// Drops the rings of recorders that were deinitialised (slow path, at a registration). Until 2026-11-30 a
+    /// thread kept every ring it ever used — an intern cache, its strings and a dictionary each — for as long as it
+    /// lived, so a long-lived thread that recorded into many recorders in turn grew without bound.
+    func removeRetired() {
+        guard all.values.contains(where: { $0.isRetired.load(ordering: .acquiring) }) else { return }
+        all = all.filter { !$0.value.isRetired.load(ordering: .acquiring) }
+        if all[lastID] == nil {
+            lastID = 0
+            last = nil
+        }
+    }
+
+    /// The rings in the calling thread's cache (tests).
+    static var currentCount: Int {
+        guard let raw = pthread_getspecific(key) else { return 0 }
+        return Unmanaged<ThreadRings>.fromOpaque(raw).takeUnretainedValue().all.count
     }
 
     func add(_ ring: ThreadRing, for id: UInt64) {

@@ -46,6 +46,9 @@ final class ThreadRing: @unchecked Sendable {
     /// Set (release) by the owning thread's key destructor when it exits, after its last record was published;
     /// the consumer forgets the ring once `isFinished`.
     let isAbandoned = Atomic<Bool>(false)
+    /// Set (release) at the recorder's deinit, after the slots were freed: the threads that cache this ring drop
+    /// it from their cache at their next ring registration (`ThreadRings.removeRetired()`).
+    let isRetired = Atomic<Bool>(false)
 
     init(capacity requested: Int, index: Int) {
         var size = 64

@@ -18,6 +18,7 @@ struct CallbackScanTests {
         let callbackFilter: CallbackSet
         let scannedCallbacks: CallbackSet
         let callbackDemand: CallbackDemand?
+        let scanIndependentRecords: EventInterests
         /// `scannedCallbacks` as (callback code, phase) pairs, bit `code | phase << 4`.
         private let scannedPairs: UInt64
         var seen: [String] = []
@@ -25,10 +26,11 @@ struct CallbackScanTests {
         var foreign = 0
         var lent = 0
 
-        init(_ callbacks: CallbackSet, scans: CallbackSet = [], demand: Bool = false) {
+        init(_ callbacks: CallbackSet, scans: CallbackSet = [], demand: Bool = false, independent: EventInterests = []) {
             callbackFilter = callbacks
             scannedCallbacks = scans
             callbackDemand = demand ? CallbackDemand() : nil
+            scanIndependentRecords = independent
             let starts = UInt64(scans.rawValue & 0xFFFF)
             scannedPairs = starts | UInt64(scans.rawValue >> 16) << 16 | starts << 32
         }
@@ -125,5 +127,22 @@ struct CallbackScanTests {
         #expect(demanding[0].lent == 0)
         #expect(demanding[1].lent > 1_000)
         #expect(byEvents.map { $0.filter { !$0.contains(" record ") && !$0.contains(" event ") } } == reference.map { $0.filter { !$0.contains(" record ") && !$0.contains(" event ") } })
+    }
+
+    @Test("records a scanner reads independently of its scans reach it without a lend first")
+    func independentRecords() throws {
+        let events = SessionGenerator(seed: 5).events(count: 20_000)
+        let (path, reader) = try BatchedTraceFile.write(events, frameEvents: 1_500, name: "callback-scan-independent", traceIDByte: 8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reference = try Self.seen(reader, [Probe(Self.appearance, scans: false)], batches: true)[0]
+        let independent = try Self.seen(reader, [Probe(Self.appearance, scans: Self.appearance, independent: [.containers, .marks])], batches: true)[0]
+        // The same events, each once; the callbacks in trace order.
+        #expect(independent.sorted() == reference.sorted())
+        let callbacks = { (lines: [String]) in lines.filter { !$0.contains(" record ") && !$0.contains(" event ") } }
+        #expect(callbacks(independent) == callbacks(reference))
+        // Some record reached the probe before callbacks listed before it were lent: the ordinals go back at least once.
+        let ordinals = independent.compactMap { UInt64($0.prefix { $0 != " " }) }
+        #expect(zip(ordinals, ordinals.dropFirst()).contains { $0 > $1 })
+        #expect(reference.contains { $0.contains(" record ") })
     }
 }

@@ -131,6 +131,22 @@ struct RecorderRaceTests {
         #expect(box == nil)  // until 2026-11-30 the box leaked
     }
 
+    @Test("a thread drops the ring of a deinitialised recorder from its cache when it registers its next ring")
+    func retiredRingsLeaveThreadCache() throws {
+        let counts = Outcome()
+        JoinableThread {
+            for _ in 0..<3 {
+                // Each recorder's init records runStarted on this thread, so registers this thread's ring for it.
+                let recorder = Recorder(sink: InMemorySink(), clock: ManualClock(start: 1))
+                try? recorder.close()
+            }
+            let recorder = Recorder(sink: InMemorySink(), clock: ManualClock(start: 1))
+            counts.set(ThreadRings.currentCount)
+            try? recorder.close()
+        }.join()
+        #expect(counts.current == 1)  // until 2026-11-30: 4, one ring per recorder the thread ever used
+    }
+
     /// Set by `LateDestructor` when it finds the thread's ring cache already destroyed.
     static let lateDestructorSawNoCache = Atomic<Bool>(false)
 

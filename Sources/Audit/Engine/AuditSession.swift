@@ -88,7 +88,7 @@ public final class AuditSession {
     /// per callback entry, reading only the entry's word.
     @exclusivity(unchecked) private var watchedPairs: UInt64 = 0
     /// Per (callback, phase) pair of `watchedPairs` (64 bytes): bit 0 if it is dispatched whatever the entry's
-    /// serial (`batchWatchedCallbacks` and the demands); bit 1 if scanners list it (`scanMasks`), and bits 3–7 its
+    /// serial (`batchWatchedCallbacks` and the demands); bit 1 if scanners list it (`scanMasks`), and bits 4–7 its
     /// scanner's index + 1 when it has one only (`list(_:pair:how:)`); bit 2 if serial filters decide whether it is
     /// dispatched (`passesFilters(_:)`). A byte read only for a watched entry (a second mask tested in the loop cost
     /// every entry two instructions: the compiler computed its bit before the first test).
@@ -137,7 +137,7 @@ public final class AuditSession {
             Self.unfiltered(box).subtracting(box.scanner >= 0 ? Self.scanned(box) : []).rawValue & (1 << UInt32(key)) != 0
         })
         scanners = .allocate(capacity: scanning.count)
-        _ = scanners.initialize(from: scanning.map(MonitorRef.init))
+        _ = scanners.initialize(from: scanning.map { MonitorRef($0) })
         scanLists = .allocate(capacity: max(1, scanning.count))
         scanLists.initialize(repeating: ScanList(), count: max(1, scanning.count))
         scanMasks = .allocate(capacity: 64)
@@ -175,25 +175,26 @@ public final class AuditSession {
         askedFilters = min(filtered.count, 64)
         filteredCallbacks = filtered.reduce(0) { $0 | $1.callbacks }
         filteredPairs = Self.pairs(filteredCallbacks)
-        containerTable = DispatchTable(keys: Self.containerKeys, boxes.filter { $0.monitor.interests.contains(.containers) }) { monitor, key in
+        containerTable = DispatchTable(keys: Self.containerKeys, boxes.filter { $0.monitor.interests.contains(.containers) }, kind: .containers) { monitor, key in
             monitor.containerFilter.contains(code: UInt8(key))
         }
-        appTable = DispatchTable(keys: Self.appKeys, boxes.filter { $0.monitor.interests.contains(.app) }) { monitor, key in
+        appTable = DispatchTable(keys: Self.appKeys, boxes.filter { $0.monitor.interests.contains(.app) }, kind: .app) { monitor, key in
             monitor.appFilter.contains(code: UInt8(key & 0xF), key & 16 != 0 ? .end : .begin)
         }
         let markMonitors = boxes.filter { $0.monitor.interests.contains(.marks) }
         // Each filter read and its names interned once (asked per name code, it interned every name 256 times).
         let markFilters = markMonitors.map { $0.monitor.markFilter }
         let markCodes = markFilters.map(\.knownCodes)
-        markTable = DispatchTable(keys: 256, markMonitors, wantsAt: { index, key in
+        markTable = DispatchTable(keys: 256, markMonitors, kind: .marks, wantsAt: { index, key in
             guard let code = KnownName(rawValue: UInt8(key)), code != .other else { return false }
             return markCodes[index].contains(code)
         })
         customMarkTargets = markMonitors.indices.compactMap { index in
-            markCodes[index].holdsCustomNames ? (MonitorRef(markMonitors[index]), markFilters[index]) : nil
+            markCodes[index].holdsCustomNames
+                ? (MonitorRef(markMonitors[index], lends: !markMonitors[index].scanIndependentRecords.contains(.marks)), markFilters[index]) : nil
         }
-        swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }, wantsAt: { _, _ in true })
-        recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }, wantsAt: { _, _ in true })
+        swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }, kind: .swiftUI, wantsAt: { _, _ in true })
+        recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }, kind: .recorder, wantsAt: { _, _ in true })
         var watched: UInt32 = 0
         for key in 0..<32 where !callbackTable.isEmpty(key) { watched |= 1 << UInt32(key) }
         watchedCallbacks = watched
@@ -215,12 +216,12 @@ public final class AuditSession {
         demandChanged.initialize(to: false)
         dispatchedPairs = .allocate(capacity: 64)
         // Bit 0 (dispatched whatever the serial) is `readDemands()`'s; bit 1: scanners list it; bit 2: serial filters;
-        // bit 2 also for quiet ends (dispatched unless right after their begin: `quietEndPairs`); bits 3–7: the pair's
-        // scanner's index + 1 when it has exactly one (below 31), else 0.
+        // bit 2 also for quiet ends (dispatched unless right after their begin: `quietEndPairs`); bit 3 free; bits 4–7:
+        // the pair's scanner's index + 1 when it has exactly one (below 15), else 0.
         for pair in 0..<64 {
             let bit = UInt64(1) << UInt64(pair)
             let mask = scanMasks[pair]
-            let single = mask.nonzeroBitCount == 1 && mask.trailingZeroBitCount < 31 ? UInt8(mask.trailingZeroBitCount + 1) << 3 : 0
+            let single = mask.nonzeroBitCount == 1 && mask.trailingZeroBitCount < 15 ? UInt8(mask.trailingZeroBitCount + 1) << 4 : 0
             (dispatchedPairs + pair).initialize(to: (scanPairs & bit != 0 ? 2 : 0) | (filteredPairs & bit != 0 || quietEndPairs & bit != 0 ? 4 : 0) | single)
         }
         for box in boxes { box.demand?.changed = demandChanged }
@@ -274,8 +275,8 @@ public final class AuditSession {
     /// The most monitors that scan (`scanMasks` holds them as bits); any more are called per callback.
     static let maxScanners = 32
 
-    /// Lends each scanner the entries of its list it has not been lent yet (at the end of a batch and before an
-    /// event dispatched as an `Event`).
+    /// Lends each scanner the entries of its list it has not been lent yet (at the end of a batch, whose indexes the
+    /// lists hold, and before an event dispatched as an `Event`).
     @inline(never)
     private func flushScanners() {
         for index in scanners.indices where scanLists[index].read < scanLists[index].count { flushScanner(index) }
@@ -291,6 +292,8 @@ public final class AuditSession {
         let scan = CallbackScan(
             entries: pending.pointee.entries, firstOrdinal: pending.pointee.first, indexes: indexes + list.read, count: list.count &- list.read,
             traceStart: firstTimestamp, batchPrevious: batchPrevious, replay: replay)
+        // Never while an event fed as an `Event` is dispatched (`flushScanners()` runs before one): the scanned
+        // entries' names and strings come from the frame's cursor.
         scanners[index].scanCallbacks(scan, &findings)
         updateDemands()
     }
@@ -302,11 +305,11 @@ public final class AuditSession {
     }
 
     /// Lists the callback entry at `index` of the batch for each scanner of its (callback, phase) pair `pair`
-    /// (`how`: the pair's `dispatchedPairs` byte, whose bits 3–7 name its one scanner, when it has one).
+    /// (`how`: the pair's `dispatchedPairs` byte, whose bits 4–7 name its one scanner, when it has one).
     @inline(__always)
     private func list(_ index: Int, pair: UInt64, how: UInt8) {
         let value = UInt32(truncatingIfNeeded: index)
-        let single = Int(how >> 3)
+        let single = Int(how >> 4)
         if single != 0 {
             let count = scanLists[single &- 1].count
             scanLists[single &- 1].indexes.unsafelyUnwrapped[count] = value
@@ -578,6 +581,8 @@ public final class AuditSession {
                 case .dispatch:
                     dispatchOther(recordPointer, index &- 1, pending)
                 case .event:
+                    // Every scanner first (one flushed while the event is dispatched would resolve its entries'
+                    // names through that event, `ReplayBox.isEvent`).
                     if scanners.count > 0 { flushScanners() }
                     observeOther(index &- 1, record: Int(word.record), pending, startCount: startCount)
                 }
@@ -639,10 +644,15 @@ public final class AuditSession {
         let context = EventContext(
             ordinal: record.ordinal, traceStart: firstTimestamp,
             previousTimestamp: index > 0 ? entries.timestamp(at: index &- 1) : batchPrevious, replay: replay)
-        for position in batchCallbackTable.positions(key) {
-            let target = batchCallbackTable[position]
-            prepare(target)
-            target.observe(callback: record, context, &findings)
+        if batchCallbackTable.hasScanner(key) {
+            for position in batchCallbackTable.positions(key) {
+                prepare(batchCallbackTable[position])
+                batchCallbackTable[position].observe(callback: record, context, &findings)
+            }
+        } else {
+            for position in batchCallbackTable.positions(key) {
+                batchCallbackTable[position].observe(callback: record, context, &findings)
+            }
         }
         if extraCallbacks & (1 << UInt32(key)) != 0 { dispatchExtras(record, key, context) }
         updateDemands()
@@ -925,10 +935,15 @@ public final class AuditSession {
         }
         if table.isEmpty(key), !demanded, !custom { return }
         let context = EventContext(ordinal: record.ordinal, traceStart: firstTimestamp, previousTimestamp: previousTimestamp, replay: replay)
-        for position in table.positions(key) {
-            let target = table[position]
-            prepare(target)
-            target.observe(record: record, context, &findings)
+        if table.hasScanner(key) {
+            for position in table.positions(key) {
+                prepare(table[position])
+                table[position].observe(record: record, context, &findings)
+            }
+        } else {
+            for position in table.positions(key) {
+                table[position].observe(record: record, context, &findings)
+            }
         }
         if demanded || custom { dispatchOtherExtras(record, context, demanded: demanded, custom: custom) }
         updateDemands()
@@ -1001,11 +1016,14 @@ final class MonitorBox {
     /// The monitor's index among the session's scanners, or -1 when it scans nothing (set by the session before it
     /// makes its tables).
     var scanner: Int32 = -1
+    /// `monitor.scanIndependentRecords`, read once.
+    let scanIndependentRecords: EventInterests
 
     init(_ monitor: any RuleMonitor) {
         self.monitor = monitor
         demand = monitor.callbackDemand
         serialFilters = monitor.serialFilters
+        scanIndependentRecords = monitor.scanIndependentRecords
     }
 }
 
@@ -1014,12 +1032,13 @@ final class MonitorBox {
 /// released around every call; the session keeps the boxes alive).
 struct MonitorRef {
     let box: Unmanaged<MonitorBox>
-    /// `MonitorBox.scanner`: the session lends a scanner its unread entries before it calls it.
+    /// `MonitorBox.scanner`: the session lends a scanner its unread entries before it calls it (-1: not scanning,
+    /// or called for events it reads independently of its scans, `RuleMonitor.scanIndependentRecords`).
     let scanner: Int32
 
-    init(_ box: MonitorBox) {
+    init(_ box: MonitorBox, lends: Bool = true) {
         self.box = .passUnretained(box)
-        scanner = box.scanner
+        scanner = lends ? box.scanner : -1
     }
 
     @inline(__always)

@@ -12,8 +12,8 @@ import TraceModel
 /// entries (containers, marks, app events, callbacks with a source) are not listed: they reach the monitor through
 /// `observe(record:_:_:)` and `observe(_:_:_:)` as for any monitor, as do the callbacks of its `callbackFilter` it
 /// does not scan (`observe(callback:_:_:)`). The engine lends a scanning monitor the entries listed for it before it
-/// calls it for anything else, at the end of each batch and before an event dispatched as an `Event`, so the
-/// monitor sees all its events in trace order.
+/// calls it for anything else (or asks its serial filter), at the end of each batch and before an event dispatched
+/// as an `Event`, so the monitor sees all its events in trace order.
 ///
 /// Valid during the call it is lent to. A scan must not read the replayed state (`EventContext.state`,
 /// `attribution`): the fold is not at the entry scanned.

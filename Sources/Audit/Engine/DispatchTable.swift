@@ -8,10 +8,14 @@
 struct DispatchTable {
     private let start: UnsafeMutablePointer<Int32>
     private let targets: UnsafeMutablePointer<MonitorRef>
+    /// Per key, 1 when one of its monitors scans (`MonitorRef.scanner`): the session lends such a monitor its
+    /// callbacks before it calls it, and skips the test for the other keys.
+    private let scanning: UnsafeMutablePointer<UInt8>
 
-    /// A table of `keys` keys holding, for key `k`, the `monitors` for which `wants(monitor, k)` holds.
-    init(keys: Int, _ monitors: [MonitorBox], wants: (any RuleMonitor, Int) -> Bool) {
-        self.init(keys: keys, monitors, wantsAt: { index, key in wants(monitors[index].monitor, key) })
+    /// A table of `keys` keys holding, for key `k`, the `monitors` for which `wants(monitor, k)` holds (events of
+    /// kind `kind`: a scanner whose `RuleMonitor.scanIndependentRecords` holds it is called without a lend first).
+    init(keys: Int, _ monitors: [MonitorBox], kind: EventInterests = [], wants: (any RuleMonitor, Int) -> Bool) {
+        self.init(keys: keys, monitors, kind: kind, wantsAt: { index, key in wants(monitors[index].monitor, key) })
     }
 
     /// A table of `keys` keys holding, for key `k`, the monitors whose box `wantsBox(box, k)` holds.
@@ -21,13 +25,19 @@ struct DispatchTable {
 
     /// A table of `keys` keys holding, for key `k`, the `monitors` at the indices `i` for which `wants(i, k)` holds
     /// (a caller that read each monitor's filters once tests them by index).
-    init(keys: Int, _ monitors: [MonitorBox], wantsAt wants: (Int, Int) -> Bool) {
+    init(keys: Int, _ monitors: [MonitorBox], kind: EventInterests = [], wantsAt wants: (Int, Int) -> Bool) {
         var starts: [Int32] = []
         var refs: [MonitorRef] = []
         starts.reserveCapacity(keys + 1)
+        scanning = .allocate(capacity: max(1, keys))
+        scanning.initialize(repeating: 0, count: max(1, keys))
         for key in 0..<keys {
             starts.append(Int32(refs.count))
-            for index in monitors.indices where wants(index, key) { refs.append(MonitorRef(monitors[index])) }
+            for index in monitors.indices where wants(index, key) {
+                let ref = MonitorRef(monitors[index], lends: kind.isEmpty || !monitors[index].scanIndependentRecords.contains(kind))
+                refs.append(ref)
+                if ref.scanner >= 0 { scanning[key] = 1 }
+            }
         }
         starts.append(Int32(refs.count))
         start = .allocate(capacity: starts.count)
@@ -40,6 +50,13 @@ struct DispatchTable {
     func deallocate() {
         start.deallocate()
         targets.deallocate()
+        scanning.deallocate()
+    }
+
+    /// Whether one of `key`'s monitors scans.
+    @inline(__always)
+    func hasScanner(_ key: Int) -> Bool {
+        scanning[key] != 0
     }
 
     /// Whether no monitor wants `key`.

@@ -98,6 +98,12 @@ public protocol RuleMonitor: AnyObject {
     /// lends the monitor the callbacks listed before it). A scan must not read the replayed state.
     var scannedCallbacks: CallbackSet { get }
 
+    /// The kinds among `.containers`, `.app`, `.marks`, `.swiftUI` and `.recorder` whose `observe(record:_:_:)` (or
+    /// `observe(_:_:_:)`) neither reads nor changes anything `scanCallbacks(_:_:)` reads or changes (default: none):
+    /// the engine then calls the monitor for them without lending it its scanned callbacks first (a lend costs a
+    /// call). Only for a monitor that scans.
+    var scanIndependentRecords: EventInterests { get }
+
     /// Reads the callback entries of `scan` (those of `scannedCallbacks` listed since the last scan, in trace
     /// order: `CallbackScan.positions`); see `scannedCallbacks`. Default: nothing.
     func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding])
@@ -120,6 +126,7 @@ extension RuleMonitor {
     public var scansCallbacks: Bool { false }
     public var quietEnds: CallbackSet { [] }
     public var scannedCallbacks: CallbackSet { scansCallbacks ? callbackFilter : [] }
+    public var scanIndependentRecords: EventInterests { [] }
     public func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {}
 
     public func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {

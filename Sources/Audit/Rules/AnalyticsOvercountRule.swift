@@ -108,6 +108,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     /// which it passes over most at once by `trackedSerials` (the engine asked that set as a serial filter per
     /// entry, then called the rule for ≈ 3 000; the engine lends it the callbacks before a mark, app or SwiftUI event).
     let scansCallbacks = true
+    /// A SwiftUI event only notes the last onAppear (`hasOnAppear`, …), which the callbacks neither read nor change.
+    let scanIndependentRecords: EventInterests = .swiftUI
     /// The serials of `tracked`, kept in step with it (a set whose lookup is a multiply, a load and a compare).
     private let trackedSerials = SerialFilter(AnalyticsOvercountMonitor.cycleCallbacks, .members)
     /// Only willEnterForeground (not its end) closes confirmed cycles.

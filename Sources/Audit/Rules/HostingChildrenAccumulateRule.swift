@@ -136,10 +136,6 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     let callbackFilter = CallbackSet([.didMoveToParent, .deinitialize], ends: false)
     /// Its callbacks read nothing of the replayed state.
     let stateFreeCallbacks = CallbackSet.all
-    /// From batches it reads its callbacks itself (`scanCallbacks(_:_:)`): most pass at once, and the engine's call
-    /// per delivered callback cost more than that (the engine lends it the callbacks before a container, SwiftUI or
-    /// recorder event first).
-    let scansCallbacks = true
     let containerFilter = ContainerOperationSet([.addChild, .removeFromParent])
     /// SwiftUI hosts and removals read nothing of the replayed state (an addChild reads the parent's container kind).
     let stateFreeRecords: EventInterests = .swiftUI
@@ -165,36 +161,13 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         traceStart = context.traceStart
-        guard record.phase != .end else {
-            if record.callback == .deinitialize, hostNames.contains(record.controller) { hostNames.removeValue(forKey: record.controller) }
-            return
-        }
-        apply(isDeinit: record.callback == .deinitialize, of: record.controller, parentIsNone: record.parent == .none, &findings)
-    }
-
-    /// The callback entries of a batch not read yet (didMove(toParent:) and deinit begins and instants), as
-    /// `observe(callback:_:_:)`.
-    func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
-        traceStart = scan.traceStart
-        let entries = scan.entries
-        let deinitCode = UInt64(Callback.deinitialize.rawValue)
-        for position in scan.positions {
-            let word = entries.word(at: scan.index(at: position)).raw
-            // Parent codes: `EventRecord.Parent` raw values (absent 0, none 1, controller 2).
-            apply(isDeinit: (word >> 48) & 0xFF == deinitCode, of: UInt32(truncatingIfNeeded: word), parentIsNone: (word >> 60) & 3 == 1, &findings)
-        }
-    }
-
-    /// A didMove(toParent:) (`isDeinit` false) or deinit begin or instant of the controller `serial`.
-    @inline(__always)
-    private func apply(isDeinit: Bool, of serial: UInt32, parentIsNone: Bool, _ findings: inout [Finding]) {
-        if isDeinit, hostNames.contains(serial) { hostNames.removeValue(forKey: serial) }
-        guard !children.isEmpty || !groups.isEmpty else { return }
-        if isDeinit {
-            remove(serial)
-            reportGroups(ofParent: serial, &findings)
-        } else if parentIsNone {
-            remove(serial)
+        if record.callback == .deinitialize, hostNames.contains(record.controller) { hostNames.removeValue(forKey: record.controller) }
+        guard record.phase != .end, !children.isEmpty || !groups.isEmpty else { return }
+        if record.callback == .deinitialize {
+            remove(record.controller)
+            reportGroups(ofParent: record.controller, &findings)
+        } else if record.parent == .none {
+            remove(record.controller)
         }
     }
 
