@@ -185,6 +185,9 @@ public struct RecordBatch {
         /// `self[index].parentSerial` of a callback entry whose `parentCode` is `EventRecord.Parent.controller`'s
         /// (the column is not written for other entries: their value is unspecified).
         @inlinable @inline(__always) public func parentSerial(at index: Int) -> UInt32 { UInt32(truncatingIfNeeded: parents[index]) }
+        /// The parent column of a callback entry whose `parentCode` is `EventRecord.Parent.controller`'s, whole:
+        /// `parentSerial | parentSlot << 32` (one load, for comparing two entries' parents).
+        @inlinable @inline(__always) public func parentWord(at index: Int) -> UInt64 { parents[index] }
         /// `self[index].timestamp`, loading only the timestamp.
         @inlinable @inline(__always) public func timestamp(at index: Int) -> UInt64 { times[index] }
         /// `self[index].isRecord`, loading only the entry's word.

@@ -829,15 +829,14 @@ public final class AuditSession {
         return sameColumns(entries, index, word)
     }
 
-    /// The rest of `isEndRightAfterBegin(_:_:)`: the slot and the parent, when they are in other columns.
-    @inline(never)
+    /// The rest of `isEndRightAfterBegin(_:_:)`: the parent (serial and slot, one column) and a slot too wide for
+    /// the word, when the entries have them.
+    @inline(__always)
     private static func sameColumns(_ entries: RecordBatch.Entries, _ index: Int, _ word: UInt64) -> Bool {
-        let slotField = (word >> 32) & 0xFFFF
-        let hasParent = (word >> 60) & 3 == UInt64(EventRecord.Parent.controller.rawValue)
-        if slotField != 0xFFFF, !hasParent { return true }
-        let entry = entries[index]
-        let previous = entries[index &- 1]
-        return entry.slot == previous.slot && (!hasParent || entry.parentSerial == previous.parentSerial && entry.parentSlot == previous.parentSlot)
+        if (word >> 60) & 3 == UInt64(EventRecord.Parent.controller.rawValue), entries.parentWord(at: index) != entries.parentWord(at: index &- 1) {
+            return false
+        }
+        return (word >> 32) & 0xFFFF != 0xFFFF || entries[index].slot == entries[index &- 1].slot
     }
 
     /// Whether some serial filter lets the callback entry `word` through (one of the callbacks it filters, by the
