@@ -203,7 +203,7 @@ public final class AuditSession {
         })
         customMarkTargets = markMonitors.indices.compactMap { index in
             markCodes[index].holdsCustomNames
-                ? (MonitorRef(markMonitors[index], lends: !markMonitors[index].scanIndependentRecords.contains(.marks)), markFilters[index]) : nil
+                ? (MonitorRef(markMonitors[index], lends: !markMonitors[index].scanIndependentRecords.contains(.marks)), markFilters[index].customNamesOnly) : nil
         }
         swiftUITable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.swiftUI) }, kind: .swiftUI, wantsAt: { _, _ in true })
         recorderTable = DispatchTable(keys: 1, boxes.filter { $0.monitor.interests.contains(.recorder) }, kind: .recorder, wantsAt: { _, _ in true })

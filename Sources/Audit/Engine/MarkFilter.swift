@@ -38,6 +38,13 @@ public struct MarkFilter: Sendable, Hashable {
         return names.contains { KnownName($0) == .other }
     }
 
+    /// The filter without the names that have a `KnownName` code: what it says of a mark whose name has none
+    /// (`KnownName.other`), with fewer strings to compare.
+    var customNamesOnly: MarkFilter {
+        guard let names else { return self }
+        return MarkFilter(names.filter { KnownName($0) == .other })
+    }
+
     /// The filter's names interned once: what `contains(known:)` and `holdsCustomNames` say, for every code.
     var knownCodes: KnownCodes {
         var codes = KnownCodes()

@@ -224,6 +224,10 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     @exclusivity(unchecked) private var onAppearHost: ControllerRef?
     @exclusivity(unchecked) private var onAppearHostSerial: UInt32?
     @exclusivity(unchecked) private var onAppearView = ""
+    /// Where `onAppearHost` and `onAppearView` were read (`EventContext.place(ofSlot:)` of the host's slot and of
+    /// the view name's string slot), if by a frame's slot.
+    @exclusivity(unchecked) private var onAppearHostPlace: (frame: UInt64, slot: UInt32)?
+    @exclusivity(unchecked) private var onAppearViewPlace: (frame: UInt64, slot: UInt32)?
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -301,9 +305,24 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             guard record.swiftUIAction == .onAppear else { return }
             hasOnAppear = true
             onAppearOrdinal = context.ordinal
-            onAppearHost = record.hasController ? context.controller(of: record) : nil
+            // The host and the view's name are kept from the last onAppear read at the same place (a frame's
+            // controller and string tables do not change, so the same slots name the same host and view).
+            if record.hasController {
+                let place = context.place(ofSlot: record.controllerSlot)
+                if place == nil || onAppearHostPlace == nil || place! != onAppearHostPlace! {
+                    onAppearHost = context.controller(of: record)
+                    onAppearHostPlace = place
+                }
+            } else {
+                onAppearHost = nil
+                onAppearHostPlace = nil
+            }
             onAppearHostSerial = onAppearHost?.serial
-            onAppearView = context.string(of: record) ?? ""
+            let viewPlace = record.stringSlot == EventRecord.noString ? nil : context.place(ofSlot: record.stringSlot)
+            if viewPlace == nil || onAppearViewPlace == nil || viewPlace! != onAppearViewPlace! {
+                onAppearView = context.string(of: record) ?? ""
+                onAppearViewPlace = viewPlace
+            }
         case .mark:
             if record.phase != .end, isScreenMark(record, context) { observeScreenView(record, context) }
         case .app:

@@ -145,7 +145,8 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
     var markFilter: MarkFilter { MarkFilter(marks) }
     /// `marks`, matched on records by interned name code (a string comparison per name only for a custom name).
     private let markNames: MarkNames
-    private let early = CallbackSet(WorkBeforeVisibleRule.earlyCallbacks)
+    /// `WorkBeforeVisibleRule.earlyCallbacks` as bits by raw value (tested inline at each work mark).
+    private static let earlyBits: UInt32 = WorkBeforeVisibleRule.earlyCallbacks.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
     private let grace: UInt64
     @exclusivity(unchecked) private var pending = SerialMap<[Batch]>()
     @exclusivity(unchecked) private var lastContext: EventContext?
@@ -215,7 +216,7 @@ final class WorkBeforeVisibleMonitor: RuleMonitor {
         }
         // The raw attribution first: no `ControllerRef` is built for a mark outside an early callback.
         guard let active = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil),
-              case .controller(let callback) = active.kind, early.contains(callback),
+              case .controller(let callback) = active.kind, Self.earlyBits & 1 << UInt32(callback.rawValue) != 0,
               !record.hasController || active.controllerSerial == record.controller else { return }
         guard markNames.contains(record, context), let ref = context.attribution.controllerRef(of: active) else { return }
         // The mark's controller must be the callback's by name too (`ControllerRef` equality), as `start` says.
