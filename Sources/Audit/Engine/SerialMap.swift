@@ -45,9 +45,11 @@ struct SerialMap<Value> {
 
     /// The value at a storage position (`position(of:)`), to read or change in place.
     subscript(at position: Int) -> Value {
-        get {
+        // Read in place (a `get` copied the whole value out, a retain and release of each of its references,
+        // to read one field of it).
+        _read {
             precondition(position >= 0 && position < storage.count, "SerialMap position out of range")
-            return storage.values[position]
+            yield storage.values[position]
         }
         _modify {
             precondition(position >= 0 && position < storage.count, "SerialMap position out of range")
