@@ -63,8 +63,9 @@ struct ImportCommand: Command {
             was read is kept beside the trace (TRACE.stdin.log) and named; if the run is killed, the next
             import into the same trace keeps it so.
 
-            Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, or (with --strict) an
-            unreadable line or an invalid time.
+            Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, a --process no line
+            is from (the error names the processes the log has), or (with --strict) an unreadable line or an
+            invalid time.
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace; required for -)."),
