@@ -560,6 +560,7 @@ public final class AuditSession {
         // The timestamp of the event before the batch (`nil` before the first event of the trace).
         batchPrevious = startCount == 0 ? nil : lastTimestamp
         if scanners.count > 0 { startScanLists(count) }
+        pending.pointee.recordBase = recordBase
         replay.pending = pending
         defer { replay.pending = nil }
         // The record lent for a callback entry (`dispatchEntry(_:_:_:)` fills its fields per entry).
@@ -1141,6 +1142,70 @@ final class ReplayBox {
     @inline(__always)
     func catchUp() {
         if let pending, pending.pointee.index < pending.pointee.end { fold(pending) }
+    }
+
+    /// `ReplayState.enclosingCallback(ofSerial: serial)` after the mark being observed, when the batch shows it
+    /// without a fold, else `nil` (ask the state): while the batch loop dispatches a mark entry (`pending.end - 1`)
+    /// that is not folded yet, and the entries before it back to the nearest callback entry are marks (at most
+    /// `markRun` of them, within the batch), and that callback entry is a controller callback's `begin` of the
+    /// controller `serial` (or `serial` is `nil`).
+    ///
+    /// Why it is the state's answer: folding a plain callback `begin` always pushes it on `executing` (`applyCallback`
+    /// and the quiet path; it is not paired with an end, the next entry being a mark) and gives its controller a
+    /// record; folding a mark changes neither `executing`, `appCallbacks` nor the controllers' records (it may add
+    /// one). So after the mark the begin is `executing.last`: the innermost callback of anyone, and of its own
+    /// controller, begun after every open app callback. Saves the catch-up fold's split at the mark
+    /// (`CallbackAttribution.enclosingActive(ofSerial:)`).
+    @inline(__always)
+    func openBeginBeforeMark(ofSerial serial: UInt32?) -> ActiveCallback? {
+        guard let pending, pending.pointee.index < pending.pointee.end, !isEvent else { return nil }
+        return openBeginBeforeMark(pending, serial)
+    }
+
+    /// How many marks `openBeginBeforeMark(ofSerial:)` reads back past at most.
+    static let markRun = 8
+
+    @inline(never)
+    private func openBeginBeforeMark(_ pending: UnsafeMutablePointer<PendingFold>, _ serial: UInt32?) -> ActiveCallback? {
+        guard let records = pending.pointee.recordBase else { return nil }
+        let entries = pending.pointee.entries
+        var index = pending.pointee.end &- 1
+        let word = entries.word(at: index)
+        guard word.isRecord, records[Int(word.record)].kind == .mark else { return nil }
+        let stop = max(0, index &- Self.markRun &- 1)
+        while index > stop {
+            index &-= 1
+            let word = entries.word(at: index)
+            if word.isRecord {
+                if records[Int(word.record)].kind != .mark { return nil }
+                continue
+            }
+            // A plain callback entry's code is a valid callback (≤ 14: the decoder's fast path).
+            guard word.phaseCode == Phase.begin.rawValue, serial == nil || serial == word.serial, word.callbackCode <= 14 else { return nil }
+            // What the fold pushes for the begin (`ActiveCallback`'s initializer, not inlined, cost ≈ 90 instructions).
+            var active = beginTemplates[Int(word.callbackCode)]
+            active.controllerSerial = word.serial
+            active.since = entries.timestamp(at: index)
+            active.ordinal = pending.pointee.first &+ UInt64(index)
+            return active
+        }
+        return nil
+    }
+
+    /// Per callback code (0–15): an `ActiveCallback` for a `begin` of that callback (serial, time and ordinal 0),
+    /// what `openBeginBeforeMark(_:_:)` copies and completes. Manually allocated.
+    private let beginTemplates: UnsafeMutablePointer<ActiveCallback> = {
+        let templates = UnsafeMutablePointer<ActiveCallback>.allocate(capacity: 16)
+        for code in 0..<16 {
+            (templates + code).initialize(to: ActiveCallback(
+                kind: .controller(Callback(rawValue: UInt8(code)) ?? .initialize), controllerSerial: 0, since: 0, ordinal: 0, isInstant: false))
+        }
+        return templates
+    }()
+
+    deinit {
+        beginTemplates.deinitialize(count: 16)
+        beginTemplates.deallocate()
     }
 
     @inline(never)

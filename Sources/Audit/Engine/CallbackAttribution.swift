@@ -44,6 +44,8 @@ public struct CallbackAttribution {
     /// (resolve them with `enclosing(of:)` or `ReplayState.controllerRef(of:)` when a finding needs them).
     public func enclosingActive(ofSerial serial: UInt32?) -> ActiveCallback? {
         box._withUnsafeGuaranteedRef { replay in
+            // A mark right after a begin (past other marks) is answered from the batch, without folding up to it.
+            if let active = replay.openBeginBeforeMark(ofSerial: serial) { return active }
             replay.catchUp()
             return withUnsafeMutablePointer(to: &replay.state) { state in
                 guard let active = state.pointee.borrowedEnclosingCallback(ofSerial: serial) else { return nil }

@@ -47,6 +47,9 @@ struct PendingFold {
     var index = 0
     /// One past the entry being dispatched: what a catch-up folds up to.
     var end = 0
+    /// The batch's records' storage (`nil` when it has none; valid for the batch): what
+    /// `ReplayBox.openBeginBeforeMark(_:_:)` reads record entries' kinds from.
+    var recordBase: UnsafePointer<EventRecord>?
 
     init(_ inputs: Inputs) {
         entries = inputs.entries
