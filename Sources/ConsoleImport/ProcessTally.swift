@@ -4,7 +4,7 @@
 /// (the first process's event lines, then the next one's, never back) is one history in two runs, not a mix.
 ///
 /// Memory is bounded: at most `keptProcesses` processes are counted one by one; lines of later ones are counted
-/// together (`untalliedLineCount`).
+/// together (`untalliedLineCount`), and a return to one of them is not seen (another program's lines still are).
 struct ProcessTally: Sendable {
     /// Processes counted one by one.
     static let keptProcesses = 1_000
@@ -55,8 +55,9 @@ struct ProcessTally: Sendable {
             if process.name != firstEventName {
                 isMixed = true
             } else if let previous = lastEventProcess, previous != process {
-                // Back to a process that already gave events, or a process beyond the limit: two histories.
-                if position.map({ processes[$0].eventLineCount > 0 }) ?? true { isMixed = true }
+                // Back to a process that already gave events: two histories. (Beyond the limit that is not known:
+                // taken for a relaunch.)
+                if position.map({ processes[$0].eventLineCount > 0 }) ?? false { isMixed = true }
             }
         } else {
             firstEventName = process.name

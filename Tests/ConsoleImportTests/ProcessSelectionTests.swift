@@ -179,6 +179,32 @@ struct ProcessSelectionTests {
         }
     }
 
+    @Test("--strict with --process: another process's unreadable lines are no error, the selected one's are")
+    func strictSelection() throws {
+        let lines = [
+            "2024-05-01 10:00:00.000 MyApp[1234:1] ListViewController viewDidLoad",
+            "2024-05-01 10:00:00.100 Other[77:1] not a lifecycle line",
+            "2024-05-01 10:00:00.200 MyApp[1234:1] not a lifecycle line either",
+        ]
+        let parser = ConsoleLogParser(isStrict: true, process: ProcessSelector("MyApp"))
+        #expect(throws: ConsoleImportError.self) { try parser.parse(lines: Array(lines.prefix(3))) }
+        let result = try parser.parse(lines: Array(lines.prefix(2)))
+        #expect(result.events.count == 1)
+        #expect(result.leftOutLineCount == 1)
+    }
+
+    @Test("memory stays bounded: 1 000 processes are counted one by one, later ones together")
+    func boundedTally() throws {
+        let lines = (0..<1_005).map { "2024-05-01 10:00:00.000 MyApp[\(1_000 + $0):1] ListViewController viewDidLoad" }
+        let result = try Self.parse(lines)
+        #expect(result.processLines.count == ProcessTally.keptProcesses)
+        #expect(result.untalliedProcessLineCount == 5)
+        #expect(result.processLines.last?.description == "MyApp[1999]")
+        // One launch after another: runs, not a mix, also past the limit.
+        #expect(result.runStartCount == 1_004)
+        #expect(!result.mixesProcesses)
+    }
+
     @Test("a selector: a name matched exactly, digits as a PID, blank refused")
     func selector() throws {
         let name = try #require(ProcessSelector(" MyApp "))

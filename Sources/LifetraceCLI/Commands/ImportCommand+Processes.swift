@@ -55,7 +55,8 @@ extension ImportCommand {
         guard let selector else { return [] }
         let read = result.processLines.filter { selector.matches(name: $0.name, pid: $0.pid) }
         let left = result.processLines.filter { !selector.matches(name: $0.name, pid: $0.pid) }
-        var line = "--process \(selector.text): read the lines of \(describe(read))"
+        // The processes read are among those counted one by one unless only later ones matched.
+        var line = "--process \(selector.text): read the lines of " + (read.isEmpty ? "processes beyond the first \(result.processLines.count)" : describe(read))
         if result.leftOutLineCount > 0 {
             line += "; left out \(lines(result.leftOutLineCount)) of \(describe(left, more: result.untalliedProcessLineCount))"
         }
