@@ -36,6 +36,22 @@ public struct ConsoleImportResult: Sendable, Hashable {
     public var processes: [String] = []
     /// Number of `RecorderEvent.runStarted` events in `events`: launches after the first.
     public var runStartCount: Int = 0
+    /// Every process the log's lines name, with its line counts and first line, in order of first line (the
+    /// first `ProcessTally.keptProcesses` = 1 000; see `untalliedProcessLineCount`). Lines of every process are
+    /// counted, also those a `ConsoleLogParser.process` selection leaves out; event lines only when read.
+    /// Empty when no line names a process.
+    public var processLines: [ProcessLines] = []
+    /// Lines of processes beyond the first 1 000, counted together.
+    public var untalliedProcessLineCount: Int = 0
+    /// Non-blank lines before the first line that names a process (all of them in a log without prefixes).
+    public var unattributedLineCount: Int = 0
+    /// Lines not read because they belong to a process that `ConsoleLogParser.process` does not select.
+    public var leftOutLineCount: Int = 0
+    /// Whether the lines that gave events come from more than one history: event lines of two processes
+    /// alternate (two PIDs of one program running at once), or another program's lines gave events (an
+    /// extension's `MyAppWidget[880:3]`). They are then read as one history, which is not what happened;
+    /// `ConsoleLogParser.process` picks one. A relaunch (one process's lines, then the next one's) is not a mix.
+    public var mixesProcesses: Bool = false
 
     /// Whether any event's time was made up rather than read from its line; the trace header says so.
     public var hasSyntheticTimes: Bool { untimedLineCount > 0 }

@@ -26,11 +26,16 @@ public struct ConsoleLogParser: Sendable {
     public var isStrict: Bool
     /// The path recorded in each event's `source.file`, or `nil`.
     public var sourceFile: String?
+    /// When set, only the lines of the processes it matches are read (see `ProcessSelector` for which process a
+    /// line belongs to); the others are counted (`ConsoleImportResult.leftOutLineCount`) and otherwise ignored:
+    /// no event, no skipped line, no time, no strict error. `nil`: every line is read.
+    public var process: ProcessSelector?
 
-    public init(markRules: [MarkRule] = [], isStrict: Bool = false, sourceFile: String? = nil) {
+    public init(markRules: [MarkRule] = [], isStrict: Bool = false, sourceFile: String? = nil, process: ProcessSelector? = nil) {
         self.markRules = markRules
         self.isStrict = isStrict
         self.sourceFile = sourceFile
+        self.process = process
     }
 
     /// Parses a whole log (lines separated by `\n`, `\r\n` or `\r`).

@@ -118,6 +118,11 @@ public struct ConsoleLogSession: Sendable {
     private var endedPIDs: Set<Int64> = []
     private var runs: [String] = []
     private var runCount = 0
+    /// The process of the latest line that named one: a line without a prefix belongs to it.
+    private var lineProcess: ProcessToken?
+    private var tally = ProcessTally()
+    private var unattributedLineCount = 0
+    private var leftOutLineCount = 0
     // Clock state.
     private var firstTime: LineTime?
     private var origin: Int64 = 0
@@ -150,6 +155,16 @@ public struct ConsoleLogSession: Sendable {
         let (chars, isASCII) = LineScalars.of(text)
         guard chars.contains(where: { !$0.isSpace }) else { return }
         let prefix = LinePrefixReader.read(chars)
+        if let token = prefix.process { lineProcess = token }
+        if let owner = lineProcess {
+            tally.count(owner, line: number, text: text)
+            if let selector = parser.process, !selector.matches(owner) {
+                leftOutLineCount += 1
+                return
+            }
+        } else {
+            unattributedLineCount += 1
+        }
         if let invalid = prefix.invalidTime {
             if parser.isStrict {
                 throw ConsoleImportError(
@@ -183,6 +198,7 @@ public struct ConsoleLogSession: Sendable {
             add(Pending(payload: .mark(mark), source: source, time: time))
             produced = true
         }
+        if produced, let owner = lineProcess { tally.countEvents(owner) }
         if !produced {
             if parser.isStrict {
                 throw ConsoleImportError(
@@ -278,6 +294,11 @@ public struct ConsoleLogSession: Sendable {
         result.invalidTimeCount = invalidTimeCount
         result.processes = runs
         result.runStartCount = runCount
+        result.processLines = tally.processes
+        result.untalliedProcessLineCount = tally.untalliedLineCount
+        result.unattributedLineCount = unattributedLineCount
+        result.leftOutLineCount = leftOutLineCount
+        result.mixesProcesses = tally.isMixed
         return result
     }
 

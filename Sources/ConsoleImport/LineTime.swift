@@ -266,10 +266,32 @@ enum LinePrefixReader {
         }
     }
 
+    /// The type column `log stream --style compact` and `log show --style compact` write between the time and
+    /// the process (`2026-08-11 17:15:22.031 Df Candela[80328:9875ec] …`, `… E  syspolicyd[527:85cf08] …`).
+    private static let compactTypes: Set<String> = ["A", "Ac", "Db", "Df", "E", "Er", "F", "Ft", "I", "In"]
+
+    /// `Notes[2231:90112]` (after a time, also behind a compact type column: `Df Notes[2231:90112]`), or the
+    /// `log show` columns; see `skipProcessToken`.
+    private static func skipProcess(_ cursor: inout Cursor, afterTime: Bool) -> ProcessToken? {
+        if afterTime, let first = cursor.peek, first.value >= 0x41, first.value <= 0x5A {
+            var probe = cursor
+            let start = probe.index
+            while let char = probe.peek, char.isLetter, probe.index - start < 3 { probe.index += 1 }
+            if probe.peek == " ", compactTypes.contains(probe.text(start..<probe.index)) {
+                probe.skipSpaces()
+                if let token = skipProcessToken(&probe, afterTime: true) {
+                    cursor = probe
+                    return token
+                }
+            }
+        }
+        return skipProcessToken(&cursor, afterTime: afterTime)
+    }
+
     /// `Notes[2231:90112]`, or the `log show` columns `0x15d4b  Default  0x0  2231  0  Notes: `; the process
     /// name and ID when they are there. After a time, the name may have spaces (`DTSidePanels Demo[81753:c07]`,
     /// an app whose name has a space: up to four words), when the brackets hold both PID and thread.
-    private static func skipProcess(_ cursor: inout Cursor, afterTime: Bool) -> ProcessToken? {
+    private static func skipProcessToken(_ cursor: inout Cursor, afterTime: Bool) -> ProcessToken? {
         let start = cursor.index
         // Process[pid:thread]
         var end = cursor.index

@@ -99,6 +99,22 @@ struct SerialMap<Value> {
         if storage.position(of: key) == nil { insertNew(key, value()) }
     }
 
+    /// Inserts `value` for `key`, which has no value (checked only in debug builds), and returns its storage
+    /// position (the last: `count - 1` after the call). One table probe, no optional value made or destroyed.
+    @discardableResult
+    mutating func insertAbsent(_ key: UInt32, _ value: consuming Value) -> Int {
+        assert(storage.position(of: key) == nil, "SerialMap.insertAbsent: the key has a value")
+        return insertNew(key, value)
+    }
+
+    /// Removes the entry at a storage position (`position(of:)`), destroying its value in place (no optional value
+    /// made); the last entry moves into it.
+    mutating func remove(at position: Int) {
+        precondition(position >= 0 && position < storage.count, "SerialMap position out of range")
+        makeUnique()
+        storage.discard(at: position)
+    }
+
     /// Calls `body` with the value at a storage position (`position(of:)`) to change in place.
     @inline(__always)
     mutating func update<Result>(at position: Int, _ body: (inout Value) -> Result) -> Result {
@@ -113,7 +129,7 @@ struct SerialMap<Value> {
 
     /// Inserts `key` (not present) and returns its position.
     @discardableResult
-    private mutating func insertNew(_ key: UInt32, _ value: Value) -> Int {
+    private mutating func insertNew(_ key: UInt32, _ value: consuming Value) -> Int {
         let count = storage.count
         if (count + 1) * 2 > storage.bucketCount {
             // A bigger table (rehashed by position, as before) and room for the entries.
@@ -223,8 +239,22 @@ struct SerialMap<Value> {
             return bucket
         }
 
+        /// Removes the entry at `position` (below `count`) and destroys its value; the last entry moves into it.
+        func discard(at position: Int) {
+            (values + position).deinitialize(count: 1)
+            unlink(at: position)
+        }
+
         /// Removes the entry at `position` (below `count`) and returns its value; the last entry moves into it.
         func remove(at position: Int) -> Value {
+            let removed = (values + position).move()
+            unlink(at: position)
+            return removed
+        }
+
+        /// Removes the entry at `position` (below `count`), whose value was moved out or destroyed: its bucket is
+        /// freed and the last entry moves into it.
+        private func unlink(at position: Int) {
             let mask = bucketCount &- 1
             // Backward-shift deletion: later entries of the probe run move up into the hole, so lookups need no
             // tombstones.
@@ -242,14 +272,12 @@ struct SerialMap<Value> {
             buckets[hole] = -1
             // Keep storage dense: the last entry moves into the removed one's position.
             let last = count &- 1
-            let removed = (values + position).move()
             if position != last {
                 buckets[bucket(holding: last)] = Int32(truncatingIfNeeded: position)
                 keys[position] = keys[last]
                 (values + position).moveInitialize(from: values + last, count: 1)
             }
             count = last
-            return removed
         }
     }
 }

@@ -121,7 +121,11 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
 
     /// One screen view: where it was sent.
     private struct View {
-        var name: String
+        /// Its name (the mark's `id`, else `name` field) as the type it was counted in holds it:
+        /// `types[type].names[nameIndex]` (plain numbers: a view is copied as its cycle grows, and destroyed at
+        /// its cycle's close).
+        var type: Int32
+        var nameIndex: Int32
         var ordinal: UInt64
         var time: UInt64
         /// The mark's source (boxed: a view is copied as its cycle grows and is counted).
@@ -135,16 +139,29 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
 
     /// Where a screen view was sent from: its text is built only for a finding.
     private enum SentFrom {
-        /// The enclosing callback's name.
-        case callback(String)
-        /// Just after a SwiftUI onAppear of the view named.
-        case onAppear(String)
+        /// The enclosing callback (its name is `CallbackAttribution.name(of:)`'s, built only for a finding).
+        case callback(CallbackName)
+        /// Just after a SwiftUI onAppear of the view named `onAppearNames[index]`.
+        case onAppear(Int32)
+    }
 
-        /// E.g. `viewDidAppear`, `FeedView.onAppear`.
+    /// What `CallbackAttribution.name(of:)` reads of an active callback (plain bytes: a screen view keeps it rather
+    /// than the name's string).
+    private struct CallbackName {
+        var kind: ActiveCallback.Kind
+        /// For an app callback: whether it has no scene (the application delegate's method name).
+        var sceneless: Bool
+
+        init(_ active: ActiveCallback) {
+            kind = active.kind
+            if case .app = kind { sceneless = active.scene == nil } else { sceneless = true }
+        }
+
+        /// As `CallbackAttribution.name(of:)`.
         var text: String {
-            switch self {
-            case .callback(let name): name
-            case .onAppear(let view): "\(view).onAppear"
+            switch kind {
+            case .controller(let callback): callback.name
+            case .app(let transition): sceneless ? transition.applicationMethodName : transition.sceneMethodName
             }
         }
     }
@@ -176,6 +193,13 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         /// The last frame slot (`EventContext.place(ofSlot:)`) seen to name the controller with `controller`'s type
         /// (a frame's controller table entry never changes, so the same place is the same name), if any.
         var seenAt: (frame: UInt64, slot: UInt32)?
+
+        /// The cycle's storage, leaving an empty array without storage.
+        mutating func takeCycle() -> [View] {
+            var taken: [View] = []
+            swap(&taken, &cycle)
+            return taken
+        }
     }
 
     /// Screen views of one name by the controllers of one type: how many, how many extra, the first extras.
@@ -215,6 +239,9 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     /// for a known name, answered once per code. Manually allocated, freed at deinit.
     private let screenCodes: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var tracked = SerialMap<Tracked>()
+    /// Empty cycle arrays with storage, of entries removed at deinit, for new entries (a new entry's first screen
+    /// view allocated its cycle's storage). At most as many as entries were tracked at once.
+    @exclusivity(unchecked) private var spareCycles: [[View]] = []
     /// The types in first-seen order (the order findings are reported in; a few, found by a scan of their names).
     @exclusivity(unchecked) private var types: [TypeTotals] = []
     /// The last SwiftUI onAppear, when `hasOnAppear`: its ordinal, host (and the host's serial) and view name
@@ -224,6 +251,9 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     @exclusivity(unchecked) private var onAppearHost: ControllerRef?
     @exclusivity(unchecked) private var onAppearHostSerial: UInt32?
     @exclusivity(unchecked) private var onAppearView = ""
+    /// `onAppearView`'s position in `onAppearNames`, the onAppear view names seen (a few, interned where read).
+    @exclusivity(unchecked) private var onAppearViewIndex: Int32 = 0
+    @exclusivity(unchecked) private var onAppearNames: [String] = []
     /// Where `onAppearHost` and `onAppearView` were read (`EventContext.place(ofSlot:)` of the host's slot and of
     /// the view name's string slot), if by a frame's slot.
     @exclusivity(unchecked) private var onAppearHostPlace: (frame: UInt64, slot: UInt32)?
@@ -283,7 +313,9 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             }
         case .deinitialize:
             if !tracked[at: position].cycle.isEmpty { close(&tracked[at: position]) { closer("") } }
-            tracked.removeValue(forKey: serial)
+            // The cycle's storage (empty now, kept by `close`) goes to the next new entry.
+            if tracked[at: position].cycle.capacity > 0 { spareCycles.append(tracked[at: position].takeCycle()) }
+            tracked.remove(at: position)
             trackedSerials.remove(serial)
         default:
             break
@@ -321,6 +353,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             let viewPlace = record.stringSlot == EventRecord.noString ? nil : context.place(ofSlot: record.stringSlot)
             if viewPlace == nil || onAppearViewPlace == nil || viewPlace! != onAppearViewPlace! {
                 onAppearView = context.string(of: record) ?? ""
+                onAppearViewIndex = Self.intern(onAppearView, in: &onAppearNames)
                 onAppearViewPlace = viewPlace
             }
         case .mark:
@@ -373,7 +406,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         var enclosing: Callback?
         var inAppearing = true
         if let active = attribution.enclosingActive(ofSerial: ownerSerial) {
-            sentFrom = .callback(CallbackAttribution.name(of: active))
+            sentFrom = .callback(CallbackName(active))
             if case .controller(let callback) = active.kind {
                 enclosing = callback
                 inAppearing = callback == .viewWillAppear || callback == .viewIsAppearing || callback == .viewDidLayoutSubviews
@@ -382,11 +415,10 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             }
         }
         if hasOnAppear, onAppearHostSerial == ownerSerial, inAppearing {
-            sentFrom = .onAppear(onAppearView)
+            sentFrom = .onAppear(onAppearViewIndex)
         }
         // The identifier as `MarkOwner.identifier(_:)` reads it: the `id` field, else the `name` field.
         let name = (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""
-        let view = View(name: name, ordinal: context.ordinal, time: record.timestamp, source: context.hasSource ? context.source.map(SourceBox.init) : nil, sentFrom: sentFrom, enclosing: enclosing)
         // The entry is changed in place (copying it out and back copied its cycle's array on append).
         let position: Int
         let type: Int
@@ -407,12 +439,14 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             }
         } else {
             let owner = ownerRef ?? context.controller(of: record)
-            tracked[ownerSerial] = start(owner, appearance: appearance, at: record.timestamp, seenAt: place)
+            position = tracked.insertAbsent(ownerSerial, start(owner, appearance: appearance, at: record.timestamp, seenAt: place))
             trackedSerials.insert(ownerSerial)
-            position = tracked.count - 1  // a new entry is stored last (`SerialMap`)
             type = tracked[at: position].type
         }
-        Self.countView(view.name, in: &types[type])
+        let nameIndex = Self.countView(name, in: &types[type])
+        let view = View(
+            type: Int32(truncatingIfNeeded: type), nameIndex: Int32(truncatingIfNeeded: nameIndex), ordinal: context.ordinal, time: record.timestamp,
+            source: context.hasSource ? context.source.map(SourceBox.init) : nil, sentFrom: sentFrom, enclosing: enclosing)
         switch appearance {
         case .appearing, .appeared:
             if tracked[at: position].cycle.isEmpty, appearance == .appearing { tracked[at: position].cycleStart = appearanceSince ?? record.timestamp }
@@ -453,13 +487,39 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         }
     }
 
-    /// Counts a screen view named `name` in `type`.
-    private static func countView(_ name: String, in type: inout TypeTotals) {
+    /// Counts a screen view named `name` in `type`; its position in `type.names`.
+    private static func countView(_ name: String, in type: inout TypeTotals) -> Int {
         if let index = type.index(of: name) {
             type.totals[index].views += 1
-        } else {
-            type.names.append(name)
-            type.totals.append(NameTotals(views: 1))
+            return index
+        }
+        type.names.append(name)
+        type.totals.append(NameTotals(views: 1))
+        return type.names.count - 1
+    }
+
+    /// The position of `string` in `strings`, appended if it is not there.
+    private static func intern(_ string: String, in strings: inout [String]) -> Int32 {
+        if let index = strings.firstIndex(of: string) { return Int32(truncatingIfNeeded: index) }
+        strings.append(string)
+        return Int32(truncatingIfNeeded: strings.count - 1)
+    }
+
+    /// The name of `view`.
+    private func name(of view: View) -> String {
+        types[Int(view.type)].names[Int(view.nameIndex)]
+    }
+
+    /// Whether two views have the same name (names are unique within a type).
+    private func sameName(_ a: View, _ b: View) -> Bool {
+        a.type == b.type ? a.nameIndex == b.nameIndex : name(of: a) == name(of: b)
+    }
+
+    /// E.g. `viewDidAppear`, `FeedView.onAppear`.
+    private func text(_ sentFrom: SentFrom) -> String {
+        switch sentFrom {
+        case .callback(let name): name.text
+        case .onAppear(let index): "\(onAppearNames[Int(index)]).onAppear"
         }
     }
 
@@ -482,6 +542,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
     private func start(_ controller: ControllerRef, appearance: Appearance, at time: UInt64, seenAt: (frame: UInt64, slot: UInt32)?) -> Tracked {
         let type = typePosition(of: controller.typeName)
         var entry = Tracked(controller: controller, type: type)
+        if let spare = spareCycles.popLast() { entry.cycle = spare }
         entry.confirmed = appearance == .appeared
         entry.cycleStart = time
         entry.seenAt = seenAt
@@ -504,8 +565,9 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
                 // appearance that does not complete; it is not reported twice.
                 if let callback = entry.cycle[index].enclosing, Self.beforeVisible & 1 << UInt32(callback.rawValue) != 0 { continue }
                 let view = entry.cycle[index]
-                count(view, .cancelled(appearingSince: entry.cycleStart ?? view.time, closedBy: closer()), in: &entry)
-            } else if index > 0, entry.cycle[..<index].contains(where: { $0.name == entry.cycle[index].name }) {
+                let since = entry.cycleStart ?? view.time
+                count(view, .cancelled(appearingSince: since, closedBy: closer()), in: &entry)
+            } else if index > 0, entry.cycle[..<index].contains(where: { sameName($0, entry.cycle[index]) }) {
                 count(entry.cycle[index], .duplicate, in: &entry)
             }
         }
@@ -520,11 +582,13 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         entry.cycleStart = nil
     }
 
-    private func count(_ view: View, _ why: Extra, in entry: inout Tracked) {
+    /// Counts `view` as extra; `why` (which may build a related event's text) is made only for the first three.
+    private func count(_ view: View, _ why: @autoclosure () -> Extra, in entry: inout Tracked) {
         let type = entry.type
-        let index = types[type].index(of: view.name)!
+        // The view's own name position when it was counted in the entry's type (names are unique within a type).
+        let index = Int(view.type) == type ? Int(view.nameIndex) : types[type].index(of: name(of: view))!
         types[type].totals[index].extra += 1
-        if types[type].totals[index].first.count < 3 { types[type].totals[index].first.append(Example(view: view, why: why, controller: entry.controller)) }
+        if types[type].totals[index].first.count < 3 { types[type].totals[index].first.append(Example(view: view, why: why(), controller: entry.controller)) }
     }
 
     private func report(_ position: Int, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
@@ -543,7 +607,7 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             for (number, example) in total.first.enumerated() {
                 if number > 0 { message += "; " }
                 let view = example.view
-                let place = (several ? " in \(example.controller.displayName)" : "") + (view.sentFrom.map { " from \($0.text)" } ?? "")
+                let place = (several ? " in \(example.controller.displayName)" : "") + (view.sentFrom.map { " from \(text($0))" } ?? "")
                 switch example.why {
                 case .cancelled(let since, _): message += "at \(clock(view.time))\(place), in an appearance begun at \(clock(since)) and cancelled (viewWillDisappear, no viewDidAppear)"
                 case .notAppearing(let state): message += "at \(clock(view.time))\(place), while \(example.controller.displayName) was \(state)"
@@ -554,13 +618,13 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             var related: [RelatedEvent] = []
             for (number, example) in total.first.enumerated() {
                 if number > 0 {
-                    related.append(RelatedEvent(ordinal: example.view.ordinal, timestamp: example.view.time, message: "\(label) at \(clock(example.view.time))\(example.view.sentFrom.map { " from \($0.text)" } ?? "")", source: example.view.source?.source))
+                    related.append(RelatedEvent(ordinal: example.view.ordinal, timestamp: example.view.time, message: "\(label) at \(clock(example.view.time))\(example.view.sentFrom.map { " from \(text($0))" } ?? "")", source: example.view.source?.source))
                 }
                 if case .cancelled(_, let closer?) = example.why { related.append(closer) }
             }
             findings.append(Finding(
                 ruleID: AnalyticsOvercountRule.id, severity: severity, controller: first.controller.displayName,
-                timestamp: first.view.time, ordinal: first.view.ordinal, callback: first.view.sentFrom?.text,
+                timestamp: first.view.time, ordinal: first.view.ordinal, callback: first.view.sentFrom.map(text),
                 message: message, related: related, source: first.view.source?.source
             ))
         }

@@ -38,16 +38,42 @@ struct CancelledDisappearances<Item> {
     var isEmpty: Bool { awaiting.isEmpty }
 
     /// Holds `item` until the current disappearance of `controller` completes or is cancelled.
-    mutating func hold(_ item: Item, for controller: ControllerRef) {
+    /// (Taken as owned: appended without a copy.)
+    mutating func hold(_ item: consuming Item, for controller: ControllerRef) {
         awaiting.append((controller.serial, item))
+    }
+
+    /// Whether something is held for the controller `serial` (by index: `contains(where:)` copied each element out).
+    private func holds(_ serial: UInt32) -> Bool {
+        for index in awaiting.indices where awaiting[index].serial == serial { return true }
+        return false
+    }
+
+    /// Whether everything held is for the controller `serial` (and something is).
+    private func holdsOnly(_ serial: UInt32) -> Bool {
+        guard !awaiting.isEmpty else { return false }
+        // By index: iterating the elements copied each one out.
+        for index in awaiting.indices where awaiting[index].serial != serial { return false }
+        return true
     }
 
     /// Removes and returns what is held for the controller `serial`, in the order held (`nil` when nothing is).
     private mutating func take(_ serial: UInt32) -> [Item]? {
-        guard awaiting.contains(where: { $0.serial == serial }) else { return nil }
+        guard holds(serial) else { return nil }
         let items = awaiting.filter { $0.serial == serial }.map(\.item)
-        awaiting.removeAll { $0.serial == serial }
+        remove(serial)
         return items
+    }
+
+    /// Drops what is held for the controller `serial`: usually everything held (one controller's disappearance at a
+    /// time), emptied from the end keeping the storage (`removeAll(where:)` and `removeAll(keepingCapacity:)` went
+    /// through the generic array replacement and destroy).
+    private mutating func remove(_ serial: UInt32) {
+        if holdsOnly(serial) {
+            while !awaiting.isEmpty { awaiting.removeLast() }
+        } else {
+            awaiting.removeAll { $0.serial == serial }
+        }
     }
 
     /// Applies a callback record (`RuleMonitor.observe(callback:_:_:)`); returns the cancellation it shows, if any.
@@ -60,7 +86,7 @@ struct CancelledDisappearances<Item> {
             let related = context.related(record, "disappearance cancelled: \(controller.displayName) viewWillAppear at \(context.time(record.timestamp)) without viewDidDisappear")
             return Cancellation(controller: controller, items: items, cancellation: related)
         case .viewDidDisappear, .deinitialize:
-            if awaiting.contains(where: { $0.serial == record.controller }) { awaiting.removeAll { $0.serial == record.controller } }
+            if holds(record.controller) { remove(record.controller) }
             return nil
         default:
             return nil

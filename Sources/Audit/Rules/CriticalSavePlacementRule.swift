@@ -206,10 +206,11 @@ final class CriticalSavePlacementMonitor: RuleMonitor {
                 let save = Save(
                     controller: ref, ordinal: context.ordinal, timestamp: record.timestamp, source: context.source,
                     willDisappearOrdinal: active.ordinal, willDisappearTime: active.since)
-                if candidates[typeKey] == nil {
-                    candidates[typeKey] = Candidate(first: save)
+                // One hash of the key when it has a candidate already (most saves repeat one).
+                if let index = candidates.index(forKey: typeKey) {
+                    candidates.values[index].count += 1
                 } else {
-                    candidates[typeKey]?.count += 1
+                    candidates[typeKey] = Candidate(first: save)
                 }
                 awaiting.hold((typeKey, save), for: ref)
             } else {

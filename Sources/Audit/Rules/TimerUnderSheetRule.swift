@@ -143,7 +143,8 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         var ordinal: UInt64
         /// The callback it started in (`CallbackAttribution.enclosingActive(ofSerial:)`); named only for a finding.
         var startedIn: ActiveCallback?
-        var source: EventSource?
+        /// The start mark's source (boxed: a timer is copied into the covers it runs under).
+        var source: SourceBox?
     }
 
     /// A timer running while its controller is covered: since when it counts as covered.
@@ -159,7 +160,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         var style: ModalPresentationStyle
         var time: UInt64
         var ordinal: UInt64
-        var source: EventSource?
+        var source: SourceBox?
         /// The covered controllers' serials, each once (few: a short list scanned with `==`).
         var covered: [UInt32]
         var timers: [CoveredTimer]
@@ -181,8 +182,9 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     /// `startMarks` and `stopMarks`, matched on records.
     private let startNames: MarkNames
     private let stopNames: MarkNames
-    /// Running timers by owner serial.
-    @exclusivity(unchecked) private var timers = SerialMap<[Timer]>()
+    /// Running timers in start order (few run at once: a list scanned by owner serial, no list per owner to
+    /// allocate at a controller's first timer and free at its last stop).
+    @exclusivity(unchecked) private var timers: [Timer] = []
     /// Presentations still up, oldest first.
     @exclusivity(unchecked) private var covers: [Cover] = []
     /// The timers reported (few: one per finding; a list, so no generic set type is made at run time).
@@ -237,13 +239,10 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         guard let owner = MarkOwner.of(record, context) else { return }
         let timer = Timer(
             owner: owner, id: MarkOwner.identifier(record, context), start: record.timestamp, ordinal: context.ordinal,
-            startedIn: context.attribution.enclosingActive(ofSerial: owner.serial), source: context.source
+            startedIn: context.attribution.enclosingActive(ofSerial: owner.serial),
+            source: context.hasSource ? context.source.map(SourceBox.init) : nil
         )
-        if let position = timers.position(of: owner.serial) {
-            timers[at: position].append(timer)
-        } else {
-            timers[owner.serial] = [timer]
-        }
+        timers.append(timer)
         for index in covers.indices where covers[index].covered.contains(owner.serial) {
             covers[index].timers.append(CoveredTimer(timer: timer, since: record.timestamp))
             break
@@ -256,15 +255,16 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         let presented = context.listSerial(0, of: record)
         var covered: [UInt32] = []
         var running: [CoveredTimer] = []
-        // By position (storage order, as `zip(timers.keys, timers.values)` was): no arrays of keys and values made.
-        for position in 0..<timers.count {
-            let serial = timers.key(at: position)
-            guard serial != presented else { continue }
-            let list = timers[at: position]
-            guard Self.hasAppeared(list[0].owner.serial, context) else { continue }
+        // Each owner of running timers once (its first timer decides; `covered` is a set: only `contains` reads it).
+        for index in timers.indices {
+            let serial = timers[index].owner.serial
+            guard serial != presented, !timers[..<index].contains(where: { $0.owner.serial == serial }) else { continue }
+            guard Self.hasAppeared(serial, context) else { continue }
             guard !covers.contains(where: { $0.covered.contains(serial) }) else { continue }
             covered.append(serial)
-            running += list.map { CoveredTimer(timer: $0, since: record.timestamp) }
+            for later in index..<timers.count where timers[later].owner.serial == serial {
+                running.append(CoveredTimer(timer: timers[later], since: record.timestamp))
+            }
         }
         // Controllers already appeared without a timer yet may start one while covered.
         if record.hasController, record.controller != presented, Self.hasAppeared(record.controller, context) {
@@ -273,7 +273,8 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         running.sort { $0.timer.ordinal < $1.timer.ordinal }
         covers.append(Cover(
             presented: context.listController(0, of: record), presenter: record.hasController ? context.controller(of: record) : nil, style: style,
-            time: record.timestamp, ordinal: context.ordinal, source: context.source, covered: covered, timers: running))
+            time: record.timestamp, ordinal: context.ordinal, source: context.hasSource ? context.source.map(SourceBox.init) : nil,
+            covered: covered, timers: running))
     }
 
     /// Whether the replayed state has the controller `serial` appeared (read in place).
@@ -286,11 +287,9 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         // Only the owner's serial is needed (no `ControllerRef` built).
         guard let owner = MarkOwner.serial(of: record, context) else { return }
         let id = MarkOwner.identifier(record, context)
-        // In place: removing through `timers[owner]!` copied the owner's whole list.
-        guard let position = timers.position(of: owner),
-              let index = timers[at: position].firstIndex(where: { $0.id == id }) else { return }
-        let timer = timers[at: position].remove(at: index)
-        if timers[at: position].isEmpty { timers.removeValue(forKey: owner) }
+        // The owner's first timer with that id (the timers are in start order).
+        guard let index = timers.firstIndex(where: { $0.owner.serial == owner && $0.id == id }) else { return }
+        let timer = timers.remove(at: index)
         for cover in covers.indices {
             guard let covered = covers[cover].timers.firstIndex(where: { $0.timer.ordinal == timer.ordinal }) else { continue }
             let entry = covers[cover].timers.remove(at: covered)
@@ -303,7 +302,7 @@ final class TimerUnderSheetMonitor: RuleMonitor {
     func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         guard record.callback == .deinitialize, record.phase != .end else { return }
         let serial = record.controller
-        if !timers.isEmpty { timers[serial] = nil }
+        if !timers.isEmpty { timers.removeAll { $0.owner.serial == serial } }
         guard !covers.isEmpty else { return }
         for index in covers.indices { covers[index].timers.removeAll { $0.timer.owner.serial == serial } }
         uncover(serial, at: record.timestamp, ending: context.related(record, "\(context.controller(of: record).displayName) deinit at \(context.time(record.timestamp))"), how: "until \(context.controller(of: record).displayName) was deinitialized at \(context.time(record.timestamp))", context.time, &findings)
@@ -358,11 +357,11 @@ final class TimerUnderSheetMonitor: RuleMonitor {
         let started = timer.startedIn.map { " (started in \(CallbackAttribution.name(of: $0)) at \(clock(timer.start)))" } ?? " (started at \(clock(timer.start)))"
         let by = cover.presenter.map { " from \($0.displayName)" } ?? ""
         let message = "\(timer.owner.displayName)'s timer \(MarkOwner.quoted(timer.id))\(started) kept running for \(TimeText.duration(running)) under \(cover.presented.displayName), presented\(by) as \(cover.style.name) at \(clock(cover.time)), \(how()). A \(cover.style.name) presentation leaves the covered screen on screen: it gets no viewWillDisappear/viewDidDisappear, so a timer stopped there keeps firing while the screen is covered."
-        var related = [RelatedEvent(ordinal: timer.ordinal, timestamp: timer.start, message: "timer \(MarkOwner.quoted(timer.id)) started at \(clock(timer.start))", source: timer.source)]
+        var related = [RelatedEvent(ordinal: timer.ordinal, timestamp: timer.start, message: "timer \(MarkOwner.quoted(timer.id)) started at \(clock(timer.start))", source: timer.source?.source)]
         if let ending = ending() { related.append(ending) }
         findings.append(Finding(
             ruleID: TimerUnderSheetRule.id, severity: severity, controller: timer.owner.displayName,
-            timestamp: cover.time, ordinal: cover.ordinal, callback: nil, message: message, related: related, source: cover.source
+            timestamp: cover.time, ordinal: cover.ordinal, callback: nil, message: message, related: related, source: cover.source?.source
         ))
     }
 }

@@ -10,7 +10,7 @@ import TraceModel
 import Glibc
 #endif
 
-/// `lifetrace import LOG [-o TRACE] [--format text|jsonl] [--mark 'SUBSTRING=MARK[,field=value…]']… [--strict]`
+/// `lifetrace import LOG [-o TRACE] [--format text|jsonl] [--process NAME|PID] [--mark 'SUBSTRING=MARK[,field=value…]']… [--strict]`
 ///
 /// Reads a console log (`text`, see docs/IMPORT.md) or a JSONL export (`jsonl`, docs/JSONL.md) and writes a
 /// `.lifetrace` trace. `LOG` `-` is standard input, copied to a file first (`StandardInputSpool`). The input is streamed: read in chunks, parsed line by line and written as it goes, so
@@ -28,7 +28,7 @@ struct ImportCommand: Command {
     static let spec = CommandSpec(
         name: "import",
         abstract: "Turn a console log (or a JSONL export) into a trace.",
-        usage: "LOG [-o TRACE] [--format text|jsonl] [--mark SUBSTRING=MARK[,field=value…]]… [--strict]",
+        usage: "LOG [-o TRACE] [--format text|jsonl] [--process NAME|PID] [--mark SUBSTRING=MARK[,field=value…]]… [--strict]",
         discussion: """
             Text logs: each line with a lifecycle callback (viewDidLoad, viewWillAppear:, -[Class dealloc],
             Class.viewDidAppear(_:), sceneDidEnterBackground, ...) becomes an event for the controller named on
@@ -51,18 +51,26 @@ struct ImportCommand: Command {
             run starts (the app was launched again). Printed objects (<MyApp.DetailViewController: 0x7fa1…>)
             with different addresses are different controllers.
 
+            --process MyApp (a program name) or --process 1234 (a PID) imports only the lines of that process
+            (a line without a prefix goes with the line before it). Without it, when the lines that give events
+            come from two processes at once (two PIDs of one app alternating, or an extension's MyAppWidget[880:3]
+            lines), the import says so on standard error, naming each process with its line count and first
+            line: they are read as one history. A relaunch (one PID's lines, then another's) is two runs, not a mix.
+
             LOG '-' reads standard input, so a live console stream can be piped in (-o is then required):
             xcrun simctl spawn booted log stream --style compact | lifetrace import - -o session.lifetrace
             The input ends with the stream, or at Ctrl-C: what was read is imported. If the import fails, what
             was read is kept beside the trace (TRACE.stdin.log) and named; if the run is killed, the next
             import into the same trace keeps it so.
 
-            Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, or (with --strict) an
-            unreadable line or an invalid time.
+            Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, a --process no line
+            is from (the error names the processes the log has), or (with --strict) an unreadable line or an
+            invalid time.
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace; required for -)."),
             OptionSpec("format", value: "FORMAT", help: "text or jsonl (default: jsonl for .jsonl/.ndjson or a JSONL export's content)."),
+            OptionSpec("process", value: "NAME|PID", help: "Import only the lines of this process: a program name (MyApp) or a PID (1234)."),
             OptionSpec("mark", value: "RULE", repeatable: true, help: "SUBSTRING=MARK[,field=value...]: lines containing SUBSTRING become MARK marks."),
             OptionSpec("strict", help: "Fail on the first line that is neither a callback nor a mark, or has an invalid time."),
         ],
@@ -95,6 +103,10 @@ struct ImportCommand: Command {
         if givenFormat == "jsonl", !rules.isEmpty || arguments.flag("strict") {
             throw ValidationError("--mark and --strict apply to --format text only")
         }
+        let process = try processSelector(arguments)
+        if givenFormat == "jsonl", process != nil {
+            throw ValidationError("--process applies to --format text only (a JSONL export holds one trace's events)")
+        }
         let resolvedDestination = try FilePaths.traceDestination(destination)
         // Standard input cannot be read again: -o is checked before it is read, as export and audit check it. (A
         // file's own problems, a missing file, are named first, as before.)
@@ -122,7 +134,7 @@ struct ImportCommand: Command {
         do {
             exit = try importInput(
                 readPath, shownAs: shownInput, fromStandardInput: fromStandardInput, givenFormat: givenFormat, rules: rules,
-                destination: destination, resolvedDestination: resolvedDestination, arguments: arguments, output: output)
+                process: process, destination: destination, resolvedDestination: resolvedDestination, arguments: arguments, output: output)
         } catch {
             spool.map { finish($0, succeeded: false, destination: resolvedDestination, output: output) }
             throw error
@@ -219,16 +231,19 @@ struct ImportCommand: Command {
     /// Imports the log at `path` (a file, or standard input's copy) into `destination` and prints the report.
     static func importInput(
         _ path: String, shownAs input: String, fromStandardInput: Bool, givenFormat: String?, rules: [MarkRule],
-        destination: String, resolvedDestination: String, arguments: ParsedArguments, output: CommandOutput
+        process: ProcessSelector? = nil, destination: String, resolvedDestination: String, arguments: ParsedArguments, output: CommandOutput
     ) throws -> ExitCode {
         let byExtension = !fromStandardInput && ["jsonl", "ndjson"].contains((path as NSString).pathExtension.lowercased())
         let format = givenFormat ?? (byExtension || Self.startsLikeExport(path) ? "jsonl" : "text")
         if format == "jsonl", !rules.isEmpty || arguments.flag("strict") {
             throw ValidationError("--mark and --strict apply to --format text only")
         }
+        if format == "jsonl", process != nil {
+            throw ValidationError("--process applies to --format text only (a JSONL export holds one trace's events)")
+        }
         let request = ImportRequest(
             input: path, recordedPath: input, format: format, rules: rules, strict: arguments.flag("strict"),
-            destination: resolvedDestination)
+            process: process, destination: resolvedDestination)
         // Standard input's copy has a temporary name; messages name `<stdin>` instead.
         func shown(_ text: String) -> String {
             fromStandardInput ? text.replacingOccurrences(of: path, with: input) : text
@@ -262,6 +277,7 @@ struct ImportCommand: Command {
             output.errorLine("lifetrace import: warning: \(input): \(nothingFound)")
         }
         for line in report.summary { output.line("  \(line.displayEscaped)") }
+        for line in report.notes { output.errorLine(line.displayEscaped) }
         return .success
     }
 
@@ -288,6 +304,8 @@ struct ImportCommand: Command {
         var format: String
         var rules: [MarkRule] = []
         var strict = false
+        /// `--process`: only that process's lines are read.
+        var process: ProcessSelector?
         /// The trace to write (through `destination.importing-PID-RANDOM`, renamed at the end).
         var destination: String
     }
@@ -303,6 +321,8 @@ struct ImportCommand: Command {
         var passes = 1
         /// For a text log without any event: why, for a warning.
         var nothingFound: String?
+        /// `lifetrace import: note: …` lines for standard error, after the summary (processes mixed in the log).
+        var notes: [String] = []
     }
 
     /// Reads `request.input` in chunks, parses it and writes the trace as it goes: memory is bounded by what
@@ -362,7 +382,8 @@ struct ImportCommand: Command {
     /// by rewriting the header in place after `close()`. When the session asks for a restart (untimed lines
     /// before the first timed one, too many to hold), the log is read a second time with the leading time known.
     static func importText(_ request: ImportRequest, to temporary: String, progress: ImportProgress?) throws -> ImportReport {
-        let parser = ConsoleLogParser(markRules: request.rules, isStrict: request.strict, sourceFile: request.recordedPath)
+        let parser = ConsoleLogParser(
+            markRules: request.rules, isStrict: request.strict, sourceFile: request.recordedPath, process: request.process)
         var leadingTime = ConsoleLogSession.LeadingTime.unknown
         var passes = 1
         while true {
@@ -399,15 +420,23 @@ struct ImportCommand: Command {
                 passes += 1
                 continue
             }
+            if let selector = request.process, let problem = unknownProcessMessage(selector, result) {
+                try? writer.close()
+                throw ImportInputError(message: "\(request.recordedPath): \(problem)")
+            }
             try writer.append(contentsOf: result.events)
             let eventCount = writer.writer.eventCount
             try writer.close()
             progress?.clear()
+            // `process=` only when given, so the id of an import without it is what it always was.
             let fingerprintOptions = ["format=text"] + request.rules.map { "mark=\($0.specText)" }
+                + (request.process.map { ["process=\($0.text)"] } ?? [])
             let final = header(
                 clock: result.clock, hasSyntheticTimes: result.hasSyntheticTimes, traceID: hasher.traceID(options: fingerprintOptions))
             try TraceWriter.rewriteHeader(of: temporary, with: final)
             var report = summarize(result)
+            report.summary += processSummary(request.process, result)
+            report.notes = mixedProcessesNote(request.process, result, input: request.recordedPath)
             report.warnings = problems.warnings + report.warnings
             report.summary += problems.summary
             report.eventCount = eventCount
