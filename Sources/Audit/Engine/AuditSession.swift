@@ -1165,7 +1165,7 @@ final class ReplayBox {
     /// How many marks `openBeginBeforeMark(ofSerial:)` reads back past at most.
     static let markRun = 8
 
-    @inline(never)
+    @inline(__always)
     private func openBeginBeforeMark(_ pending: UnsafeMutablePointer<PendingFold>, _ serial: UInt32?) -> ActiveCallback? {
         guard let records = pending.pointee.recordBase else { return nil }
         let entries = pending.pointee.entries

@@ -42,10 +42,17 @@ public struct CallbackAttribution {
     /// `enclosing(of:)` for a mark of the controller `serial` (`nil`: of no controller), as the replayed state's
     /// `ActiveCallback`: `nil` exactly when `enclosing(of:)` is, and no `ControllerRef` or scene name is built
     /// (resolve them with `enclosing(of:)` or `ReplayState.controllerRef(of:)` when a finding needs them).
+    @inline(__always)
     public func enclosingActive(ofSerial serial: UInt32?) -> ActiveCallback? {
+        // A mark right after a begin (past other marks) is answered from the batch, without folding up to it.
+        if let active = box._withUnsafeGuaranteedRef({ $0.openBeginBeforeMark(ofSerial: serial) }) { return active }
+        return stateEnclosingActive(ofSerial: serial)
+    }
+
+    /// `enclosingActive(ofSerial:)` read from the replayed state, folded up to the event being observed.
+    @inline(never)
+    private func stateEnclosingActive(ofSerial serial: UInt32?) -> ActiveCallback? {
         box._withUnsafeGuaranteedRef { replay in
-            // A mark right after a begin (past other marks) is answered from the batch, without folding up to it.
-            if let active = replay.openBeginBeforeMark(ofSerial: serial) { return active }
             replay.catchUp()
             return withUnsafeMutablePointer(to: &replay.state) { state in
                 guard let active = state.pointee.borrowedEnclosingCallback(ofSerial: serial) else { return nil }
