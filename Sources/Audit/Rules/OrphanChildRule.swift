@@ -92,13 +92,14 @@ final class OrphanChildMonitor: RuleMonitor {
     struct PendingDidMove {
         var child: ControllerRef
         var parent: ControllerRef
-        /// The addChild event: ordinal, timestamp, source (its text is built only for a finding).
-        var addChildAt: (ordinal: UInt64, timestamp: UInt64, source: EventSource?)
+        /// The addChild event: ordinal, timestamp, source (its text is built only for a finding; boxed: one word
+        /// to copy).
+        var addChildAt: (ordinal: UInt64, timestamp: UInt64, source: SourceBox?)
         var appeared: RelatedEvent?
 
         /// The addChild event as a related event; `clock` formats trace times (`EventContext.time(_:)`).
         func addChild(_ clock: (UInt64) -> String) -> RelatedEvent {
-            RelatedEvent(ordinal: addChildAt.ordinal, timestamp: addChildAt.timestamp, message: "addChild(\(child.displayName)) on \(parent.displayName) at \(clock(addChildAt.timestamp))", source: addChildAt.source)
+            RelatedEvent(ordinal: addChildAt.ordinal, timestamp: addChildAt.timestamp, message: "addChild(\(child.displayName)) on \(parent.displayName) at \(clock(addChildAt.timestamp))", source: addChildAt.source?.source)
         }
     }
 
@@ -293,7 +294,9 @@ final class OrphanChildMonitor: RuleMonitor {
             for index in 0..<count {
                 let child = context.listController(index, of: record)
                 setParent(of: child.serial, to: parent, clearingLeaving: true)
-                pendingDidMove[child.serial] = PendingDidMove(child: child, parent: parent, addChildAt: (context.ordinal, record.timestamp, context.source))
+                pendingDidMove[child.serial] = PendingDidMove(
+                    child: child, parent: parent,
+                    addChildAt: (context.ordinal, record.timestamp, context.hasSource ? context.source.map(SourceBox.init) : nil))
             }
         case .push, .setViewControllers, .selectTab:
             guard record.hasController else { return }
@@ -358,11 +361,14 @@ final class OrphanChildMonitor: RuleMonitor {
     private func observeCallback(_ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
         let serial = record.controller
         let callback = record.callback
-        if !pendingDidMove.isEmpty, var pending = pendingDidMove[serial], record.phase != .begin || callback != .viewDidAppear {
+        // The waiting entry is read and changed in place (copying it out and back, two names, a related event and
+        // a source, cost more than the rest of the call, at every callback of a waiting child).
+        if !pendingDidMove.isEmpty, record.phase != .begin || callback != .viewDidAppear, let position = pendingDidMove.position(of: serial) {
             if callback == .didMoveToParent, record.parent == .controller {
-                removePending(serial)
-            } else if let appeared = pending.appeared, callback != .viewDidAppear {
-                removePending(serial)
+                pendingDidMove.remove(at: position)
+            } else if let appeared = pendingDidMove[at: position].appeared, callback != .viewDidAppear {
+                let pending = pendingDidMove[at: position]
+                pendingDidMove.remove(at: position)
                 let child = context.controller(of: record)
                 findings.append(Finding(
                     ruleID: OrphanChildRule.id, severity: settings.severity, controller: child.displayName,
@@ -371,9 +377,8 @@ final class OrphanChildMonitor: RuleMonitor {
                     related: [pending.addChild(context.time), appeared, context.related(record, "\(callback.name) at \(context.time(record.timestamp))")]
                 ))
             } else if callback == .viewDidAppear {
-                pending.appeared = context.related(record, "\(context.controller(of: record).displayName) viewDidAppear at \(context.time(record.timestamp))")
+                pendingDidMove[at: position].appeared = context.related(record, "\(context.controller(of: record).displayName) viewDidAppear at \(context.time(record.timestamp))")
                 anyAppeared = true
-                pendingDidMove[serial] = pending
             }
         }
         switch callback {
