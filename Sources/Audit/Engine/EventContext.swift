@@ -141,6 +141,29 @@ public struct EventContext {
         return cursor.firstFieldValue(named: name.rawValue, start: record.listStart, count: record.listCount)
     }
 
+    /// Where the string value of the mark `record`'s first field named `name` (or, when it has none, of its first
+    /// field named `otherwise`) is in its frame's string table, as `place(ofSlot:)` gives a slot: two marks of one
+    /// trace with the same place have the same value (`field(name, of:) ?? field(otherwise, of:)`), so a monitor
+    /// that kept what it made of a value seen at a place can reuse it without reading the string. `nil` when that
+    /// field is missing or not a string, or for an event fed as an `Event`.
+    public func stringFieldPlace(_ name: KnownName, otherwise: KnownName, of record: EventRecord) -> (frame: UInt64, slot: UInt32)? {
+        guard !replay.isEvent, let cursor = replay.cursor, record.kind == .mark else { return nil }
+        let end = record.listStart &+ record.listCount
+        var chosen: MarkFieldRecord?
+        var index = record.listStart
+        while index < end {
+            let field = cursor.field(index)
+            if field.nameCode == name.rawValue {
+                chosen = field
+                break
+            }
+            if chosen == nil, field.nameCode == otherwise.rawValue { chosen = field }
+            index &+= 1
+        }
+        guard let chosen, chosen.type == .string else { return nil }
+        return (cursor.pointee.frame.firstOrdinal, UInt32(truncatingIfNeeded: chosen.bits))
+    }
+
     /// `field(_:of:)` for an event fed as an `Event` (kept out of the record path, whose frame it made bigger).
     @inline(never)
     private func eventField(_ name: KnownName) -> FieldValue? {

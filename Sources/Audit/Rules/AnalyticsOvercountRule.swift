@@ -219,6 +219,10 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         /// sends few names, so a scan of `==` beats hashing the name per screen view.
         var names: [String] = []
         var totals: [NameTotals] = []
+        /// Where the last screen view counted here read its name (`EventContext.stringFieldPlace`), if in a frame,
+        /// and the name's position in `names`.
+        var lastNamePlace: (frame: UInt64, slot: UInt32)?
+        var lastNameIndex = 0
 
         /// The position of `name` in `names`.
         func index(of name: String) -> Int? {
@@ -417,8 +421,8 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
         if hasOnAppear, onAppearHostSerial == ownerSerial, inAppearing {
             sentFrom = .onAppear(onAppearViewIndex)
         }
-        // The identifier as `MarkOwner.identifier(_:)` reads it: the `id` field, else the `name` field.
-        let name = (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""
+        // Where the identifier's string is in the frame (see below).
+        let namePlace = context.stringFieldPlace(.id, otherwise: .name, of: record)
         // The entry is changed in place (copying it out and back copied its cycle's array on append).
         let position: Int
         let type: Int
@@ -443,7 +447,18 @@ final class AnalyticsOvercountMonitor: RuleMonitor {
             trackedSerials.insert(ownerSerial)
             type = tracked[at: position].type
         }
-        let nameIndex = Self.countView(name, in: &types[type])
+        // The identifier as `MarkOwner.identifier(_:)` reads it: the `id` field, else the `name` field; not read when
+        // it is at the place (frame and string slot) the type's last screen view read it at (the same string).
+        let nameIndex: Int
+        if let namePlace, let last = types[type].lastNamePlace, last.frame == namePlace.frame, last.slot == namePlace.slot {
+            nameIndex = types[type].lastNameIndex
+            types[type].totals[nameIndex].views += 1
+        } else {
+            let name = (context.field(.id, of: record) ?? context.field(.name, of: record))?.description ?? ""
+            nameIndex = Self.countView(name, in: &types[type])
+            types[type].lastNamePlace = namePlace
+            types[type].lastNameIndex = nameIndex
+        }
         let view = View(
             type: Int32(truncatingIfNeeded: type), nameIndex: Int32(truncatingIfNeeded: nameIndex), ordinal: context.ordinal, time: record.timestamp,
             source: context.hasSource ? context.source.map(SourceBox.init) : nil, sentFrom: sentFrom, enclosing: enclosing)

@@ -149,8 +149,10 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
     /// name costs a comparison instead of a hash of its name.
     @exclusivity(unchecked) private var hostNames = SerialMap<HostName>()
     @exclusivity(unchecked) private var children = SerialMap<Child>()
-    /// Groups by parent serial, then by child type name.
-    @exclusivity(unchecked) private var groups = SerialMap<[String: Group]>()
+    /// Groups by parent serial, then by child type name: a parent has few child types, so a scan of `==` on their
+    /// names (the same string object, compared in one step, while the names come from one frame) costs less than
+    /// hashing the name per addChild and removal.
+    @exclusivity(unchecked) private var groups = SerialMap<[Group]>()
     @exclusivity(unchecked) private var traceStart: UInt64 = 0
 
     init(settings: RuleSettings) {
@@ -242,19 +244,30 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
         let added = Added(child: child, ordinal: context.ordinal, timestamp: timestamp, source: context.source)
         let limit = limit
         // Changed where it is stored: a copy of the group out of the map and back copied its `live` set.
-        let position = groups.position(of: parent.serial, inserting: [:])
+        let position = groups.position(of: parent.serial, inserting: [])
         groups.update(at: position) { byType in
-            byType[child.typeName, default: Group(parent: parent, typeName: child.typeName, first: added)].add(child.serial, added, limit: limit)
+            if let index = Self.index(of: child.typeName, in: byType) {
+                byType[index].add(child.serial, added, limit: limit)
+            } else {
+                var group = Group(parent: parent, typeName: child.typeName, first: added)
+                group.add(child.serial, added, limit: limit)
+                byType.append(group)
+            }
         }
+    }
+
+    /// The position of the group of child type `typeName` in `groups` (by index: iterating copied each group out).
+    private static func index(of typeName: String, in groups: [Group]) -> Int? {
+        for index in groups.indices where groups[index].typeName == typeName { return index }
+        return nil
     }
 
     private func remove(_ serial: UInt32) {
         guard children.contains(serial), let child = children.removeValue(forKey: serial), let position = groups.position(of: child.parent) else { return }
         groups.update(at: position) { byType in
-            // One hash of the type name (it was looked up three times).
-            guard let index = byType.index(forKey: child.typeName) else { return }
-            byType.values[index].live.removeValue(forKey: serial)
-            byType.values[index].removed += 1
+            guard let index = Self.index(of: child.typeName, in: byType) else { return }
+            byType[index].live.removeValue(forKey: serial)
+            byType[index].removed += 1
         }
     }
 
@@ -264,7 +277,8 @@ final class HostingChildrenAccumulateMonitor: RuleMonitor {
 
     private func reportGroups(ofParent serial: UInt32, _ findings: inout [Finding]) {
         guard groups.contains(serial), let byType = groups.removeValue(forKey: serial) else { return }
-        for typeName in byType.keys.sorted() { report(byType[typeName]!, &findings) }
+        // By type name (the order of the keys of the dictionary by type name this was).
+        for group in byType.sorted(by: { $0.typeName < $1.typeName }) { report(group, &findings) }
     }
 
     private func reportAll(_ findings: inout [Finding]) {

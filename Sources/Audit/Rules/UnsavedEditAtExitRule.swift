@@ -125,10 +125,21 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         var timestamp: UInt64
         var source: EventSource?
         var callbackName: String
-        var what: String
+        /// What the exit was, in words (built only for a finding: most edits are saved before their exit closes).
+        var what: What
         var edits: [Edits]
         /// The exit is the end of the process itself: the change was lost, not merely at risk.
         var isProcessEnd = false
+
+        /// The parts of an exit's description.
+        enum What {
+            /// Already in words.
+            case text(String)
+            /// The controller's viewDidDisappear (or deinit, `isDeinit`) at `timestamp`.
+            case controller(ControllerRef, isDeinit: Bool, timestamp: UInt64)
+            /// The app's (or the scene's) didEnterBackground or willTerminate at `timestamp`.
+            case app(AppEvent, timestamp: UInt64)
+        }
     }
 
     let settings: RuleSettings
@@ -188,10 +199,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         }
         guard record.phase != .end, record.callback == .viewDidDisappear || record.callback == .deinitialize else { return }
         guard !unsaved.isEmpty, let edits = unsaved.removeValue(forKey: serial), !edits.isEmpty else { return }
-        let name = context.controller(of: record).displayName
-        let what = record.callback == .deinitialize
-            ? "\(name) was deinitialized at \(context.time(record.timestamp))"
-            : "\(name) disappeared (viewDidDisappear at \(context.time(record.timestamp)))"
+        let what = PendingExit.What.controller(context.controller(of: record), isDeinit: record.callback == .deinitialize, timestamp: record.timestamp)
         pending.append(PendingExit(
             closer: record.phase == .begin ? .callbackEnd(serial, record.callback) : .nextCallback,
             ordinal: context.ordinal, timestamp: record.timestamp, source: context.source,
@@ -260,7 +268,7 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
             pending.append(PendingExit(
                 closer: .nextCallback, ordinal: context.ordinal, timestamp: event.timestamp, source: event.source,
                 callbackName: "runStarted",
-                what: "its process ended (last event of the run at \(lastOfRun); a new run of \(process) starts at \(context.time(event.timestamp)), so the app was killed or crashed)",
+                what: .text("its process ended (last event of the run at \(lastOfRun); a new run of \(process) starts at \(context.time(event.timestamp)), so the app was killed or crashed)"),
                 edits: edits, isProcessEnd: true
             ))
             settle(findings: &findings) { _ in true }
@@ -284,12 +292,10 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         guard !unsaved.isEmpty else { return }
         let edits = unsaved.values.joined().sorted { $0.first.ordinal < $1.first.ordinal }
         unsaved.removeAll()
-        let subject = app.scene.map { "scene '\($0)'" } ?? "the app"
-        let verb = app.transition == .didEnterBackground ? "entered the background" : "was about to terminate"
         pending.append(PendingExit(
             closer: app.phase == .begin ? .appEnd(app.transition) : .nextCallback,
             ordinal: context.ordinal, timestamp: timestamp, source: source,
-            callbackName: app.delegateMethodName, what: "\(subject) \(verb) at \(context.time(timestamp)) (\(app.delegateMethodName))",
+            callbackName: app.delegateMethodName, what: .app(app, timestamp: timestamp),
             edits: edits
         ))
     }
@@ -319,6 +325,21 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
         if empty { unsaved.removeValue(forKey: owner) }
     }
 
+    /// An exit's description, e.g. `FormViewController#3 disappeared (viewDidDisappear at 5.904 s)`.
+    private func text(_ what: PendingExit.What) -> String {
+        switch what {
+        case .text(let text):
+            return text
+        case .controller(let controller, let isDeinit, let timestamp):
+            let name = controller.displayName
+            return isDeinit ? "\(name) was deinitialized at \(time(timestamp))" : "\(name) disappeared (viewDidDisappear at \(time(timestamp)))"
+        case .app(let app, let timestamp):
+            let subject = app.scene.map { "scene '\($0)'" } ?? "the app"
+            let verb = app.transition == .didEnterBackground ? "entered the background" : "was about to terminate"
+            return "\(subject) \(verb) at \(time(timestamp)) (\(app.delegateMethodName))"
+        }
+    }
+
     /// `timestamp` as seconds since the first event, as `EventContext.time(_:)` writes it.
     private func time(_ timestamp: UInt64) -> String {
         TimeText.seconds(timestamp >= traceStart ? timestamp - traceStart : 0)
@@ -345,9 +366,9 @@ final class UnsavedEditAtExitMonitor: RuleMonitor {
                     related.append(self.related(edits.last, edits.key))
                 }
                 if exit.isProcessEnd {
-                    message += " was never followed by a critical save of '\(edits.key)' before \(exit.what): the change was lost."
+                    message += " was never followed by a critical save of '\(edits.key)' before \(text(exit.what)): the change was lost."
                 } else {
-                    message += " was not followed by a critical save of '\(edits.key)' before \(exit.what); the change is lost if the process ends there."
+                    message += " was not followed by a critical save of '\(edits.key)' before \(text(exit.what)); the change is lost if the process ends there."
                 }
                 findings.append(Finding(
                     ruleID: UnsavedEditAtExitRule.id, severity: settings.severity,
