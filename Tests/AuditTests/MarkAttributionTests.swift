@@ -23,6 +23,14 @@ struct MarkAttributionTests {
         /// How many answers came from the batch (asked of the replay box before the attribution, by batches).
         var fromBatch = 0
         var lastBegin: UInt32?
+        /// Whether every other mark also names the controller of its own attribution (`controllerRef(of:)`, which
+        /// needs the state: the fold catches up right after a batch answer).
+        let namesControllers: Bool
+        private var marks = 0
+
+        init(namesControllers: Bool = false) {
+            self.namesControllers = namesControllers
+        }
 
         func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
             if record.phase == .begin { lastBegin = record.controller }
@@ -38,20 +46,26 @@ struct MarkAttributionTests {
                 let active = context.attribution.enclosingActive(ofSerial: serial)
                 seen.append("\(context.ordinal) \(serial.map(String.init) ?? "-") \(active.map { "\($0)" } ?? "none")")
             }
+            marks += 1
+            if namesControllers, marks % 2 == 1,
+                let own = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil)
+            {
+                seen.append("\(context.ordinal) in \(context.attribution.controllerRef(of: own)?.displayName ?? "-")")
+            }
         }
 
         func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {}
         func finish(_ end: TraceEnd, _ findings: inout [Finding]) {}
     }
 
-    static func agree(_ events: [Event], frameEvents: Int) throws -> (batches: Probe, events: Probe) {
+    static func agree(_ events: [Event], frameEvents: Int, namesControllers: Bool = false) throws -> (batches: Probe, events: Probe) {
         let (path, reader) = try BatchedTraceFile.write(events, frameEvents: frameEvents, name: "mark-attribution", traceIDByte: 9)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let byEvents = Probe()
+        let byEvents = Probe(namesControllers: namesControllers)
         let eventSession = AuditSession(monitors: [byEvents])
         try reader.forEachEvent { ordinal, event in eventSession.observe(event, ordinal: ordinal) }
         _ = eventSession.finish()
-        let byBatches = Probe()
+        let byBatches = Probe(namesControllers: namesControllers)
         let batchSession = AuditSession(monitors: [byBatches])
         var batch = RecordBatch()
         for frame in reader.frames {
@@ -74,6 +88,21 @@ struct MarkAttributionTests {
     @Test("random events of every kind (instants, app callbacks, deinits, unbalanced ends)", arguments: [UInt64(4), 5, 6])
     func random(seed: UInt64) throws {
         let (batches, events) = try Self.agree(RandomEvents.make(count: 5_000, seed: seed), frameEvents: 333)
+        #expect(batches.seen.count > 100)
+        #expect(batches.seen == events.seen)
+    }
+
+    @Test("a simulated session: the controller named right after a batch answer is the state's")
+    func namedAfterBatchAnswer() throws {
+        let (batches, events) = try Self.agree(SessionGenerator(seed: 31).events(count: 20_000), frameEvents: 1_000, namesControllers: true)
+        #expect(batches.seen == events.seen)
+        #expect(batches.fromBatch > 100)
+        #expect(batches.seen.contains { $0.contains(" in ") && !$0.hasSuffix(" in -") })
+    }
+
+    @Test("random events: the controller named right after a batch answer is the state's", arguments: [UInt64(4), 5, 6])
+    func namedAfterBatchAnswerRandom(seed: UInt64) throws {
+        let (batches, events) = try Self.agree(RandomEvents.make(count: 5_000, seed: seed), frameEvents: 400, namesControllers: true)
         #expect(batches.seen.count > 100)
         #expect(batches.seen == events.seen)
     }
