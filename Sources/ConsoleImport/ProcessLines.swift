@@ -3,6 +3,7 @@
 public struct ProcessLines: Sendable, Hashable, CustomStringConvertible {
     /// The program's name as the prefix writes it (`MyApp`, `MyAppWidget`).
     public var name: String
+    /// The process ID the prefix writes (`1234` in `MyApp[1234:56789]`).
     public var pid: Int64
     /// Non-blank lines of the process: its prefixed lines and the lines without a prefix that follow them.
     public var lineCount: Int

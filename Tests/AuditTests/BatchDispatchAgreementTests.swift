@@ -18,13 +18,9 @@ struct BatchDispatchAgreementTests {
         let (path, reader) = try BatchedTraceFile.write(events, frameEvents: frameEvents, name: "audit-batches", traceIDByte: 5)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let byEvents = auditor.makeSession()
-        try reader.forEachEvent { ordinal, event in byEvents.observe(event, ordinal: ordinal) }
+        try BatchedTraceFile.observeByEvents(reader, byEvents)
         let byBatches = auditor.makeSession()
-        var batch = RecordBatch()
-        for frame in reader.frames {
-            var cursor = try reader.cursor(for: frame)
-            try byBatches.observeRest(of: &cursor, batch: &batch)
-        }
+        try BatchedTraceFile.observeByBatches(reader, byBatches)
         let sameState = byBatches.state == byEvents.state
         return (byBatches.finish(), byEvents.finish(), sameState)
     }

@@ -2,6 +2,8 @@ import Foundation
 import TraceLog
 import TraceModel
 
+@testable import Audit
+
 /// A trace written to a temporary file in small frames, for the tests that compare the audit's record-batch paths
 /// with its event-by-event path: frames of at most `frameEvents` events give many batch boundaries.
 enum BatchedTraceFile {
@@ -22,5 +24,25 @@ enum BatchedTraceFile {
         try writer.append(contentsOf: events)
         try writer.close()
         return (path, try TraceReader(path: path))
+    }
+
+    /// Gives every event of `reader` to `session` one at a time (the `Event` path, `observe(_:ordinal:)`), without
+    /// finishing it.
+    ///
+    /// - Throws: what decoding the trace throws.
+    static func observeByEvents(_ reader: TraceReader, _ session: AuditSession) throws {
+        try reader.forEachEvent { ordinal, event in session.observe(event, ordinal: ordinal) }
+    }
+
+    /// Gives every events frame of `reader` to `session` in record batches (the fast path,
+    /// `observeRest(of:batch:)`), without finishing it.
+    ///
+    /// - Throws: what decoding the trace throws.
+    static func observeByBatches(_ reader: TraceReader, _ session: AuditSession) throws {
+        var batch = RecordBatch()
+        for frame in reader.frames {
+            var cursor = try reader.cursor(for: frame)
+            try session.observeRest(of: &cursor, batch: &batch)
+        }
     }
 }

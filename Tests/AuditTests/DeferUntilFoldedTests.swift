@@ -69,16 +69,12 @@ struct DeferUntilFoldedTests {
 
         let byEvents = Probe()
         let eventSession = AuditSession(monitors: [byEvents])
-        try reader.forEachEvent { ordinal, event in eventSession.observe(event, ordinal: ordinal) }
+        try BatchedTraceFile.observeByEvents(reader, eventSession)
         _ = eventSession.finish()
 
         let byBatches = Probe()
         let batchSession = AuditSession(monitors: [byBatches])
-        var batch = RecordBatch()
-        for frame in reader.frames {
-            var cursor = try reader.cursor(for: frame)
-            try batchSession.observeRest(of: &cursor, batch: &batch)
-        }
+        try BatchedTraceFile.observeByBatches(reader, batchSession)
         _ = batchSession.finish()
 
         #expect(byEvents.unfoldedCalls == 0)

@@ -63,15 +63,11 @@ struct MarkAttributionTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let byEvents = Probe(namesControllers: namesControllers)
         let eventSession = AuditSession(monitors: [byEvents])
-        try reader.forEachEvent { ordinal, event in eventSession.observe(event, ordinal: ordinal) }
+        try BatchedTraceFile.observeByEvents(reader, eventSession)
         _ = eventSession.finish()
         let byBatches = Probe(namesControllers: namesControllers)
         let batchSession = AuditSession(monitors: [byBatches])
-        var batch = RecordBatch()
-        for frame in reader.frames {
-            var cursor = try reader.cursor(for: frame)
-            try batchSession.observeRest(of: &cursor, batch: &batch)
-        }
+        try BatchedTraceFile.observeByBatches(reader, batchSession)
         _ = batchSession.finish()
         return (byBatches, byEvents)
     }
