@@ -263,6 +263,7 @@ struct AuditCommand: Command {
         }
         var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath)
         audit.jsonlLineMap = lineMap
+        audit.idleRules = session.idleRules
         audit.baseDirectory = FileManager.default.currentDirectoryPath
         if let stop {
             throw AuditInputError(stop.underlying, message: "\(stop)", partial: audit)
