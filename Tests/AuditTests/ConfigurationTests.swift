@@ -30,7 +30,7 @@ struct ConfigurationTests {
         let ids = auditor.active.map(\.rule.id)
         #expect(!ids.contains("view_did_load_once"))
         #expect(!ids.contains("geometry_before_appearing"))
-        #expect(ids.count == BuiltinRules.all.count - 2)
+        #expect(ids.count == BuiltinRules.enabledByDefault.count - 2)
         let leak = try #require(auditor.active.first { $0.rule.id == "leaked_controller" })
         #expect(leak.settings.severity == .warning)
         #expect(leak.settings.parameters["grace"] == .duration(10_000_000_000))

@@ -38,7 +38,7 @@ struct ReporterTests {
         #expect(lines.contains { $0.hasPrefix("traces/notes.lifetrace:event 8: warning: ") && $0.hasSuffix("(appearance_balance)") })
         #expect(lines.contains("    at 2.100 s (t=2100000000 ns) in NoteEditorViewController#1, callback viewWillDisappear"))
         #expect(lines.contains { $0.hasPrefix("    fix: Move the critical save") })
-        #expect(lines.last == "audited 1 trace (11 events) with \(BuiltinRules.all.count) rules: 2 errors, 1 warning, 0 notes")
+        #expect(lines.last == "audited 1 trace (11 events) with \(BuiltinRules.enabledByDefault.count) rules: 2 errors, 1 warning, 0 notes")
     }
 
     @Test("JSON: traces, findings with the documented keys, summary")
@@ -63,8 +63,8 @@ struct ReporterTests {
     @Test("JUnit: a test case per rule and trace; errors fail, warnings fail only with --strict")
     func junit() throws {
         let plain = JUnitReporter.render(try report())
-        #expect(plain.components(separatedBy: "<testcase ").count - 1 == BuiltinRules.all.count)
-        #expect(plain.contains("<testsuite name=\"traces/notes.lifetrace\" tests=\"\(BuiltinRules.all.count)\" failures=\"2\""))
+        #expect(plain.components(separatedBy: "<testcase ").count - 1 == BuiltinRules.enabledByDefault.count)
+        #expect(plain.contains("<testsuite name=\"traces/notes.lifetrace\" tests=\"\(BuiltinRules.enabledByDefault.count)\" failures=\"2\""))
         #expect(plain.contains("<system-out>"))
         let strict = JUnitReporter.render(try report(strict: true))
         #expect(strict.contains("failures=\"3\""))

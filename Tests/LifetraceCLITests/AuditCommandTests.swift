@@ -79,7 +79,7 @@ struct AuditCommandTests {
         #expect(lines.contains { $0.hasPrefix("\(trace):event 10: error: critical save of 'draft'") && $0.hasSuffix("(critical_save_placement)") })
         #expect(lines.contains { $0.hasPrefix("\(trace):event 18: error: 'draft' edited at 8.511 s") && $0.hasSuffix("(unsaved_edit_at_exit)") })
         #expect(lines.contains { $0.contains("related: event 14 at 6.290 s: disappearance cancelled") })
-        #expect(lines.last == "audited 1 trace (19 events) with \(BuiltinRules.all.count) rules: 2 errors, 0 warnings, 0 notes")
+        #expect(lines.last == "audited 1 trace (19 events) with \(BuiltinRules.enabledByDefault.count) rules: 2 errors, 0 warnings, 0 notes")
         #expect(!FileManager.default.fileExists(atPath: trace + ".jsonl"), "text output writes no export")
     }
 
@@ -127,7 +127,7 @@ struct AuditCommandTests {
         let driver = try #require((runs[0]["tool"] as? [String: Any])?["driver"] as? [String: Any])
         #expect(driver["name"] as? String == "lifetrace")
         let rules = try #require(driver["rules"] as? [[String: Any]])
-        #expect(rules.count == BuiltinRules.all.count)
+        #expect(rules.count == BuiltinRules.enabledByDefault.count)
         var ruleIDs: [String] = []
         for rule in rules {
             let id = try #require(rule["id"] as? String)
@@ -170,7 +170,7 @@ struct AuditCommandTests {
         try Self.writeTrace(Self.cancelledPopEvents, to: trace)
         let junit = run(["audit", trace, "--format", "junit"])
         #expect(junit.out.hasPrefix("<?xml"))
-        #expect(junit.out.components(separatedBy: "<testcase ").count - 1 == BuiltinRules.all.count)
+        #expect(junit.out.components(separatedBy: "<testcase ").count - 1 == BuiltinRules.enabledByDefault.count)
         #expect(junit.out.contains("failures=\"2\""))
         let github = run(["audit", trace, "--format", "github"]).out.split(separator: "\n").map(String.init)
         #expect(github[0].hasPrefix("::error file=\(trace).jsonl,line=11,title=critical_save_placement::"))
@@ -199,7 +199,7 @@ struct AuditCommandTests {
         try Data(#"{"disabled_rules": ["critical_save_placement"], "rules": {"unsaved_edit_at_exit": {"severity": "warning"}}}"#.utf8).write(to: URL(fileURLWithPath: quiet))
         let relaxed = run(["audit", trace, "--config", quiet])
         #expect(relaxed.code == .success)
-        #expect(relaxed.out.contains("with \(BuiltinRules.all.count - 1) rules: 0 errors, 1 warning"))
+        #expect(relaxed.out.contains("with \(BuiltinRules.enabledByDefault.count - 1) rules: 0 errors, 1 warning"))
         let bad = scratch.path("bad.json")
         try Data(#"{"rules": {"leaked_controller": {"grase": "5s"}}}"#.utf8).write(to: URL(fileURLWithPath: bad))
         let failed = run(["audit", trace, "--config", bad])
@@ -262,6 +262,6 @@ struct AuditCommandTests {
         #expect(process.terminationStatus == 1)
         #expect(out.contains("traces/first.lifetrace:event 3: error: "))
         #expect(out.contains("traces/ui/list.lifetrace:event 3: error: "))
-        #expect(out.hasSuffix("audited 2 traces (8 events) with \(BuiltinRules.all.count) rules: 2 errors, 0 warnings, 0 notes\n"))
+        #expect(out.hasSuffix("audited 2 traces (8 events) with \(BuiltinRules.enabledByDefault.count) rules: 2 errors, 0 warnings, 0 notes\n"))
     }
 }

@@ -66,7 +66,9 @@ public final class AuditSession {
                         } else {
                             let entry = entries[index]
                             state.apply(callback: entry, ordinal: ordinal, from: cursor)
-                            take(.callback(CallbackFact(entry)), ordinal: ordinal, timestamp: entry.timestamp, source: nil)
+                            var fact = CallbackFact(entry)
+                            if entry.parent == .controller { fact.parentRef = cursor.pointee.controller(atSlot: entry.parentSlot) }
+                            take(.callback(fact), ordinal: ordinal, timestamp: entry.timestamp, source: nil)
                         }
                     }
                 }
@@ -82,7 +84,9 @@ public final class AuditSession {
         state.apply(record, from: cursor)
         let input: EngineEvent?
         if record.kind == .callback {
-            input = .callback(CallbackFact(record))
+            var fact = CallbackFact(record)
+            if record.parent == .controller { fact.parentRef = cursor.pointee.controller(atSlot: record.parentSlot) }
+            input = .callback(fact)
         } else {
             input = EngineEvent(cursor.pointee.event(of: record))
         }

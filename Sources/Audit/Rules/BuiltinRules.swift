@@ -19,6 +19,9 @@ public enum BuiltinRules {
         RequestNotCancelledRule.rule,
     ]
 
+    /// The rules that run without configuration (every rule but the opt-in ones).
+    public static var enabledByDefault: [Rule] { all.filter { !$0.descriptor.isOptIn } }
+
     /// The rule with `id`, or `nil`.
     public static func rule(_ id: String) -> Rule? {
         all.first { $0.id == id }

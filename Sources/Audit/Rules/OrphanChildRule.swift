@@ -160,7 +160,9 @@ struct OrphanChildRule: AuditRule {
         case .willMoveToParent, .didMoveToParent:
             switch callback.parent {
             case .some(.some(let parent)):
-                setParent(of: serial, to: replay.ref(of: parent) ?? ControllerRef(serial: parent, typeName: ""), clearingLeaving: callback.callback == .willMoveToParent)
+                // Named as this event names it (one serial may be recorded under two names).
+                let ref = callback.parentRef ?? replay.ref(of: parent) ?? ControllerRef(serial: parent, typeName: "")
+                setParent(of: serial, to: ref, clearingLeaving: callback.callback == .willMoveToParent)
             case .some(.none) where callback.phase != .end:
                 if callback.callback == .willMoveToParent {
                     links[serial, default: Link()].isLeaving = true
