@@ -418,14 +418,24 @@ def run_job(spark, arguments, local, remote):
                         ("input_problems", problems)):
         context.setJobDescription(f"write {name}")
         table.write.mode("overwrite" if arguments.overwrite else "errorifexists").parquet(f"{output}/{name}")
+    from pyspark.sql import functions as F
+    context.setJobDescription("count")
+    by_type = {row["type"]: row for row in records.groupBy("type").agg(
+        F.count("*").alias("records"), F.sum("events").alias("events"),
+        F.countDistinct("trace.path").alias("paths")).collect()}
+
+    def count(kind, column="records"):
+        row = by_type.get(kind)
+        return (row[column] or 0) if row else 0
+
     counts = {
         "schema": "lifetrace.fleet-summary/1",
-        "traces": traces.count(),
-        "events": traces.agg({"events": "sum"}).collect()[0][0] or 0,
-        "findings": findings.count(),
-        "aggregate_rows": aggregates.count(),
-        "input_problems": problems.count(),
-        "traces_with_input_problems": problems.select("path").distinct().count(),
+        "traces": count("trace"),
+        "events": count("trace", "events"),
+        "findings": count("finding"),
+        "aggregate_rows": spark.read.parquet(f"{output}/aggregates").count(),
+        "input_problems": count("input_problem"),
+        "traces_with_input_problems": count("input_problem", "paths"),
         "seconds": round(time.monotonic() - started, 3),
         "complete": True,
     }
