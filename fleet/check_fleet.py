@@ -71,9 +71,7 @@ def reference(binary, paths):
         elif record["type"] == "finding":
             controller = record["controller"]
             key = (record["rule"], SERIAL.sub("", controller) if controller is not None else None, version)
-            wall = None
-            if trace.get("wall_anchor_unix_ns") is not None:
-                wall = trace["wall_anchor_unix_ns"] + record["t_ns"] - trace["wall_anchor_monotonic_ns"]
+            wall = record.get("unix_ns")
             group = groups.setdefault(key, {"paths": set(), "findings": 0, "walls": []})
             group["paths"].add(trace["path"])
             group["findings"] += 1

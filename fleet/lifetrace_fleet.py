@@ -51,14 +51,14 @@ def ndjson_schema():
     def n(name):
         return StructField(name, LongType(), True)
 
-    trace = StructType([s("path"), s("trace_id"), s("producer"), s("app_version"), s("os_version"),
-                        n("wall_anchor_unix_ns"), n("wall_anchor_monotonic_ns")])
+    trace = StructType([s("path"), s("trace_id"), s("producer"), s("app_version"), s("os_version")])
     source = StructType([s("file"), n("line")])
     related = StructType([n("event"), n("t_ns"), s("time"), n("line"), s("message")])
     return StructType([
         s("schema"), s("type"), StructField("trace", trace, True),
         # finding
-        s("rule"), s("severity"), s("verdict"), s("controller"), s("callback"), n("event"), n("t_ns"), s("time"),
+        s("rule"), s("severity"), s("verdict"), s("controller"), s("callback"), n("event"), n("t_ns"), n("unix_ns"),
+        s("time"),
         n("line"), StructField("source", source, True), s("message"),
         StructField("related", ArrayType(related, True), True),
         # input_problem
@@ -244,12 +244,11 @@ def tables(records):
     identity = [F.col("trace.path").alias("path"), F.col("trace.trace_id").alias("trace_id"),
                 F.col("trace.producer").alias("producer"), app_version.alias("app_version"),
                 F.col("trace.os_version").alias("os_version")]
-    wall = (F.col("trace.wall_anchor_unix_ns") + F.col("t_ns") - F.col("trace.wall_anchor_monotonic_ns"))
 
     findings = records.where(F.col("type") == "finding").select(
         *identity, "rule", "severity", "verdict", "controller",
         F.regexp_replace("controller", CONTROLLER_SERIAL.pattern, "").alias("controller_type"),
-        "callback", "event", "t_ns", wall.alias("wall_ns"), "time", "line",
+        "callback", "event", "t_ns", "unix_ns", "time", "line",
         F.col("source.file").alias("source_file"), F.col("source.line").alias("source_line"), "message", "related")
     traces = records.where(F.col("type") == "trace").select(*identity, "events", "findings", "complete")
     problems = records.where(F.col("type") == "input_problem").select(
@@ -260,8 +259,8 @@ def tables(records):
     aggregates = (findings.groupBy("rule", "controller_type", "app_version")
                   .agg(F.countDistinct("path").alias("sessions_affected"),
                        F.count("*").alias("findings"),
-                       F.min("wall_ns").alias("first_seen_unix_ns"),
-                       F.max("wall_ns").alias("last_seen_unix_ns"))
+                       F.min("unix_ns").alias("first_seen_unix_ns"),
+                       F.max("unix_ns").alias("last_seen_unix_ns"))
                   .join(sessions, F.col("app_version").eqNullSafe(F.col("sessions_app_version")), "left")
                   .withColumn("share_of_sessions", F.col("sessions_affected") / F.col("sessions"))
                   .select("rule", "controller_type", "app_version", "sessions_affected", "sessions",
