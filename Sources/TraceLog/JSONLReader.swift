@@ -24,6 +24,9 @@ public struct JSONLReader {
     /// The trace header carried by the first line (`{"lifetrace": {…}}`), or `nil` when the input has none.
     /// Members absent from the header line take defaults (see docs/JSONL.md).
     public private(set) var header: TraceHeader?
+    /// Whether the header line gives a `trace_id` (without one, `header` holds a fresh random id, which does not
+    /// identify the trace across reads).
+    public private(set) var headerHasTraceID = false
     /// Events returned so far.
     public private(set) var eventCount: UInt64 = 0
 
@@ -149,6 +152,7 @@ public struct JSONLReader {
             }
         }
         self.header = try JSONLSchema.traceHeader(from: header, file: file, line: line)
+        headerHasTraceID = header["trace_id"] != nil
     }
 
     // MARK: - Events
