@@ -17,7 +17,7 @@ struct NDJSONReportTests {
 
     @Test("good, unreadable, torn and empty traces: every line validates; findings, problems and trace ends in order")
     func mixed() throws {
-        let scratch = try CLIScratch()
+        let scratch = try CLIScratch("ndjson")
         let paths = try AuditJobsTests().mixedTraces(scratch)
         let result = runCLI(["audit"] + paths + ["--format", "ndjson", "-o", "-", "--jobs", "1"])
         #expect(result.code == .usageOrInput, "an unreadable trace: exit 2")
@@ -27,7 +27,7 @@ struct NDJSONReportTests {
         let validation = try ExternalValidator.validateJSON(file, schema: Self.schema, lines: true)
         #expect(validation.status == 0, "\(validation.output)")
 
-        let records = try records(result.out)
+        let records = try self.records(result.out)
         #expect(records.allSatisfy { $0["schema"] as? String == "lifetrace.finding/1" })
         let header = try TraceReader(path: paths[0]).header
         // The good trace: its two error-level findings, each carrying the trace's identity, then its end.
@@ -58,7 +58,7 @@ struct NDJSONReportTests {
 
     @Test("the same lines, in the same order, with --jobs 4, and in a file with -o FILE")
     func jobsAndFile() throws {
-        let scratch = try CLIScratch()
+        let scratch = try CLIScratch("ndjson")
         let paths = try AuditJobsTests().mixedTraces(scratch)
         let one = runCLI(["audit"] + paths + ["--format", "ndjson", "--jobs", "1"])
         let four = runCLI(["audit"] + paths + ["--format", "ndjson", "--jobs", "4"])
@@ -71,7 +71,7 @@ struct NDJSONReportTests {
 
     @Test("the schema is a real check: a line without the trace's identity or with an unknown type is refused")
     func schemaRefuses() throws {
-        let scratch = try CLIScratch()
+        let scratch = try CLIScratch("ndjson")
         let file = scratch.path("bad.ndjson")
         try """
             {"schema":"lifetrace.finding/1","type":"trace","events":1,"findings":0,"complete":true}
@@ -84,7 +84,7 @@ struct NDJSONReportTests {
 
     @Test("a JSON Lines input without a trace_id in its header has none in the report")
     func jsonlIdentity() throws {
-        let scratch = try CLIScratch()
+        let scratch = try CLIScratch("ndjson")
         let trace = scratch.path("t.lifetrace")
         try AuditCommandTests.writeTrace(AuditCommandTests.cancelledPopEvents, to: trace)
         let exported = runCLI(["export", trace])
@@ -92,7 +92,7 @@ struct NDJSONReportTests {
         let jsonl = scratch.path("t.jsonl")
         try lines.joined(separator: "\n").write(toFile: jsonl, atomically: false, encoding: .utf8)
         let result = runCLI(["audit", jsonl, "--format", "ndjson"])
-        let first = try #require(try records(result.out).first)
+        let first = try #require(try self.records(result.out).first)
         let identity = try #require(first["trace"] as? [String: Any])
         #expect(identity["trace_id"] is NSNull && identity["producer"] is NSNull)
         #expect(first["line"] as? Int != nil, "a JSON Lines input names the line of the event")

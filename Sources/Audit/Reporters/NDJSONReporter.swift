@@ -1,3 +1,5 @@
+import TraceModel
+
 /// The streaming machine report (`--format ndjson`): one JSON object per line (newline-delimited JSON), each a
 /// record of schema `lifetrace.finding/1`, self-contained so a line read alone says which trace it is about.
 ///

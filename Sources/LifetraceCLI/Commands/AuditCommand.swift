@@ -76,9 +76,13 @@ struct AuditCommand: Command {
         // NDJSON is written trace by trace, as each trace's audit ends (in the order of the traces); to a file,
         // it is collected and the file written whole at the end, as for the other formats.
         let streamed = StreamedLines()
-        let stream: (@Sendable (TraceOutcome) -> Void)? = format != .ndjson ? nil : { outcome in
-            let lines = NDJSONReporter.lines(for: outcome.path, audit: outcome.audit, problems: outcome.problems)
-            if outputFile == nil { output.write(lines) } else { streamed.append(lines) }
+        var stream: (@Sendable (TraceOutcome) -> Void)?
+        if format == .ndjson {
+            let toStandardOutput = outputFile == nil
+            stream = { (outcome: TraceOutcome) in
+                let lines = NDJSONReporter.lines(for: outcome.path, audit: outcome.audit, problems: outcome.problems)
+                if toStandardOutput { output.write(lines) } else { streamed.append(lines) }
+            }
         }
         let (audits, problems) = try auditAll(paths, jobs: jobs, auditor: auditor, writingJSONL: writesJSONL, output: output, stream: stream)
         let report = AuditReport(
