@@ -237,15 +237,24 @@ struct TraceInput {
         }
     }
 
-    /// The input's identity for reports: its path, and the trace id and producer its header gives (a JSON Lines
-    /// header without a `trace_id` gives none).
+    /// The input's identity for reports: its path, and the trace id, producer and wall-clock anchor its header
+    /// gives (a JSON Lines header without a `trace_id` or `wall_clock_anchor` gives none; synthetic times give no
+    /// anchor).
     func identity() -> TraceIdentity {
         switch source {
         case .trace(let reader):
-            return TraceIdentity(path: path, traceID: reader.header.traceIDHex, producer: reader.header.producer)
+            let header = reader.header
+            return TraceIdentity(
+                path: path, traceID: header.traceIDHex, producer: header.producer,
+                wallClockAnchor: header.hasSyntheticTimes ? nil : header.wallClockAnchor
+            )
         case .jsonl(let path):
             guard let reader = try? JSONLReader(path: path), let header = reader.header else { return TraceIdentity(path: path) }
-            return TraceIdentity(path: path, traceID: reader.headerMemberNames.contains("trace_id") ? header.traceIDHex : nil, producer: header.producer)
+            let hasAnchor = reader.headerMemberNames.contains(JSONLSchema.HeaderKey.anchor) && !header.hasSyntheticTimes
+            return TraceIdentity(
+                path: path, traceID: reader.headerMemberNames.contains("trace_id") ? header.traceIDHex : nil, producer: header.producer,
+                wallClockAnchor: hasAnchor ? header.wallClockAnchor : nil
+            )
         }
     }
 
