@@ -98,6 +98,8 @@ def check_equal(binary, manifest, output):
     got = {(r["rule"], r["controller_type"], r["app_version"], r["sessions_affected"], r["sessions"],
             r["share_of_sessions"], r["findings"], r["first_seen_unix_ns"], r["last_seen_unix_ns"]) for r in rows}
     expect(len(rows) == len(got), f"aggregates/ has {len(rows) - len(got)} duplicate rows")
+    expect(all(r["first_seen_unix_ns"] is not None for r in rows),
+           "an aggregate without first_seen_unix_ns (simulated traces have a wall-clock anchor)")
     expect(got == aggregates, "aggregates differ from lifetrace audit --jobs 2:\n  only in the job: "
            f"{sorted(got - aggregates, key=str)[:5]}\n  only in the audit: {sorted(aggregates - got, key=str)[:5]}")
     job_traces = [r["path"] for r in read_table(output, "traces")]
