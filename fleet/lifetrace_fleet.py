@@ -148,6 +148,9 @@ def run_batch(binary, batch, jobs, config):
         if not raw:
             continue
         record = json.loads(raw)
+        if record.get("schema") != SCHEMA_ID:
+            raise RuntimeError(f"{binary} audit --format ndjson wrote a line of schema {record.get('schema')!r}; "
+                               f"this job reads {SCHEMA_ID} (docs/NDJSON.md)")
         kind = record.get("type")
         if kind == "summary":
             continue
@@ -410,7 +413,7 @@ def run_job(spark, arguments, local, remote):
             partition_of_files(binary_name, arguments.batch, arguments.jobs_per_task, config_name)))
     context.setJobDescription(f"lifetrace audit of {len(local) + len(remote)} inputs")
     records = spark.read.schema(ndjson_schema()).option("mode", "FAILFAST").json(lines)
-    records = records.where(records["schema"] == SCHEMA_ID).cache()
+    records = records.cache()
     findings, traces, aggregates, problems = tables(records)
     output = arguments.output
     for name, table in (("traces", traces), ("findings", findings), ("aggregates", aggregates),
