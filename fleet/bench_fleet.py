@@ -143,7 +143,7 @@ def main():
           f"{n / figures['spark_local2_job_s']:>10.1f}")
     print(f"{'Spark overhead per trace (ms)':34} {figures['overhead_ms_per_trace_local1']:>10} "
           f"{figures['overhead_ms_per_trace_local2']:>10}")
-    print(f"{'  beyond a job of {SMALL} traces (ms)':34} {figures['marginal_overhead_ms_per_trace_local1']:>10} "
+    print(f"{f'  beyond a job of {SMALL} traces (ms)':34} {figures['marginal_overhead_ms_per_trace_local1']:>10} "
           f"{figures['marginal_overhead_ms_per_trace_local2']:>10}")
     print(f"{'fixed cost of a job (s)':34} {figures['fixed_job_s_local1']:>10} {figures['fixed_job_s_local2']:>10}")
     print(f"scaling 1 → 2 cores: audit {figures['scaling_audit']}, Spark job {figures['scaling_spark_job']}")

@@ -238,24 +238,27 @@ struct TraceInput {
     }
 
     /// The input's identity for reports: its path, and the trace id, producer and wall-clock anchor its header
-    /// gives (a JSON Lines header without a `trace_id` or `wall_clock_anchor` gives none; synthetic times give no
-    /// anchor).
+    /// gives (a JSON Lines header without a `trace_id` gives none; see `datingAnchor(of:)` for the anchor).
     func identity() -> TraceIdentity {
         switch source {
         case .trace(let reader):
-            let header = reader.header
             return TraceIdentity(
-                path: path, traceID: header.traceIDHex, producer: header.producer,
-                wallClockAnchor: header.hasSyntheticTimes ? nil : header.wallClockAnchor
+                path: path, traceID: reader.header.traceIDHex, producer: reader.header.producer,
+                wallClockAnchor: Self.datingAnchor(of: reader.header)
             )
         case .jsonl(let path):
             guard let reader = try? JSONLReader(path: path), let header = reader.header else { return TraceIdentity(path: path) }
-            let hasAnchor = reader.headerMemberNames.contains(JSONLSchema.HeaderKey.anchor) && !header.hasSyntheticTimes
             return TraceIdentity(
                 path: path, traceID: reader.headerMemberNames.contains("trace_id") ? header.traceIDHex : nil, producer: header.producer,
-                wallClockAnchor: hasAnchor ? header.wallClockAnchor : nil
+                wallClockAnchor: Self.datingAnchor(of: header)
             )
         }
+    }
+
+    /// The header's wall-clock anchor if it dates the events: `nil` for synthetic times and for
+    /// `WallClockAnchor.none` (an import without dates, a JSON Lines header without `wall_clock_anchor`).
+    static func datingAnchor(of header: TraceHeader) -> WallClockAnchor? {
+        header.hasSyntheticTimes || header.wallClockAnchor == .none ? nil : header.wallClockAnchor
     }
 
     static func adding(_ base: UInt64, _ offset: UInt64) -> UInt64 {

@@ -35,7 +35,7 @@ struct NDJSONUnixTimeTests {
         #expect((first["unix_ns"] as? NSNumber)?.int64Value == 1_767_225_600_000_000_000 + 5_900_400_000)
     }
 
-    @Test("null for synthetic times and for a JSON Lines header without an anchor")
+    @Test("null for synthetic times, for a JSON Lines header without an anchor and for an undated import")
     func absent() throws {
         let scratch = try CLIScratch("ndjson-unix")
         let jsonl = scratch.path("swipe.jsonl")
@@ -53,5 +53,10 @@ struct NDJSONUnixTimeTests {
             #expect(found.count == 2, "\(input)")
             #expect(found.allSatisfy { $0["unix_ns"] is NSNull }, "\(input)")
         }
+        // An import of a log without dates: Unix time 0 at monotonic 0 is no anchor.
+        let undated = "traces/cases/08-popped-never-deinit.lifetrace"
+        #expect(try TraceReader(path: undated).header.wallClockAnchor == .none)
+        let found = try findings(runCLI(["audit", undated, "--format", "ndjson"]).out)
+        #expect(!found.isEmpty && found.allSatisfy { $0["unix_ns"] is NSNull })
     }
 }

@@ -11,11 +11,13 @@ public struct TraceIdentity: Sendable, Hashable {
     /// The program that wrote the trace, from the header (`lifetrace-import 0.1.0`), or `nil` as for `traceID`.
     public var producer: String?
     /// The header's wall-clock anchor, which maps the trace's monotonic nanoseconds to Unix time (the NDJSON
-    /// `unix_ns` of a finding), or `nil` when the input has no header or no anchor in it, could not be opened, or
-    /// its times are synthetic (an imported log without times: durations and dates then mean nothing).
+    /// `unix_ns` of a finding), or `nil` when the input has no header, no anchor (`WallClockAnchor.none`), could not
+    /// be opened, or has synthetic times (an imported log without times: durations and dates then mean nothing).
     public var wallClockAnchor: WallClockAnchor?
 
-    public init(path: String, traceID: String? = nil, producer: String? = nil, wallClockAnchor: WallClockAnchor? = nil) {
+    public init(
+        path: String, traceID: String? = nil, producer: String? = nil, wallClockAnchor: WallClockAnchor? = nil
+    ) {
         self.path = path
         self.traceID = traceID
         self.producer = producer
