@@ -96,7 +96,7 @@ struct PublicLogParsingTests {
         // openradar 14058168 (lionheart/openradar-mirror#4931): "Root" is the window's root controller.
         ("2013-06-04 17:28:12.095 ChildViewControllerTest[3833:c07] viewWillAppear: Root", "Root viewWillAppear"),
         ("viewDidAppear: 2 UIDeviceRGBColorSpace 1 0.5 0 1", "2 viewDidAppear"),
-        ("viewDidAppear: YES", "(anonymous)#1 viewDidAppear"),
+        ("viewDidAppear: YES", "(anonymous)#1 viewDidAppear animated=true"),
         ("viewWillDisappear: begin", "(anonymous)#1 viewWillDisappear begin"),
         ("viewWillAppear: called", "(anonymous)#1 viewWillAppear"),
         ("viewWillAppear: animated=1", "(anonymous)#1 viewWillAppear animated=true"),

@@ -152,11 +152,11 @@ final class PublicLogTests {
 
     /// traces/public/*.lifetrace are `tools/import-cases` output (no flags), checked in so `lifetrace audit`
     /// audits them; importing is reproducible, so a stale file shows up as different bytes.
-    @Test("traces/public re-imports to the checked-in bytes", arguments: [
-        "csdn-cancelled-swipe-back", "dtfoundation-side-panel-reparent", "mnpageviewcontroller-duplicate-will-disappear",
-        "openradar-12322346-no-will-appear", "wjhsh-push-pop-aligned", "vastdevblog-two-instances-by-address",
-        "readke-numbered-push-pop",
-    ])
+    /// Every log of Tests/Fixtures/public.
+    static let publicLogNames: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: RealCase.publicDirectory.path)) ?? [])
+        .filter { $0.hasSuffix(".log") }.map { String($0.dropLast(4)) }.sorted()
+
+    @Test("traces/public re-imports to the checked-in bytes", arguments: publicLogNames)
     func fresh(name: String) throws {
         let root = RealCase.publicDirectory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let fresh = directory.appendingPathComponent("\(name).fresh.lifetrace")
