@@ -57,6 +57,12 @@ enum LifecycleVocabulary {
         add(["viewDidLoad"], .callback(.viewDidLoad))
         add(["viewWillAppear"], .callback(.viewWillAppear))
         add(["viewIsAppearing"], .callback(.viewIsAppearing))
+        // Short spellings seen in logs that name the controller in words (`second vc willAppear`).
+        add(["willAppear"], .callback(.viewWillAppear))
+        add(["isAppearing"], .callback(.viewIsAppearing))
+        add(["didAppear"], .callback(.viewDidAppear))
+        add(["willDisappear"], .callback(.viewWillDisappear))
+        add(["didDisappear"], .callback(.viewDidDisappear))
         add(["viewWillLayoutSubviews"], .callback(.viewWillLayoutSubviews))
         add(["viewDidLayoutSubviews"], .callback(.viewDidLayoutSubviews))
         add(["viewDidAppear"], .callback(.viewDidAppear))

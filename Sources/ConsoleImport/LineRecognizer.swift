@@ -188,12 +188,12 @@ enum LineRecognizer {
                 continue
             }
             // One pass over the word: its length and the hash of its lowercased scalars. It ends where CJK text
-            // follows ASCII (`loadView会在页面`).
+            // and ASCII meet (`loadView会在页面`, `会执行didReceiveMemoryWarning`).
             var hash = LifecycleVocabulary.hashBasis
             var end = index
             while end < count {
                 let next = chars[end]
-                guard next.isIdentifierCharacter, end == index || !(next.isCJK && chars[end - 1].value < 0x80) else { break }
+                guard next.isIdentifierCharacter, end == index || !Self.isScriptBoundary(chars[end - 1], next) else { break }
                 hash = LifecycleVocabulary.hash(hash, next.asciiLowercased)
                 end += 1
             }
@@ -214,6 +214,12 @@ enum LineRecognizer {
                 argument: argument)
         }
         return nil
+    }
+
+    /// Whether a word ends between `previous` and `next`: CJK text next to ASCII, either way.
+    @inline(__always)
+    private static func isScriptBoundary(_ previous: Unicode.Scalar, _ next: Unicode.Scalar) -> Bool {
+        (next.value < 0x80 && previous.value >= 0x80 && previous.isCJK) || (previous.value < 0x80 && next.value >= 0x80 && next.isCJK)
     }
 
     /// Skips `(_:)`, `(toParent:)`, `:`, `:bundle:` after a name.

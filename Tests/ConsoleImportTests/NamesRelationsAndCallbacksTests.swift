@@ -144,7 +144,7 @@ struct NamesRelationsAndCallbacksTests {
         ("willMove(toParent:) <MyApp.ChildViewController: 0x7fb2c8d0a2b0>", "ChildViewController#1 willMove(toParent:)"),
         ("HomeViewController present(_:animated:) <MyApp.DetailViewController: 0x7fb2c8d0a2b0>",
          "present container=HomeViewController#1 DetailViewController#2"),
-        ("present(DetailViewController(), animated: true)", "present DetailViewController#1"),
+        ("present(DetailViewController(), animated: true)", "present DetailViewController#1 animated=true"),
         ("-[NavigationController pushViewController:animated:] <DetailViewController: 0x7b6a3c10>",
          "push container=NavigationController#1 DetailViewController#2"),
         ("ShellViewController addChild(_:) SidebarViewController", "addChild container=ShellViewController#1 SidebarViewController#2"),

@@ -1,4 +1,5 @@
 import Audit
+import ConsoleImport
 import Foundation
 import Replay
 import Testing
@@ -45,6 +46,37 @@ final class MorePublicLogTests {
                 "UIWindowScene 0x103e06510 background", "UIWindowScene 0x106007560 disconnected",
                 "UIWindowScene 0x10270b110 disconnected",
             ]),
+        Expected(
+            name: "bhags-ipad-rotation-bounds",
+            events: [
+                "0.000 (anonymous)#1 viewDidLoad",
+                "0.001 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.002 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.003 (anonymous)#1 viewWillAppear",
+                "0.004 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.005 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.006 mark uikit.callback method=willRotate(to:duration:) of=UIViewController @ (anonymous)#1",
+                "0.007 (anonymous)#1 viewWillLayoutSubviews", "0.008 (anonymous)#1 viewDidLayoutSubviews",
+                "0.009 mark uikit.callback method=willAnimateRotation(to:duration:) of=UIViewController @ (anonymous)#1",
+                "0.010 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.011 (anonymous)#1 viewDidAppear",
+            ],
+            finalControllers: ["(anonymous)#1 appeared"]),
+        Expected(
+            name: "qanswer-landscape-view-frames",
+            events: ["0.000 (anonymous)#1 viewDidLoad", "0.001 (anonymous)#1 viewWillAppear", "0.002 (anonymous)#1 viewDidAppear"],
+            finalControllers: ["(anonymous)#1 appeared"]),
+        Expected(
+            name: "exchangetuts-ipad-did-rotate",
+            events: ["0.000 mark uikit.callback method=didRotate(from:) of=UIViewController @ INViewController#1"],
+            finalControllers: ["INViewController#1 unknown"]),
+        Expected(
+            name: "velog-fullscreen-modal-short-names",
+            events: [
+                "0.000 fist vc#1 viewWillDisappear", "0.001 second vc#2 viewWillAppear", "0.002 second vc#2 viewIsAppearing",
+                "0.003 second vc#2 viewDidAppear", "0.004 first vc#3 viewDidDisappear",
+            ],
+            finalControllers: ["fist vc#1 disappearing", "second vc#2 appeared", "first vc#3 disappeared"]),
         Expected(
             name: "chisel-lldb-memory-warning",
             events: ["0.000 (anonymous)#1 didReceiveMemoryWarning", "0.001 (anonymous)#1 didReceiveMemoryWarning"],
@@ -122,7 +154,7 @@ final class MorePublicLogTests {
     @Test("no log produces a controller it does not name: every controller's type is written on one of its lines")
     func noPhantoms() throws {
         let logs = try FileManager.default.contentsOfDirectory(atPath: RealCase.publicDirectory.path).filter { $0.hasSuffix(".log") }
-        #expect(logs.count >= 14)
+        #expect(logs.count >= 18)
         for log in logs {
             let name = String(log.dropLast(4))
             let text = try String(contentsOf: RealCase.publicDirectory.appendingPathComponent(log), encoding: .utf8)
