@@ -624,7 +624,8 @@ enum LineRecognizer {
         var cursor = Cursor(chars: chars, index: tokenEnd)
         if selectorColon, let char = cursor.peek, !char.isSpace {
             let word = cursor.readWord()
-            guard !word.isEmpty, !notNames.contains(word.lowercased()) else { return nil }
+            // `scene(_:willConnectTo:options:)` ends in `:)`: a bracket is no page tag.
+            guard word.unicodeScalars.contains(where: \.isIdentifierCharacter), !notNames.contains(word.lowercased()) else { return nil }
             return ControllerName(typeName: "", label: word, isExplicit: true)
         }
         cursor.skipSpaces()

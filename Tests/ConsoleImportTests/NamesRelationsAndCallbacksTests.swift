@@ -146,7 +146,7 @@ struct NamesRelationsAndCallbacksTests {
          "present container=HomeViewController#1 DetailViewController#2"),
         ("present(DetailViewController(), animated: true)", "present DetailViewController#1 animated=true"),
         ("-[NavigationController pushViewController:animated:] <DetailViewController: 0x7b6a3c10>",
-         "push container=NavigationController#1 DetailViewController#2"),
+         "pushViewController container=NavigationController#1 DetailViewController#2"),
         ("ShellViewController addChild(_:) SidebarViewController", "addChild container=ShellViewController#1 SidebarViewController#2"),
     ])
     func argumentsAreRelations(line: String, summary: String) throws {

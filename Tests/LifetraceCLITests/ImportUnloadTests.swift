@@ -13,7 +13,8 @@ struct ImportUnloadTests {
     }
 
     static let reload = [
-        "-[ListViewController viewDidLoad]", "-[ListViewController viewWillDisappear:]",
+        "-[ListViewController viewDidLoad]", "-[ListViewController viewWillAppear:]", "-[ListViewController viewDidAppear:]",
+        "-[ListViewController viewWillDisappear:]",
         "-[ListViewController viewDidDisappear:]", "-[ListViewController didReceiveMemoryWarning]",
         "-[ListViewController viewWillUnload]", "-[ListViewController viewDidUnload]",
         "-[ListViewController loadView]", "-[ListViewController viewDidLoad]", "-[ListViewController viewWillAppear:]",
@@ -23,11 +24,11 @@ struct ImportUnloadTests {
     func replayedState() throws {
         let events = try Self.events(Self.reload)
         var state = ReplayState()
-        for (ordinal, event) in events.prefix(6).enumerated() { state.apply(event, ordinal: UInt64(ordinal)) }
+        for (ordinal, event) in events.prefix(8).enumerated() { state.apply(event, ordinal: UInt64(ordinal)) }
         let unloaded = try #require(state.controller(named: "ListViewController#1"))
         #expect(unloaded.isViewLoaded == false)
         #expect(unloaded.viewDidLoadCount == 0)
-        for (ordinal, event) in events.enumerated().dropFirst(6) { state.apply(event, ordinal: UInt64(ordinal)) }
+        for (ordinal, event) in events.enumerated().dropFirst(8) { state.apply(event, ordinal: UInt64(ordinal)) }
         let reloaded = try #require(state.controller(named: "ListViewController#1"))
         #expect(reloaded.isViewLoaded)
         #expect(reloaded.viewDidLoadCount == 1)

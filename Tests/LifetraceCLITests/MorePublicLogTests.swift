@@ -43,8 +43,8 @@ final class MorePublicLogTests {
             ],
             finalControllers: [],
             finalScenes: [
-                "UIWindowScene 0x103e06510 background", "UIWindowScene 0x106007560 disconnected",
-                "UIWindowScene 0x10270b110 disconnected",
+                "UIWindowScene 0x10270b110 disconnected", "UIWindowScene 0x103e06510 background",
+                "UIWindowScene 0x106007560 disconnected",
             ]),
         Expected(
             name: "bhags-ipad-rotation-bounds",
