@@ -13,7 +13,9 @@ struct ViewDidLoadOnceRule: AuditRule {
             defaultSeverity: .warning,
             explanation: """
                 viewDidLoad runs once per view load, and since iOS 6 UIKit no longer unloads views under memory \
-                pressure, so one instance gets it once (Apple, "viewDidLoad()"; docs/LIFECYCLE.md). One-time setup \
+                pressure, so one instance gets it once (Apple, "viewDidLoad()"; docs/LIFECYCLE.md). On iOS 3–5 a hidden \
+                controller's view could be unloaded (viewDidUnload) and loaded again: a viewDidLoad after a \
+                viewDidUnload is a new load, not a finding. One-time setup \
                 placed there (adding subviews, observers, child controllers) runs again when it comes twice: \
                 duplicated subviews, observers registered twice, children added twice. A second viewDidLoad \
                 usually means code called loadView()/viewDidLoad() directly, or set `view` to nil and touched it \
@@ -50,7 +52,9 @@ struct ViewDidLoadOnceRule: AuditRule {
         ]
     }
 
-    let facts: [FactKind] = FactKind.callbacks(.viewDidLoad, .deinitialize)
+    /// A viewDidUnload (iOS 3–5 released the view under memory pressure) ends a load as deinit does: the reload
+    /// that follows is legal (Apple, `viewDidUnload()`).
+    let facts: [FactKind] = FactKind.callbacks(.viewDidLoad, .deinitialize, .viewDidUnload)
 
     let severity: Severity
     /// Per live controller, its first viewDidLoad.
@@ -62,7 +66,7 @@ struct ViewDidLoadOnceRule: AuditRule {
 
     mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
         guard case .callback(let callback) = fact, callback.isStart else { return }
-        if callback.callback == .deinitialize {
+        if callback.callback == .deinitialize || callback.callback == .viewDidUnload {
             firstLoad[callback.controller] = nil
             return
         }
