@@ -29,7 +29,7 @@ struct UIKitMethod: Sendable, Hashable {
 /// `willMove(toParent:)`, `init(coder:)`), Objective-C selectors (`viewWillAppear:`, `initWithCoder:`,
 /// `initWithNibName:bundle:`, `willMoveToParentViewController:`, `dealloc`), the pre-Swift-4.2 spellings
 /// (`willMove(toParentViewController:)`), and the app, scene, presentation-controller-delegate and SwiftUI
-/// names of DESIGN.md §4.
+/// names of docs/JSONL.md.
 ///
 /// Lookup is by the leading identifier of a token, case-insensitively (`ViewDidAppear()` appears in real logs).
 enum LifecycleVocabulary {

@@ -9,7 +9,7 @@ import UIKit
 /// `lifetraceAppearance(_:)` records `onAppear`/`onDisappear` with the host. Its own UIKit lifecycle is
 /// recorded like any controller's by the swizzled UIViewController methods.
 ///
-/// Source: DESIGN.md §2 — SwiftUI's onAppear/onDisappear follow the view's membership in the render tree, not
+/// Source: docs/LIFECYCLE.md — SwiftUI's onAppear/onDisappear follow the view's membership in the render tree, not
 /// its visibility (a sheet over the host gives neither); recording them next to the host's viewDidAppear
 /// lets the audit compare the two.
 open class LifetraceHostingController<Content: View>: UIHostingController<LifetraceHostedRoot<Content>> {

@@ -1,6 +1,6 @@
 import TraceModel
 
-// The standard mark vocabulary (`MarkName`, DESIGN.md §4), one call each. Each records on the fast path: the
+// The standard mark vocabulary (`MarkName`, docs/JSONL.md), one call each. Each records on the fast path: the
 // string argument is interned (allocates only the first time a given string is seen).
 extension Recorder {
     /// `save`: the app persisted `key`. `critical` marks data the user would lose (a draft), which the

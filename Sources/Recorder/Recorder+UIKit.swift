@@ -61,7 +61,7 @@ extension Recorder {
     }
 
     /// `viewWillDisappear(_:)`. Not a safe place for a critical save: an interactive pop can be cancelled after
-    /// it (DESIGN.md §2).
+    /// it (docs/LIFECYCLE.md).
     public func viewWillDisappear<R>(_ controller: ControllerRef, animated: Bool, body: () throws -> R) rethrows -> R {
         try withCallback(.viewWillDisappear, controller, animated: animated, body: body)
     }
@@ -121,7 +121,7 @@ extension Recorder {
     /// The user cancelled the interactive transition (the finger lifted without completing it); reported by
     /// `UIViewControllerTransitionCoordinator.notifyWhenInteractionChanges` with `isCancelled == true`.
     /// `from` stays on screen; it will get viewWillAppear/viewDidAppear again, `to` gets viewWillDisappear/
-    /// viewDidDisappear without ever having got viewDidAppear (DESIGN.md §2).
+    /// viewDidDisappear without ever having got viewDidAppear (docs/LIFECYCLE.md).
     public func interactiveTransitionCancelled(from: ControllerRef, to: ControllerRef, in container: ControllerRef?) {
         self.container(.interactiveTransitionCancel, container: container, from, to, animated: true)
     }

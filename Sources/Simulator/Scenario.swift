@@ -109,7 +109,7 @@ public enum Hook: Sendable, Hashable {
 /// One thing a controller's code does.
 public struct Action: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
-        /// Records a mark with `name` and `fields` (DESIGN.md §4 vocabulary, or any custom name).
+        /// Records a mark with `name` and `fields` (docs/JSONL.md vocabulary, or any custom name).
         /// A `geometry.read` without fields reads the view's current bounds.
         case mark(name: String, fields: [MarkField])
         /// A `work` interval labelled `label` that takes `duration` nanoseconds.

@@ -1,6 +1,6 @@
 import TraceModel
 
-/// Mark fields in the scenario language: the standard marks (DESIGN.md §4, `MarkName`) take exactly their fields,
+/// Mark fields in the scenario language: the standard marks (docs/JSONL.md, `MarkName`) take exactly their fields,
 /// with typed values; any other mark name is a custom mark whose fields are free-form. Also the helpers that
 /// place an error on its column and suggest the nearest known word.
 extension ScenarioParser {

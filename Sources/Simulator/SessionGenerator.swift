@@ -5,7 +5,7 @@ import TraceModel
 /// containment, background/foreground, memory warnings, rotation, and app code marks (saves, edits, timers,
 /// observers, requests, analytics, work).
 ///
-/// Every step is legal for the simulator's model, so a generated trace obeys DESIGN.md §2 (no anomalies); the
+/// Every step is legal for the simulator's model, so a generated trace obeys docs/LIFECYCLE.md (no anomalies); the
 /// same seed and options give the same events. For benchmarks and property tests.
 public struct SessionGenerator: Sendable {
     public var seed: UInt64

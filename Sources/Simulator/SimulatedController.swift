@@ -1,6 +1,6 @@
 import TraceModel
 
-/// Where a controller stands in the appearance state machine of DESIGN.md §2.
+/// Where a controller stands in the appearance state machine of docs/LIFECYCLE.md.
 public enum AppearanceState: Sendable, Hashable {
     case disappeared, appearing, appeared, disappearing
 }

@@ -2,7 +2,7 @@ import TraceModel
 
 /// App and scene life cycle, memory warnings and rotation.
 ///
-/// Going to the background gives controllers no viewWillDisappear/viewDidDisappear (DESIGN.md §2 "app to
+/// Going to the background gives controllers no viewWillDisappear/viewDidDisappear (docs/LIFECYCLE.md "app to
 /// background"; Apple: "Managing your app's life cycle"). Code that observes a transition's notification is a
 /// class hook on the transition (`didEnterBackground: save key=draft critical=true`); it runs inside the
 /// transition's interval for every live instance, in creation order.

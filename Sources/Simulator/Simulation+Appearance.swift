@@ -1,7 +1,7 @@
 import TraceModel
 
 /// Appearance callbacks with automatic forwarding: a container gets each callback before the children
-/// that appear with it (Apple: "Implementing a container view controller"; DESIGN.md §2).
+/// that appear with it (Apple: "Implementing a container view controller"; docs/LIFECYCLE.md).
 extension Simulation {
     /// Loads the view if needed, then `viewWillAppear` on `index` and its visible children.
     func willAppear(_ index: Int, _ animated: Bool) {

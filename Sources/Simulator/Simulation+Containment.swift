@@ -23,7 +23,7 @@ extension Simulation {
     }
 
     /// `addChild(C)` (which calls `C.willMove(toParent: P)`), `P.view.addSubview(C.view)` (C's view loads;
-    /// if P is on screen C appears without animation), then `C.didMove(toParent: P)` (DESIGN.md §2 "child
+    /// if P is on screen C appears without animation), then `C.didMove(toParent: P)` (docs/LIFECYCLE.md "child
     /// containment").
     func addChild(_ spec: ControllerSpec, to parentName: String) throws {
         let parent = try lookup(parentName)
@@ -60,7 +60,7 @@ extension Simulation {
 
     /// The mistake: `P.view.addSubview(C.view)` without `addChild`. C's view loads and lays out with P's view,
     /// but C is orphaned from the controller tree: no willMove/didMove, and no appearance callbacks forwarded
-    /// from P (DESIGN.md §2 "child containment"; seed lesson: the view draws but the controller receives no
+    /// from P (docs/LIFECYCLE.md "child containment"; seed lesson: the view draws but the controller receives no
     /// lifecycle events). P's stored property keeps C alive.
     func addView(_ spec: ControllerSpec, to parentName: String) throws {
         let parent = try lookup(parentName)
@@ -90,7 +90,7 @@ extension Simulation {
         }
     }
 
-    /// Tab selection (DESIGN.md §2 "tab switch A→B", real log 06): B.loadView and B.viewDidLoad the first
+    /// Tab selection (docs/LIFECYCLE.md "tab switch A→B", real log 06): B.loadView and B.viewDidLoad the first
     /// time, B.viewWillAppear, A.viewWillDisappear, B.viewIsAppearing, B layout, A.viewDidDisappear,
     /// B.viewDidAppear — new before old, no animation.
     func selectTab(_ tabsName: String, _ selector: TabSelector) throws {
@@ -125,7 +125,7 @@ extension Simulation {
         }
     }
 
-    /// The user starts dragging a UIPageViewController to page N (DESIGN.md §2 "UIPageViewController
+    /// The user starts dragging a UIPageViewController to page N (docs/LIFECYCLE.md "UIPageViewController
     /// scroll"): N is added as a child, loads, N.viewWillAppear, C.viewWillDisappear, N.viewIsAppearing,
     /// N layout.
     func beginScroll(_ pagesName: String, to spec: ControllerSpec) throws {
@@ -159,7 +159,7 @@ extension Simulation {
         controllers[pages].children = [transition.to]
     }
 
-    /// The drag is cancelled (DESIGN.md §2, real log 07): C.viewWillAppear, C.viewIsAppearing, C layout,
+    /// The drag is cancelled (docs/LIFECYCLE.md, real log 07): C.viewWillAppear, C.viewIsAppearing, C layout,
     /// C.viewDidAppear, N.viewWillDisappear, N.viewDidDisappear (N never got viewDidAppear); N is removed and
     /// released.
     func cancelScroll(_ pagesName: String) throws {

@@ -2,7 +2,7 @@ import TraceModel
 
 /// UINavigationController: push, pop, pop to root, set stack, and the interactive pop (swipe-back).
 extension Simulation {
-    /// Push (DESIGN.md §2 "push A→B"): `B.willMove(toParent: nav)`, B.loadView, B.viewDidLoad,
+    /// Push (docs/LIFECYCLE.md "push A→B"): `B.willMove(toParent: nav)`, B.loadView, B.viewDidLoad,
     /// A.viewWillDisappear, B.viewWillAppear, B.viewIsAppearing, B layout, (animation), A.viewDidDisappear,
     /// B.viewDidAppear, `B.didMove(toParent: nav)`. Off screen, only the containment callbacks.
     func push(_ spec: ControllerSpec, on navName: String, animated: Bool) throws {
@@ -28,7 +28,7 @@ extension Simulation {
         callback(pushed, .didMoveToParent, parent: .controller(controllers[nav].ref))
     }
 
-    /// Pop with the back button (DESIGN.md §2 "pop B→A"): `B.willMove(toParent: nil)`, B.viewWillDisappear,
+    /// Pop with the back button (docs/LIFECYCLE.md "pop B→A"): `B.willMove(toParent: nil)`, B.viewWillDisappear,
     /// A.viewWillAppear, A.viewIsAppearing, A layout, (animation), B.viewDidDisappear, A.viewDidAppear,
     /// `B.didMove(toParent: nil)`, B.deinit when nothing else retains B.
     func pop(_ navName: String, animated: Bool) throws {
@@ -126,7 +126,7 @@ extension Simulation {
     }
 
     /// The swipe-back gesture begins: `B.willMove(toParent: nil)`, B.viewWillDisappear, A.viewWillAppear,
-    /// A.viewIsAppearing, A layout. The appearance order is DESIGN.md §2's; recording willMove(nil) here, as a
+    /// A.viewIsAppearing, A layout. The appearance order is docs/LIFECYCLE.md's; recording willMove(nil) here, as a
     /// back-button pop does first (real log 08), is an assumption: no source found says when UIKit calls it
     /// during an interactive pop (see docs/SCENARIOS.md, "Modelling choices").
     func beginSwipeBack(_ navName: String) throws {
@@ -149,7 +149,7 @@ extension Simulation {
         controllers[nav].interactive = InteractiveTransition(from: top, to: below, line: line)
     }
 
-    /// The finger lifts past the threshold (DESIGN.md §2 "interactive pop, finished"): after the remaining
+    /// The finger lifts past the threshold (docs/LIFECYCLE.md "interactive pop, finished"): after the remaining
     /// animation, B.viewDidDisappear, A.viewDidAppear, `B.didMove(toParent: nil)`, B.deinit.
     func finishSwipeBack(_ navName: String) throws {
         let nav = try lookup(navName, kind: .navigation, for: "finish a swipe-back in")
@@ -165,7 +165,7 @@ extension Simulation {
         releaseIfUnowned(transition.from)
     }
 
-    /// The finger lifts before the threshold (DESIGN.md §2 "interactive pop, cancelled"): A.viewWillDisappear,
+    /// The finger lifts before the threshold (docs/LIFECYCLE.md "interactive pop, cancelled"): A.viewWillDisappear,
     /// A.viewDidDisappear, B.viewWillAppear, B.viewIsAppearing, B layout, B.viewDidAppear. B never gets
     /// viewDidDisappear and A never gets viewDidAppear; B stays on the stack.
     func cancelSwipeBack(_ navName: String) throws {

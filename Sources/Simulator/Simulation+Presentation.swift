@@ -3,12 +3,12 @@ import TraceModel
 /// Modal presentation by style, programmatic dismissal, and the sheet swipe-down with its
 /// presentation-controller delegate calls.
 extension Simulation {
-    /// Present. `fullScreen` / `currentContext` (DESIGN.md §2 "present full screen"): B.loadView,
+    /// Present. `fullScreen` / `currentContext` (docs/LIFECYCLE.md "present full screen"): B.loadView,
     /// B.viewDidLoad, A.viewWillDisappear, B.viewWillAppear, B.viewIsAppearing, B layout, (animation),
     /// B.viewDidAppear, A.viewDidDisappear — A being the controller filling the presenter's level (the
     /// window's root or a presented controller) and its visible children. Every other style (pageSheet,
     /// formSheet, automatic, overFullScreen, overCurrentContext, popover, custom): only B gets callbacks
-    /// (Apple: UIModalPresentationStyle; DESIGN.md §2).
+    /// (Apple: UIModalPresentationStyle; docs/LIFECYCLE.md).
     func present(_ spec: ControllerSpec, from presenterName: String, style requested: ModalPresentationStyle, animated: Bool) throws {
         let presenter = try lookup(presenterName)
         if let already = controllers[presenter].presented {
@@ -53,7 +53,7 @@ extension Simulation {
     }
 
     /// The user drags a sheet down. With `isModalInPresentation`: only
-    /// `presentationControllerDidAttemptToDismiss`. Otherwise (DESIGN.md §2 "sheet swipe-down"; real log
+    /// `presentationControllerDidAttemptToDismiss`. Otherwise (docs/LIFECYCLE.md "sheet swipe-down"; real log
     /// 03): `presentationControllerShouldDismiss`, `presentationControllerWillDismiss`, B.viewWillDisappear,
     /// (animation), B.viewDidDisappear, `presentationControllerDidDismiss`, B.deinit. The presenter gets no
     /// callbacks. The delegate is taken to be the presenting controller: its class's code for these hooks runs

@@ -2,7 +2,7 @@ import TraceModel
 
 /// A running model of UIKit's container semantics that reports every callback it makes to a `LifecycleSink`.
 ///
-/// The orders follow DESIGN.md §2 (observed orders) and Apple's UIViewController, UINavigationController,
+/// The orders follow docs/LIFECYCLE.md (observed orders) and Apple's UIViewController, UINavigationController,
 /// UITabBarController, UIPageViewController and UIAdaptivePresentationControllerDelegate documentation; each
 /// operation's doc comment names the order it produces. Steps UIKit would refuse (popping a root, presenting
 /// from a controller that is already presenting) throw `ScenarioError` with code `.illegalStep` and leave
@@ -398,7 +398,7 @@ public final class Simulation {
         controllers[index].orphans = []
     }
 
-    /// The children that appear and disappear with `index` (DESIGN.md §2; Apple: automatic appearance
+    /// The children that appear and disappear with `index` (docs/LIFECYCLE.md; Apple: automatic appearance
     /// forwarding of container view controllers).
     func visibleChildren(_ index: Int) -> [Int] {
         let c = controllers[index]

@@ -2,7 +2,7 @@
 ///
 /// Source: Apple's UIViewController documentation ("Managing the view", "Responding to view-related events",
 /// "Adding and removing a child view controller", "Responding to containment events") and the observed orders in
-/// DESIGN.md §2. `initialize` stands for any designated initializer (`init(nibName:bundle:)`, `init(coder:)`),
+/// docs/LIFECYCLE.md. `initialize` stands for any designated initializer (`init(nibName:bundle:)`, `init(coder:)`),
 /// `deinit` for deallocation.
 public enum Callback: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case initialize = 0
@@ -65,7 +65,7 @@ public enum Callback: UInt8, Sendable, Hashable, CaseIterable, CustomStringConve
     }
 
     /// Whether this is one of the four appearance callbacks that drive the appearance state machine
-    /// (`disappeared → appearing → appeared → disappearing → disappeared`, DESIGN.md §2).
+    /// (`disappeared → appearing → appeared → disappearing → disappeared`, docs/LIFECYCLE.md).
     public var isAppearanceCallback: Bool {
         switch self {
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear: true

@@ -1,4 +1,4 @@
-/// The standard mark vocabulary that rules rely on (DESIGN.md §4). Any other name is a custom mark.
+/// The standard mark vocabulary that rules rely on (docs/JSONL.md). Any other name is a custom mark.
 ///
 /// | name | fields | meaning |
 /// |---|---|---|

@@ -1,6 +1,6 @@
 /// The presentation styles whose lifecycle differs, as `UIModalPresentationStyle` spells them.
 ///
-/// Source: Apple's `UIModalPresentationStyle` documentation and DESIGN.md §2: with `fullScreen` the presenter
+/// Source: Apple's `UIModalPresentationStyle` documentation and docs/LIFECYCLE.md: with `fullScreen` the presenter
 /// gets viewWillDisappear/viewDidDisappear; with `pageSheet`, `formSheet` (iOS 13 and later),
 /// `overFullScreen`, `overCurrentContext`, `popover` and `custom` the presenter's view stays in the hierarchy
 /// and it gets no appearance callbacks on present or dismiss.

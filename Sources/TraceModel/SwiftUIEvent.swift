@@ -1,6 +1,6 @@
 /// A SwiftUI `onAppear` / `onDisappear` action of a view hosted by a UIHostingController.
 ///
-/// Source: SwiftUI's documentation of `onAppear(perform:)`, and DESIGN.md §2: these follow the view's
+/// Source: SwiftUI's documentation of `onAppear(perform:)`, and docs/LIFECYCLE.md: these follow the view's
 /// membership in the render tree, not its visibility; a sheet over the host gives neither.
 public struct SwiftUIEvent: Sendable, Hashable {
     public enum Action: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {

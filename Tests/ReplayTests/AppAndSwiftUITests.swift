@@ -2,8 +2,8 @@ import Testing
 import TraceModel
 @testable import Replay
 
-/// DESIGN.md §2 rows: app to background and back, viewIsAppearing, SwiftUI in a hosting controller.
-@Suite("App state, viewIsAppearing, SwiftUI (DESIGN.md §2)")
+/// docs/LIFECYCLE.md rows: app to background and back, viewIsAppearing, SwiftUI in a hosting controller.
+@Suite("App state, viewIsAppearing, SwiftUI (docs/LIFECYCLE.md)")
 struct AppAndSwiftUITests {
     static let list = NavigationTests.list
 

@@ -2,8 +2,8 @@ import Testing
 import TraceModel
 @testable import Replay
 
-/// DESIGN.md §2 rows: tab switch, page scroll (finished and cancelled), child containment.
-@Suite("Tabs, pages and containment (DESIGN.md §2)")
+/// docs/LIFECYCLE.md rows: tab switch, page scroll (finished and cancelled), child containment.
+@Suite("Tabs, pages and containment (docs/LIFECYCLE.md)")
 struct ContainerTests {
     static let tabs = ControllerRef(serial: 1, typeName: "UITabBarController")
     static let inbox = ControllerRef(serial: 2, typeName: "InboxViewController")

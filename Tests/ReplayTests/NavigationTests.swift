@@ -2,8 +2,8 @@ import Testing
 import TraceModel
 @testable import Replay
 
-/// DESIGN.md §2 rows for a navigation controller: push, pop, interactive pop finished and cancelled.
-@Suite("Navigation transitions (DESIGN.md §2)")
+/// docs/LIFECYCLE.md rows for a navigation controller: push, pop, interactive pop finished and cancelled.
+@Suite("Navigation transitions (docs/LIFECYCLE.md)")
 struct NavigationTests {
     static let nav = ControllerRef(serial: 1, typeName: "UINavigationController")
     static let list = ControllerRef(serial: 2, typeName: "ListViewController")

@@ -2,8 +2,8 @@ import Testing
 import TraceModel
 @testable import Replay
 
-/// DESIGN.md §2 rows for presentation: full screen and page sheet (with a swipe-down).
-@Suite("Presentation (DESIGN.md §2)")
+/// docs/LIFECYCLE.md rows for presentation: full screen and page sheet (with a swipe-down).
+@Suite("Presentation (docs/LIFECYCLE.md)")
 struct PresentationTests {
     static let list = NavigationTests.list
     static let modal = ControllerRef(serial: 4, typeName: "ComposeViewController")

@@ -2,8 +2,8 @@ import Simulator
 import Testing
 import TraceModel
 
-/// One test per row of DESIGN.md §2's table: the simulated order against the documented one.
-@Suite("DESIGN.md §2 lifecycle contract")
+/// One test per row of docs/LIFECYCLE.md's table: the simulated order against the documented one.
+@Suite("docs/LIFECYCLE.md lifecycle contract")
 struct LifecycleContractTests {
     static let navigation = """
         at 0s   root nav: UINavigationController(a: A)
