@@ -1,10 +1,10 @@
-/// Where a controller stands in the appearance state machine of DESIGN.md §2.
+/// Where a controller stands in the appearance state machine of docs/LIFECYCLE.md.
 ///
 /// `disappeared → appearing → appeared → disappearing → disappeared`, with two legal cancellations:
 /// `appearing → disappearing` (viewWillAppear then viewWillDisappear, no viewDidAppear) and
 /// `disappearing → appearing` (viewWillDisappear then viewWillAppear, no viewDidDisappear), as in a cancelled
 /// interactive pop or a cancelled page scroll. Source: Apple's UIViewController documentation ("Responding to
-/// view-related events") and the observed orders in DESIGN.md §2.
+/// view-related events") and the observed orders in docs/LIFECYCLE.md.
 ///
 /// `unknown` is the state of a controller first seen by something other than its creation (a console log that
 /// starts mid-session); its first appearance callback settles it (a first viewWillDisappear means it was

@@ -2,7 +2,7 @@ import TraceModel
 
 extension ControllerState {
     /// The effects of a callback's begin (or instant) that concern this controller alone: view loading,
-    /// viewDidLoad count, the appearance machine (DESIGN.md §2), deinit time.
+    /// viewDidLoad count, the appearance machine (docs/LIFECYCLE.md), deinit time.
     ///
     /// - Returns: The anomaly to report, if any.
     mutating func applyLocal(_ callback: Callback, _ time: UInt64, _ ordinal: UInt64) -> (kind: Diagnostic.Kind, message: String)? {

@@ -55,6 +55,13 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
         }
     }
 
+    /// `body` run on the record of `serial`, lent in place (no copy of the record); `nil` when there is none.
+    @inline(__always)
+    public func withState<R>(of serial: UInt32, _ body: (ControllerState) -> R) -> R? {
+        guard let position = position(of: serial) else { return nil }
+        return body(self[at: position])
+    }
+
     /// Whether the table holds a record for `serial`.
     public func contains(_ serial: UInt32) -> Bool { position(of: serial) != nil }
 

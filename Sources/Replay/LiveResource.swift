@@ -69,7 +69,7 @@ public struct UnsavedEdit: Sendable, Hashable {
 
 /// A SwiftUI view hosted by a controller (or unhosted), as its `onAppear`/`onDisappear` actions leave it.
 ///
-/// Source: DESIGN.md §2: these follow the view's membership in the render tree, not its visibility.
+/// Source: docs/LIFECYCLE.md: these follow the view's membership in the render tree, not its visibility.
 public struct SwiftUIViewState: Sendable, Hashable {
     public var view: String
     /// Between an `onAppear` and the next `onDisappear`.

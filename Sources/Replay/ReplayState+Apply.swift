@@ -9,7 +9,7 @@ extension ReplayState {
     /// applied as the trace says (never a silent fix): did without will, a repeated did (viewDidAppear while
     /// appeared, viewDidDisappear while disappeared), a repeated will, viewDidLoad twice, events about a
     /// controller after its deinit, time going backwards, unbalanced ends, dropped events.
-    /// The appearance machine and its legal cancellations are DESIGN.md §2's.
+    /// The appearance machine and its legal cancellations are docs/LIFECYCLE.md's.
     ///
     /// - Parameters:
     ///   - event: The event; its timestamp is nanoseconds on the trace clock.
@@ -411,7 +411,7 @@ extension ReplayState {
         }
     }
 
-    /// One step of the appearance machine (DESIGN.md §2). From `unknown` the first callback settles the state
+    /// One step of the appearance machine (docs/LIFECYCLE.md). From `unknown` the first callback settles the state
     /// without a diagnostic (a first viewWillDisappear means the controller was appeared).
     static func appearanceStep(from state: Appearance, _ callback: Callback) -> (next: Appearance, anomaly: (kind: Diagnostic.Kind, message: String)?) {
         switch (state, callback) {

@@ -4,7 +4,7 @@ extension ReplayState {
     /// The previous recording run's process ended: a `RecorderEvent.runStarted` after earlier events.
     ///
     /// A trace file can hold several runs: when an app reopens its trace the Recorder appends `runStarted` and
-    /// goes on (serials go on too, so a new run never reuses a serial; DESIGN.md §6). Nothing is recorded when a
+    /// goes on (serials go on too, so a new run never reuses a serial). Nothing is recorded when a
     /// process is killed or crashes, so the start of the next run is the first sign that the previous process
     /// is gone, and with it every object it held. Here:
     /// - every controller still alive ends with its process: `processEndTime`/`processEndOrdinal` are set to the

@@ -23,7 +23,11 @@ public struct Auditor: Sendable {
 
     /// A fresh session for one trace.
     public func makeSession() -> AuditSession {
-        AuditSession(monitors: active.map { $0.rule.makeMonitor($0.settings) })
+        let rules = active.map { rule, settings in
+            let value = rule.makeRule(settings)
+            return (rule: value, id: rule.id, facts: value.facts, needs: rule.descriptor.needs)
+        }
+        return AuditSession(facts: FactEngine(rules: rules))
     }
 
     /// Audits `events` (ordinals 0, 1, 2, … in sequence order).

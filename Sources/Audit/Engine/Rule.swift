@@ -1,17 +1,18 @@
-/// A rule: its descriptor and a factory for its per-trace monitor.
+/// A rule as the registry holds it: its descriptor and a factory for its value for one trace.
 public struct Rule: Sendable {
     public var descriptor: RuleDescriptor
-    private let factory: @Sendable (RuleSettings) -> any RuleMonitor
+    private let make: @Sendable (RuleSettings) -> any AuditRule
 
-    public init(_ descriptor: RuleDescriptor, makeMonitor: @escaping @Sendable (RuleSettings) -> any RuleMonitor) {
-        self.descriptor = descriptor
-        self.factory = makeMonitor
+    /// The rule `type`; `make` builds its value for one trace from its settings.
+    public init<R: AuditRule>(_ type: R.Type, make: @escaping @Sendable (RuleSettings) -> any AuditRule) {
+        descriptor = R.descriptor
+        self.make = make
     }
 
     public var id: String { descriptor.id }
 
-    /// A fresh monitor for one trace.
-    public func makeMonitor(_ settings: RuleSettings) -> any RuleMonitor {
-        factory(settings)
+    /// A fresh value of the rule for one trace.
+    public func makeRule(_ settings: RuleSettings) -> any AuditRule {
+        make(settings)
     }
 }

@@ -15,6 +15,9 @@ public struct RuleDescriptor: Sendable {
     public var explanation: String
     /// How to fix a finding.
     public var fix: String
+    /// The fact kinds of which a trace must have at least one for the rule to have anything to check (empty:
+    /// the rule always has): a trace with none of them is reported as idle for it (`IdleRule`).
+    public var needs: [FactKind]
     /// At least one triggering and one non-triggering example. Built when read (each read builds them again):
     /// an audit never reads them, and building every rule's example traces was most of an audit's set-up.
     public var examples: [RuleExample] {
@@ -32,6 +35,7 @@ public struct RuleDescriptor: Sendable {
         parameters: [RuleParameter] = [],
         explanation: String,
         fix: String,
+        needs: [FactKind] = [],
         examples: @autoclosure @escaping @Sendable () -> [RuleExample]
     ) {
         self.id = id
@@ -42,6 +46,7 @@ public struct RuleDescriptor: Sendable {
         self.parameters = parameters
         self.explanation = explanation
         self.fix = fix
+        self.needs = needs
         makeExamples = examples
     }
 }

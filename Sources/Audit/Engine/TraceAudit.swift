@@ -18,6 +18,9 @@ public struct TraceAudit: Sendable, Hashable {
     /// The line of each event in `jsonlPath` when they are not all consecutive from `jsonlFirstEventLine` (a
     /// JSON Lines input with blank lines); used instead of `jsonlFirstEventLine` when set.
     public var jsonlLineMap: JSONLLineMap?
+    /// The rules that had nothing to check in this trace (none of the facts they need came, e.g.
+    /// `critical_save_placement: no save marks`), in registry order.
+    public var idleRules: [IdleRule] = []
     /// A directory (normally the working directory, the repository root in CI) that absolute file paths in
     /// locations are made relative to, as GitHub code scanning expects; `nil` keeps paths as they are.
     public var baseDirectory: String?

@@ -16,6 +16,7 @@ public enum BuiltinRules {
         TimerUnderSheetRule.rule,
         AnalyticsOvercountRule.rule,
         ObserverNotRemovedRule.rule,
+        RequestNotCancelledRule.rule,
     ]
 
     /// The rule with `id`, or `nil`.

@@ -64,7 +64,7 @@ struct ExampleTrace {
         callback(.viewDidAppear, controller)
     }
 
-    /// A push of `top` over `bottom` in the order of DESIGN.md §2.
+    /// A push of `top` over `bottom` in the order of docs/LIFECYCLE.md.
     mutating func push(_ top: ControllerRef, over bottom: ControllerRef, navigation: ControllerRef) {
         callback(.initialize, top)
         container(.push, navigation, [top])
@@ -77,7 +77,7 @@ struct ExampleTrace {
         callback(.didMoveToParent, top, parent: .controller(navigation))
     }
 
-    /// A back-button pop of `top` revealing `bottom` (DESIGN.md §2), without the deinit.
+    /// A back-button pop of `top` revealing `bottom` (docs/LIFECYCLE.md), without the deinit.
     mutating func pop(_ top: ControllerRef, revealing bottom: ControllerRef, navigation: ControllerRef) {
         container(.pop, navigation, [top])
         callback(.willMoveToParent, top, parent: ParentArgument.none)

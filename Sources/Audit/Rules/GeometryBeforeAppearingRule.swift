@@ -1,12 +1,13 @@
 import Replay
-import TraceLog
 import TraceModel
 
 /// `geometry_before_appearing`: view geometry read before viewIsAppearing.
-enum GeometryBeforeAppearingRule {
+struct GeometryBeforeAppearingRule: AuditRule {
     static let id = "geometry_before_appearing"
 
-    static let rule = Rule(descriptor) { GeometryBeforeAppearingMonitor(settings: $0) }
+    static let rule = Rule(Self.self) { GeometryBeforeAppearingRule(settings: $0) }
+
+    let facts: [FactKind] = [.mark(MarkName.geometryRead)]
 
     static var descriptor: RuleDescriptor {
         RuleDescriptor(
@@ -17,7 +18,7 @@ enum GeometryBeforeAppearingRule {
                 In viewDidLoad the view is not in a window and has its nib or default size; in viewWillAppear it \
                 may not be in the hierarchy yet, and its size and traits can still change. viewIsAppearing (iOS \
                 17, back-deployed to iOS 13) is the first callback where the view is in the hierarchy with valid \
-                geometry and traits (Apple, "viewIsAppearing(_:)"; DESIGN.md §2). Layout computed from bounds read \
+                geometry and traits (Apple, "viewIsAppearing(_:)"; docs/LIFECYCLE.md). Layout computed from bounds read \
                 earlier is wrong on other screen sizes, in split view, or after rotation. A `geometry.read` mark \
                 (code read the view's bounds) is attributed to the callback executing (see "Attribution" in \
                 docs/RULES.md); one finding per callback run.
@@ -27,6 +28,7 @@ enum GeometryBeforeAppearingRule {
                 viewWillTransition(to:with:) when it must follow every size change; prefer Auto Layout constraints \
                 over reading bounds.
                 """,
+            needs: [.mark(MarkName.geometryRead)],
             examples: examples
         )
     }
@@ -53,46 +55,32 @@ enum GeometryBeforeAppearingRule {
             RuleExample(title: "bounds read inside viewIsAppearing", events: inTime.events, expectedFindings: 0),
         ]
     }
-}
 
-/// The monitor of `geometry_before_appearing`.
-final class GeometryBeforeAppearingMonitor: RuleMonitor {
-    let interests: EventInterests = .marks
-    let markFilter = MarkFilter([MarkName.geometryRead])
-    private let severity: Severity
-    @exclusivity(unchecked) private var lastReportedCallback: UInt64?
+    let severity: Severity
+    /// The callback the last finding was in: one finding per callback.
+    var lastReportedCallback: UInt64?
 
     init(settings: RuleSettings) {
         severity = settings.severity
     }
 
-    /// `geometry.read` marks, as records: no `Event` is built for them.
-    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard record.kind == .mark, record.markName == .geometryRead else { return }
-        // The raw attribution first: nothing is built for a mark outside viewDidLoad and viewWillAppear.
-        guard let active = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil),
-              case .controller(let callback) = active.kind, callback == .viewDidLoad || callback == .viewWillAppear,
-              lastReportedCallback != active.ordinal, let enclosing = context.attribution.enclosing(of: active) else { return }
+    mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
+        guard case .mark(let mark) = fact, let callback = mark.enclosingCallback, callback == .viewDidLoad || callback == .viewWillAppear,
+              let enclosing = mark.enclosing, lastReportedCallback != enclosing.ordinal, let owner = mark.enclosingController else { return }
         lastReportedCallback = enclosing.ordinal
-        let owner = enclosing.controller
+        let name = replay.name(of: owner)
         var size = ""
-        if let width = context.field(.width, of: record)?.doubleValue, let height = context.field(.height, of: record)?.doubleValue {
+        if let width = mark[field: "width"]?.doubleValue, let height = mark[field: "height"]?.doubleValue {
             size = " (\(Self.points(width))×\(Self.points(height)) pt)"
         }
         findings.append(Finding(
-            ruleID: GeometryBeforeAppearingRule.id, severity: severity, controller: owner?.displayName,
-            timestamp: record.timestamp, ordinal: context.ordinal, callback: callback.name,
-            message: "\(owner?.displayName ?? "the app") reads view geometry\(size) inside \(callback.name) at \(context.time(record.timestamp)); bounds are not final before viewIsAppearing.",
-            related: [RelatedEvent(ordinal: enclosing.ordinal, timestamp: enclosing.timestamp, message: "\(callback.name) began at \(context.time(enclosing.timestamp))")],
-            source: context.source
-        ))
+            ruleID: Self.id, severity: severity, controller: name, timestamp: replay.timestamp, ordinal: replay.ordinal, callback: callback.name,
+            message: "\(name) reads view geometry\(size) inside \(callback.name) at \(replay.time(replay.timestamp)); bounds are not final before viewIsAppearing.",
+            related: [RelatedEvent(ordinal: enclosing.ordinal, timestamp: enclosing.since, message: "\(callback.name) began at \(replay.time(enclosing.since))")],
+            source: replay.source))
     }
-
-    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {}
 
     private static func points(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
-
-    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {}
 }

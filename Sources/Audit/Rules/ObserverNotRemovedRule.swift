@@ -1,13 +1,13 @@
 import Replay
-import TraceLog
 import TraceModel
 
 /// `observer_not_removed`: an observer (or another registration) still registered when its controller is
 /// deinitialized, or registered again while the previous registration is still live.
-enum ObserverNotRemovedRule {
+struct ObserverNotRemovedRule: AuditRule {
     static let id = "observer_not_removed"
 
-    static let rule = Rule(descriptor) { ObserverNotRemovedMonitor(settings: $0) }
+    static let rule = Rule(Self.self) { ObserverNotRemovedRule(settings: $0) }
+
 
     static var descriptor: RuleDescriptor {
         RuleDescriptor(
@@ -31,10 +31,10 @@ enum ObserverNotRemovedRule {
                 (Apple, "removeObserver(_:)"), and until then the block keeps running on every notification, after \
                 the controller is gone (the seed lesson's keyboardWillShow example). deinit is the only callback \
                 guaranteed to run on every path: a controller can be deallocated without ever appearing or \
-                disappearing (DESIGN.md §2, "guaranteed cleanup belongs in deinit, reversible work in \
+                disappearing (docs/LIFECYCLE.md, "guaranteed cleanup belongs in deinit, reversible work in \
                 disappearance"). The opposite mistake is a registration in viewWillAppear/viewDidAppear, which run \
                 on every appearance, undone in a callback that runs less often: viewDidDisappear never comes for a \
-                cancelled interactive pop (DESIGN.md §2), so the next viewWillAppear registers a second observer \
+                cancelled interactive pop (docs/LIFECYCLE.md), so the next viewWillAppear registers a second observer \
                 and every notification is handled twice. The rule follows `add_marks`/`remove_marks` per \
                 controller (the mark's controller, else the one whose callback encloses it) and reports (1) every \
                 registration still live when the controller's deinit completes (removals inside deinit count; a \
@@ -111,18 +111,9 @@ enum ObserverNotRemovedRule {
             RuleExample(title: "added in viewWillAppear, removed only in viewDidDisappear: a cancelled swipe-back registers it twice", events: events, expectedFindings: 1, expectedSeverity: .warning),
         ]
     }
-}
 
-/// The monitor of `observer_not_removed`.
-final class ObserverNotRemovedMonitor: RuleMonitor {
-    let interests: EventInterests = [.marks, .callbacks, .recorder]
-    let callbackFilter = CallbackSet([.deinitialize])
-    /// Only the add and remove marks: an instant deinit whose window closed is settled at the next of these (or
-    /// the next deinit, run start or the end), before anything it settles against can change.
-    var markFilter: MarkFilter { MarkFilter(addMarks + removeMarks) }
-
-    /// One live registration of an owner (kept by owner serial; the owner's name is read only for a finding).
-    private struct Registration {
+    /// One live registration (kept by owner serial).
+    struct Registration {
         var name: String
         var ordinal: UInt64
         var time: UInt64
@@ -130,155 +121,84 @@ final class ObserverNotRemovedMonitor: RuleMonitor {
         var source: EventSource?
     }
 
-    /// A deinit whose window is still open: removals in it still count.
-    private struct PendingDeinit {
-        var controller: ControllerRef
-        var ordinal: UInt64
-        var time: UInt64
-        var source: EventSource?
-        /// Closed by the deinit's `end`; `false` for an instant deinit, closed when the attribution moves on.
-        var isInterval: Bool
-    }
-
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var typeName: String
         var name: String
         var twice: Bool
     }
 
-    private let severity: Severity
-    private let addMarks: [String]
-    private let removeMarks: [String]
-    /// `addMarks` and `removeMarks`, matched on records.
-    private let addNames: MarkNames
-    private let removeNames: MarkNames
-    /// Live registrations by owner serial, in add order.
-    @exclusivity(unchecked) private var live = SerialMap<[Registration]>()
-    @exclusivity(unchecked) private var pending: [PendingDeinit] = []
-    @exclusivity(unchecked) private var reported: Set<Key> = []
+    let severity: Severity
+    let addMarks: [String]
+    let removeMarks: [String]
+    let facts: [FactKind]
+    /// Live registrations by owner, in add order.
+    var live: [UInt32: [Registration]] = [:]
+    var reported: Set<Key> = []
 
     init(settings: RuleSettings) {
         severity = settings.severity
         addMarks = settings.names("add_marks", default: [MarkName.observerAdd])
         removeMarks = settings.names("remove_marks", default: [MarkName.observerRemove])
-        addNames = MarkNames(addMarks)
-        removeNames = MarkNames(removeMarks)
+        facts = (addMarks + removeMarks).map { .mark($0) } + [.exitCompleted, .runStarted]
     }
 
-    /// Add and remove marks, read from the record (name code, owner serial, `name`/`id` field): no `Event` is
-    /// built for them.
-    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard record.kind == .mark else { return }
-        if !pending.isEmpty { settleClosedInstants(context, &findings) }
-        guard record.phase != .end else { return }
-        if addNames.contains(record, context) {
-            guard let owner = Self.ownerSerial(record, context) else { return }
-            let name = (context.field(.name, of: record) ?? context.field(.id, of: record))?.description ?? ""
-            let registration = Registration(
-                name: name, ordinal: context.ordinal, time: record.timestamp,
-                addedIn: context.attribution.enclosingActive(ofSerial: owner).map(CallbackAttribution.name(of:)), source: context.source
-            )
-            if let position = live.position(of: owner) {
-                if let earlier = live[at: position].first(where: { $0.name == name }), let ownerRef = MarkOwner.of(record, context) {
-                    reportTwice(earlier, again: registration, owner: ownerRef, context, &findings)
+    mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
+        switch fact {
+        case .mark(let mark) where mark.phase != .end:
+            guard let owner = mark.controller else { return }
+            let name = (mark[field: "name"] ?? mark[field: "id"])?.description
+            if addMarks.contains(mark.name) {
+                let registration = Registration(
+                    name: name ?? "", ordinal: replay.ordinal, time: replay.timestamp, addedIn: mark.enclosingName, source: replay.source)
+                if let earlier = live[owner]?.first(where: { $0.name == registration.name }) {
+                    reportTwice(earlier, again: registration, owner: owner, replay, &findings)
                 }
-                live[at: position].append(registration)
-            } else {
-                live[owner] = [registration]
+                live[owner, default: []].append(registration)
+            } else if removeMarks.contains(mark.name), live[owner] != nil {
+                guard let name else {
+                    live[owner] = nil
+                    return
+                }
+                if let index = live[owner]?.firstIndex(where: { $0.name == name }) {
+                    live[owner]?.remove(at: index)
+                    if live[owner]?.isEmpty == true { live[owner] = nil }
+                }
             }
-        } else if removeNames.contains(record, context) {
-            guard let owner = Self.ownerSerial(record, context), let position = live.position(of: owner) else { return }
-            guard let name = (context.field(.name, of: record) ?? context.field(.id, of: record))?.description else {
-                live[owner] = nil
-                return
-            }
-            if let index = live[at: position].firstIndex(where: { $0.name == name }) {
-                live[at: position].remove(at: index)
-                if live[at: position].isEmpty { live[owner] = nil }
-            }
-        }
-    }
-
-    /// The serial of `MarkOwner.of(_:_:)` of the mark `record`.
-    private static func ownerSerial(_ record: EventRecord, _ context: EventContext) -> UInt32? {
-        if record.hasController { return record.controller }
-        guard let active = context.attribution.enclosingActive(ofSerial: nil), case .controller = active.kind else { return nil }
-        return active.controllerSerial
-    }
-
-    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard record.callback == .deinitialize else { return }
-        if !pending.isEmpty { settleClosedInstants(context, &findings) }
-        let serial = record.controller
-        switch record.phase {
-        case .begin, .instant:
-            guard !live.isEmpty, live[serial] != nil else { return }
-            pending.append(PendingDeinit(controller: context.controller(of: record), ordinal: context.ordinal, time: record.timestamp, source: context.source, isInterval: record.phase == .begin))
-        case .end:
-            guard !pending.isEmpty, let index = pending.firstIndex(where: { $0.controller.serial == serial && $0.isInterval }) else { return }
-            settle(pending.remove(at: index), context.time, &findings)
-        }
-    }
-
-    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        switch event.payload {
-        case .recorder(.runStarted) where context.ordinal > 0:
-            // The previous process ended: deinit windows close, and registrations die with the process.
-            for exit in pending { settle(exit, context.time, &findings) }
-            pending.removeAll()
+        case .exitCompleted(let exit) where exit.cause == .deinitialized:
+            guard let serial = exit.controller, let registrations = live.removeValue(forKey: serial) else { return }
+            settle(exit, serial, registrations, replay, &findings)
+        case .runStarted:
+            // Registrations die with the process.
             live.removeAll()
         default:
             break
         }
     }
 
-    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
-        for exit in pending { settle(exit, end.time, &findings) }
-        pending.removeAll()
-    }
-
-    /// Settles the instant deinits whose window has closed: the replayer no longer attributes a mark of the
-    /// controller to that deinit (`CallbackAttribution`).
-    private func settleClosedInstants(_ context: EventContext, _ findings: inout [Finding]) {
-        // Intervals stay until their end: with no instant pending there is nothing to settle (the list was copied,
-        // each entry retained, at every mark and deinit while a deinit interval was open).
-        guard pending.contains(where: { !$0.isInterval }) else { return }
-        var remaining: [PendingDeinit] = []
-        for exit in pending {
-            if exit.isInterval || context.attribution.enclosing(of: exit.controller)?.ordinal == exit.ordinal {
-                remaining.append(exit)
-            } else {
-                settle(exit, context.time, &findings)
-            }
-        }
-        pending = remaining
-    }
-
-    private func settle(_ exit: PendingDeinit, _ clock: (UInt64) -> String, _ findings: inout [Finding]) {
-        guard let registrations = live.removeValue(forKey: exit.controller.serial) else { return }
+    private mutating func settle(_ exit: Exit, _ serial: UInt32, _ registrations: [Registration], _ replay: ReplayView, _ findings: inout [Finding]) {
+        let ref = replay.ref(of: serial)
+        let name = ref?.displayName ?? "#\(serial)"
         for registration in registrations {
-            guard reported.insert(Key(typeName: exit.controller.typeName, name: registration.name, twice: false)).inserted else { continue }
-            let added = registration.addedIn.map { "in \($0) at \(clock(registration.time))" } ?? "at \(clock(registration.time))"
+            guard reported.insert(Key(typeName: ref?.typeName ?? "", name: registration.name, twice: false)).inserted else { continue }
+            let added = registration.addedIn.map { "in \($0) at \(replay.time(registration.time))" } ?? "at \(replay.time(registration.time))"
             findings.append(Finding(
-                ruleID: ObserverNotRemovedRule.id, severity: severity, controller: exit.controller.displayName,
-                timestamp: exit.time, ordinal: exit.ordinal, callback: Callback.deinitialize.name,
-                message: "\(exit.controller.displayName) was deinitialized at \(clock(exit.time)) with observer \(MarkOwner.quoted(registration.name)) still registered (added \(added), never removed): a block observer keeps running after its controller is gone.",
+                ruleID: Self.id, severity: severity, controller: name, timestamp: exit.timestamp, ordinal: exit.ordinal, callback: Callback.deinitialize.name,
+                message: "\(name) was deinitialized at \(replay.time(exit.timestamp)) with observer \(MarkOwner.quoted(registration.name)) still registered (added \(added), never removed): a block observer keeps running after its controller is gone.",
                 related: [RelatedEvent(ordinal: registration.ordinal, timestamp: registration.time, message: "observer \(MarkOwner.quoted(registration.name)) added \(added)", source: registration.source)],
-                source: exit.source
-            ))
+                source: exit.source))
         }
     }
 
-    private func reportTwice(_ earlier: Registration, again: Registration, owner: ControllerRef, _ context: EventContext, _ findings: inout [Finding]) {
-        guard reported.insert(Key(typeName: owner.typeName, name: again.name, twice: true)).inserted else { return }
-        let first = earlier.addedIn.map { "in \($0) at \(context.time(earlier.time))" } ?? "at \(context.time(earlier.time))"
-        let now = again.addedIn.map { "in \($0) at \(context.time(again.time))" } ?? "at \(context.time(again.time))"
+    private mutating func reportTwice(_ earlier: Registration, again: Registration, owner: UInt32, _ replay: ReplayView, _ findings: inout [Finding]) {
+        let ref = replay.ref(of: owner)
+        guard reported.insert(Key(typeName: ref?.typeName ?? "", name: again.name, twice: true)).inserted else { return }
+        let name = ref?.displayName ?? "#\(owner)"
+        let first = earlier.addedIn.map { "in \($0) at \(replay.time(earlier.time))" } ?? "at \(replay.time(earlier.time))"
+        let now = again.addedIn.map { "in \($0) at \(replay.time(again.time))" } ?? "at \(replay.time(again.time))"
         findings.append(Finding(
-            ruleID: ObserverNotRemovedRule.id, severity: severity, controller: owner.displayName,
-            timestamp: again.time, ordinal: again.ordinal, callback: again.addedIn,
-            message: "\(owner.displayName) adds observer \(MarkOwner.quoted(again.name)) \(now) while the one added \(first) is still registered: every notification is now handled twice. The callback that removes it runs less often than the one that adds it.",
+            ruleID: Self.id, severity: severity, controller: name, timestamp: again.time, ordinal: again.ordinal, callback: again.addedIn,
+            message: "\(name) adds observer \(MarkOwner.quoted(again.name)) \(now) while the one added \(first) is still registered: every notification is now handled twice. The callback that removes it runs less often than the one that adds it.",
             related: [RelatedEvent(ordinal: earlier.ordinal, timestamp: earlier.time, message: "observer \(MarkOwner.quoted(earlier.name)) first added \(first)", source: earlier.source)],
-            source: again.source
-        ))
+            source: again.source))
     }
 }

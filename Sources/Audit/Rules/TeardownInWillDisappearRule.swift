@@ -1,15 +1,14 @@
 import Replay
-import TraceLog
 import TraceModel
 
 /// `teardown_in_will_disappear`: teardown done in viewWillDisappear, and that disappearance was cancelled.
-enum TeardownInWillDisappearRule {
+struct TeardownInWillDisappearRule: AuditRule {
     static let id = "teardown_in_will_disappear"
 
     /// The marks that count as teardown unless the configuration says otherwise.
     static let defaultMarks = [MarkName.teardown, MarkName.timerStop, MarkName.observerRemove, MarkName.taskCancel, MarkName.requestCancel]
 
-    static let rule = Rule(descriptor) { TeardownInWillDisappearMonitor(settings: $0) }
+    static let rule = Rule(Self.self) { TeardownInWillDisappearRule(settings: $0) }
 
     static var descriptor: RuleDescriptor {
         RuleDescriptor(
@@ -25,7 +24,7 @@ enum TeardownInWillDisappearRule {
             explanation: """
                 viewWillDisappear announces a disappearance that may not happen: an interactive pop (swipe back) or \
                 a page scroll can be cancelled, and then the controller gets viewWillAppear and viewDidAppear again \
-                without ever getting viewDidDisappear (DESIGN.md §2, "interactive pop, cancelled"; Apple, \
+                without ever getting viewDidDisappear (docs/LIFECYCLE.md, "interactive pop, cancelled"; Apple, \
                 "notifyWhenInteractionChanges(_:)": on a cancelled interactive transition UIKit calls \
                 viewWillDisappear(_:) and viewWillAppear(_:) again to restore the original state). Teardown placed \
                 there — stopping a player, removing observers, invalidating timers, cancelling downloads — has \
@@ -109,220 +108,104 @@ enum TeardownInWillDisappearRule {
             RuleExample(title: "keyboard observer removed after viewWillDisappear, then viewWillAppear again (instant-only log style)", events: log.events, expectedFindings: 1, expectedSeverity: .warning),
         ]
     }
-}
 
-/// The monitor of `teardown_in_will_disappear`.
-final class TeardownInWillDisappearMonitor: RuleMonitor {
-    /// A teardown mark held for a viewWillDisappear. Words are only built when a finding is made.
+    /// A teardown mark held for a viewWillDisappear.
     struct Teardown {
-        /// The mark's label, in parts.
-        var mark: MarkLabel
-        /// The start that restores it (`task.start`, `download`), for the standard resource stops
-        /// (`MarkEvent.undoneStart`).
-        var undoes: (name: String, id: String)?
+        var label: String
+        /// The start that restores it, for the standard resource stops.
+        var undoes: MarkFact.StartKey?
         var ordinal: UInt64
         var timestamp: UInt64
         var source: EventSource?
-        /// The ordinal and timestamp of the viewWillDisappear's begin (or instant).
-        var willDisappearOrdinal: UInt64
-        var willDisappearTime: UInt64
-
-        var label: String { mark.text }
+        var willDisappear: RelatedEvent
     }
 
     /// A cancelled disappearance whose teardowns wait for the controller's reappearance to (maybe) restore them.
     struct Cancelled {
-        var controller: ControllerRef
+        var controller: String
         var teardowns: [Teardown]
         var cancellation: RelatedEvent
-        /// Restarts seen since the cancellation, keyed by `name` and `id` of the start.
-        var restarts: [String: RelatedEvent] = [:]
+        /// Restarts seen since the cancellation.
+        var restarts: [MarkFact.StartKey: RelatedEvent] = [:]
     }
 
-    let interests: EventInterests = [.callbacks, .containers, .marks, .recorder]
-    /// No fixed callbacks: they matter only while a teardown is held or a cancelled disappearance waits
-    /// (`held`, `cancelled`), so the monitor asks for them through `callbackDemand` exactly then (`updateDemand()`).
-    let callbackFilter: CallbackSet = []
-    let callbackDemand: CallbackDemand? = CallbackDemand()
-    private static let watched = CallbackSet(CancelledDisappearances<Teardown>.callbacks + [.viewWillDisappear], ends: false)
-    /// Whether `callbackDemand` holds `watched`.
-    @exclusivity(unchecked) private var isDemanding = false
-    let containerFilter = CancelledDisappearances<Teardown>.containerOperations
-    /// Callbacks and container events read nothing of the replayed state (marks do: the attribution).
-    let stateFreeCallbacks = CallbackSet.all
-    let stateFreeRecords: EventInterests = .containers
-    private let severity: Severity
-    /// Few names: a linear scan of `==` on (usually small) strings is cheaper than hashing each mark's name.
-    private let marks: [String]
-    /// Its teardown marks, and the resource starts that may restore a cancelled teardown (`MarkEvent.resourceStart`).
-    var markFilter: MarkFilter {
-        MarkFilter(marks + [MarkName.timerStart, MarkName.taskStart, MarkName.requestStart, MarkName.observerAdd])
-    }
-    @exclusivity(unchecked) private var held = CancelledDisappearances<Teardown>()
-    @exclusivity(unchecked) private var cancelled: [UInt32: Cancelled] = [:]
-    @exclusivity(unchecked) private var traceStart: UInt64 = 0
-
-    /// `marks`, matched on records.
-    private let teardownNames: MarkNames
+    let severity: Severity
+    let marks: [String]
+    let facts: [FactKind]
+    /// Teardowns in the current viewWillDisappear of a controller, until it completes or is cancelled.
+    var held: [UInt32: [Teardown]] = [:]
+    var cancelled: [UInt32: Cancelled] = [:]
 
     init(settings: RuleSettings) {
         severity = settings.severity
-        marks = settings.names("marks", default: TeardownInWillDisappearRule.defaultMarks)
-        teardownNames = MarkNames(marks)
+        marks = settings.names("marks", default: Self.defaultMarks)
+        facts = (marks + [MarkName.timerStart, MarkName.taskStart, MarkName.requestStart, MarkName.observerAdd]).map { .mark($0) }
+            + FactKind.callbacks(.viewWillDisappear, .viewDidDisappear, .deinitialize) + [.disappearanceCancelled, .runStarted]
     }
 
-    /// Asks for `watched` exactly while something is held or waits (written only when that changes).
-    private func updateDemand() {
-        let waiting = !held.isEmpty || !cancelled.isEmpty
-        guard waiting != isDemanding else { return }
-        isDemanding = waiting
-        callbackDemand!.extra = waiting ? Self.watched : []
-    }
-
-    /// Reads marks from the record (no `Event` is built for them), and passes over, without building their
-    /// `Event`, the container events while nothing is held.
-    func observe(record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        switch record.kind {
-        case .mark:
-            traceStart = context.traceStart
-            if teardownNames.contains(record, context), let active = Self.willDisappear(record, context) { hold(record, active, context) }
-            if !cancelled.isEmpty, let start = Self.resourceStart(record, context) { restart(start, record, context) }
-            updateDemand()
-            return
-        case .container:
-            guard !held.isEmpty else { return }
-        default:
-            break
-        }
-        context.withEvent(of: record) { observe($0, context, &findings) }
-        updateDemand()
-    }
-
-    /// `MarkEvent.resourceStart` of the mark `record`, read from the record.
-    private static func resourceStart(_ record: EventRecord, _ context: EventContext) -> (name: String, id: String)? {
-        switch record.markName {
-        case .timerStart?, .taskStart?, .requestStart?: (record.markName!.string!, context.field(.id, of: record)?.stringValue ?? "")
-        case .observerAdd?: (MarkName.observerAdd, context.field(.name, of: record)?.stringValue ?? "")
-        default: nil
-        }
-    }
-
-    /// `MarkEvent.undoneStart` of the mark `record`, read from the record.
-    private static func undoneStart(_ record: EventRecord, _ context: EventContext) -> (name: String, id: String)? {
-        switch record.markName {
-        case .timerStop?: (MarkName.timerStart, context.field(.id, of: record)?.stringValue ?? "")
-        case .observerRemove?: (MarkName.observerAdd, context.field(.name, of: record)?.stringValue ?? "")
-        case .taskCancel?: (MarkName.taskStart, context.field(.id, of: record)?.stringValue ?? "")
-        case .requestCancel?: (MarkName.requestStart, context.field(.id, of: record)?.stringValue ?? "")
-        default: nil
-        }
-    }
-
-    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        traceStart = context.traceStart
-        defer { updateDemand() }
-        if !cancelled.isEmpty, record.phase != .end, record.callback != .viewWillAppear,
-           let entry = cancelled.removeValue(forKey: record.controller) {
-            report(entry, &findings)
-        }
-        if let cancellation = held.observe(callback: record, context) { remember(cancellation) }
-    }
-
-    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {
-        traceStart = context.traceStart
-        defer { updateDemand() }
-        switch event.payload {
-        case .container:
-            if let cancellation = held.observe(event, context) { remember(cancellation) }
-        case .recorder(.runStarted) where context.ordinal > 0:
+    mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
+        switch fact {
+        case .mark(let mark):
+            if marks.contains(mark.name), mark.enclosingCallback == .viewWillDisappear, let owner = mark.enclosingController, mark.owner == nil || mark.owner == owner {
+                let willDisappear = RelatedEvent(ordinal: mark.enclosing!.ordinal, timestamp: mark.enclosing!.since, message: "\(replay.name(of: owner)) viewWillDisappear at \(replay.time(mark.enclosing!.since))")
+                held[owner, default: []].append(Teardown(
+                    label: mark.label, undoes: mark.undoneStart, ordinal: replay.ordinal, timestamp: replay.timestamp, source: replay.source, willDisappear: willDisappear))
+            }
+            // A resource start in an appearance callback of a controller whose disappearance was cancelled may restore a teardown.
+            if let start = mark.resourceStart, let owner = mark.enclosingController, mark.owner == nil || mark.owner == owner, cancelled[owner] != nil,
+               let callback = mark.enclosingCallback, callback == .viewWillAppear || callback == .viewIsAppearing || callback == .viewDidAppear {
+                cancelled[owner]!.restarts[start] = replay.related("\(mark.label) at \(replay.time(replay.timestamp)) in \(callback.name) restarted it")
+            }
+        case .callback(let callback) where callback.isStart:
+            // The controller's next disappearance callback settles a cancelled one: it was not restored by then.
+            if let entry = cancelled.removeValue(forKey: callback.controller) { report(entry, replay, &findings) }
+            if callback.callback != .viewWillDisappear { held.removeValue(forKey: callback.controller) }
+        case .disappearanceCancelled(let cancellation):
+            guard let teardowns = held.removeValue(forKey: cancellation.controller) else { return }
+            let name = replay.name(of: cancellation.controller)
+            let related = cancellation.related(replay)
+            cancelled[cancellation.controller] = Cancelled(controller: name, teardowns: teardowns, cancellation: related)
+        case .runStarted:
             // The process ended: controllers still torn down stayed so until then.
-            reportAll(&findings)
+            reportAll(replay, &findings)
             held.removeAll()
         default:
             break
         }
     }
 
-    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {
-        reportAll(&findings)
+    mutating func finish(_ replay: ReplayView, _ findings: inout [Finding]) {
+        reportAll(replay, &findings)
     }
 
-    /// The viewWillDisappear of the mark `record`'s controller (of any controller when it has none) the mark
-    /// happens in, if any: what `hold` needs, checked on the record and the raw attribution (no `ControllerRef`).
-    private static func willDisappear(_ record: EventRecord, _ context: EventContext) -> ActiveCallback? {
-        guard let active = context.attribution.enclosingActive(ofSerial: record.hasController ? record.controller : nil),
-              case .controller(.viewWillDisappear) = active.kind else { return nil }
-        return !record.hasController || active.controllerSerial == record.controller ? active : nil
-    }
-
-    /// Holds the teardown mark `record` for the viewWillDisappear of its controller it happens in (`active`).
-    private func hold(_ record: EventRecord, _ active: ActiveCallback, _ context: EventContext) {
-        // The callback's controller as `EnclosingCallback` names it; the mark's must be it by name too.
-        guard let ref = context.attribution.controllerRef(of: active),
-              !record.hasController || context.controller(of: record) == ref else { return }
-        held.hold(Teardown(
-            mark: MarkLabel(record, context), undoes: Self.undoneStart(record, context), ordinal: context.ordinal,
-            timestamp: record.timestamp, source: context.source,
-            willDisappearOrdinal: active.ordinal, willDisappearTime: active.since
-        ), for: ref)
-    }
-
-    /// A resource start (`start`, the mark `record`) in an appearance callback of a controller whose
-    /// disappearance was cancelled: it may restore a teardown.
-    private func restart(_ start: (name: String, id: String), _ record: EventRecord, _ context: EventContext) {
-        let probe = record.hasController ? ControllerRef(serial: record.controller, typeName: "") : nil
-        guard let enclosing = context.attribution.enclosing(of: probe),
-              let ref = enclosing.controller, !record.hasController || context.controller(of: record) == ref,
-              let callback = enclosing.callback, callback == .viewWillAppear || callback == .viewIsAppearing || callback == .viewDidAppear,
-              cancelled[ref.serial] != nil else { return }
-        cancelled[ref.serial]!.restarts[Self.key(start)] = context.related(record, "\(MarkLabel(record, context).text) at \(context.time(record.timestamp)) in \(callback.name) restarted it")
-    }
-
-    private func remember(_ cancellation: CancelledDisappearances<Teardown>.Cancellation) {
-        cancelled[cancellation.controller.serial] = Cancelled(controller: cancellation.controller, teardowns: cancellation.items, cancellation: cancellation.cancellation)
-    }
-
-    private static func key(_ start: (name: String, id: String)) -> String {
-        "\(start.name)\u{0}\(start.id)"
-    }
-
-    private func reportAll(_ findings: inout [Finding]) {
-        for entry in cancelled.values.sorted(by: { $0.cancellation.ordinal < $1.cancellation.ordinal }) {
-            report(entry, &findings)
-        }
+    private mutating func reportAll(_ replay: ReplayView, _ findings: inout [Finding]) {
+        for entry in cancelled.values { report(entry, replay, &findings) }
         cancelled.removeAll()
     }
 
-    private func report(_ entry: Cancelled, _ findings: inout [Finding]) {
+    private func report(_ entry: Cancelled, _ replay: ReplayView, _ findings: inout [Finding]) {
         var open: [Teardown] = []
         var restored: [(Teardown, RelatedEvent)] = []
         for teardown in entry.teardowns {
-            if let undo = teardown.undoes, let restart = entry.restarts[Self.key(undo)] {
+            if let undo = teardown.undoes, let restart = entry.restarts[undo] {
                 restored.append((teardown, restart))
             } else {
                 open.append(teardown)
             }
         }
         guard let first = open.first else { return }
-        let name = entry.controller.displayName
-        var message = "\(name) tears down in viewWillDisappear at \(time(first.timestamp)) (\(open.map(\.label).joined(separator: ", "))), "
-        message += "and that disappearance was cancelled at \(time(entry.cancellation.timestamp)): the controller stayed on screen without viewDidDisappear, and nothing restored "
+        let name = entry.controller
+        var message = "\(name) tears down in viewWillDisappear at \(replay.time(first.timestamp)) (\(open.map(\.label).joined(separator: ", "))), "
+        message += "and that disappearance was cancelled at \(replay.time(entry.cancellation.timestamp)): the controller stayed on screen without viewDidDisappear, and nothing restored "
         message += open.count == 1 ? "it" : "them"
         if !restored.isEmpty {
             message += " (\(restored.map(\.0.label).joined(separator: ", ")) \(restored.count == 1 ? "was" : "were") restarted when it reappeared)"
         }
-        let willDisappear = RelatedEvent(ordinal: first.willDisappearOrdinal, timestamp: first.willDisappearTime, message: "\(name) viewWillDisappear at \(time(first.willDisappearTime))")
-        var related = [willDisappear, entry.cancellation]
-        related += open.dropFirst().map { RelatedEvent(ordinal: $0.ordinal, timestamp: $0.timestamp, message: "\($0.label) at \(time($0.timestamp)) in viewWillDisappear", source: $0.source) }
+        var related = [first.willDisappear, entry.cancellation]
+        related += open.dropFirst().map { RelatedEvent(ordinal: $0.ordinal, timestamp: $0.timestamp, message: "\($0.label) at \(replay.time($0.timestamp)) in viewWillDisappear", source: $0.source) }
         related += restored.map(\.1)
         findings.append(Finding(
-            ruleID: TeardownInWillDisappearRule.id, severity: severity, controller: name,
-            timestamp: first.timestamp, ordinal: first.ordinal, callback: Callback.viewWillDisappear.name,
-            message: message + ".", related: related.sorted { $0.ordinal < $1.ordinal }, source: first.source
-        ))
-    }
-
-    private func time(_ timestamp: UInt64) -> String {
-        TimeText.seconds(timestamp >= traceStart ? timestamp - traceStart : 0)
+            ruleID: Self.id, severity: severity, controller: name, timestamp: first.timestamp, ordinal: first.ordinal, callback: Callback.viewWillDisappear.name,
+            message: message + ".", related: related.sorted { $0.ordinal < $1.ordinal }, source: first.source))
     }
 }

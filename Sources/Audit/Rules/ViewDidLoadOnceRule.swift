@@ -1,11 +1,10 @@
-import TraceLog
 import TraceModel
 
 /// `view_did_load_once`: viewDidLoad more than once for one instance.
-enum ViewDidLoadOnceRule {
+struct ViewDidLoadOnceRule: AuditRule {
     static let id = "view_did_load_once"
 
-    static let rule = Rule(descriptor) { ViewDidLoadOnceMonitor(settings: $0) }
+    static let rule = Rule(Self.self) { ViewDidLoadOnceRule(settings: $0) }
 
     static var descriptor: RuleDescriptor {
         RuleDescriptor(
@@ -14,7 +13,7 @@ enum ViewDidLoadOnceRule {
             defaultSeverity: .warning,
             explanation: """
                 viewDidLoad runs once per view load, and since iOS 6 UIKit no longer unloads views under memory \
-                pressure, so one instance gets it once (Apple, "viewDidLoad()"; DESIGN.md §2). One-time setup \
+                pressure, so one instance gets it once (Apple, "viewDidLoad()"; docs/LIFECYCLE.md). One-time setup \
                 placed there (adding subviews, observers, child controllers) runs again when it comes twice: \
                 duplicated subviews, observers registered twice, children added twice. A second viewDidLoad \
                 usually means code called loadView()/viewDidLoad() directly, or set `view` to nil and touched it \
@@ -24,6 +23,7 @@ enum ViewDidLoadOnceRule {
                 Never call viewDidLoad() or loadView() yourself; use loadViewIfNeeded() to force loading. Do not \
                 reset `view` to nil. If a screen must be rebuilt, create a new controller.
                 """,
+            needs: FactKind.callbacks(.viewDidLoad),
             examples: examples
         )
     }
@@ -49,74 +49,31 @@ enum ViewDidLoadOnceRule {
             RuleExample(title: "one load, two appearances", events: once.events, expectedFindings: 0),
         ]
     }
-}
 
-/// The monitor of `view_did_load_once`.
-final class ViewDidLoadOnceMonitor: RuleMonitor {
-    let interests: EventInterests = .callbacks
-    let callbackFilter = CallbackSet([.viewDidLoad, .deinitialize], ends: false)
-    /// Its callbacks read nothing of the replayed state.
-    let stateFreeCallbacks = CallbackSet.all
-    /// From batches it reads its callbacks itself (`scanCallbacks(_:_:)`): the engine lists them per scanning
-    /// monitor, so a scan reads only its own ≈ 3 100 of every 100 000 events.
-    let scansCallbacks = true
-    private let severity: Severity
-    @exclusivity(unchecked) private var firstLoad = SerialTable<(ordinal: UInt64, timestamp: UInt64)>()
+    let facts: [FactKind] = FactKind.callbacks(.viewDidLoad, .deinitialize)
+
+    let severity: Severity
+    /// Per live controller, its first viewDidLoad.
+    var firstLoad: [UInt32: RelatedEvent] = [:]
 
     init(settings: RuleSettings) {
         severity = settings.severity
     }
 
-    func observe(callback record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        guard record.phase != .end else { return }
-        switch record.callback {
-        case .viewDidLoad:
-            guard let first = firstLoad[record.controller] else {
-                firstLoad.set(record.controller, (context.ordinal, record.timestamp))
-                return
-            }
-            report(first, record, context, &findings)
-        case .deinitialize:
-            firstLoad.remove(record.controller)
-        default:
-            break
+    mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
+        guard case .callback(let callback) = fact, callback.isStart else { return }
+        if callback.callback == .deinitialize {
+            firstLoad[callback.controller] = nil
+            return
         }
-    }
-
-    /// The callback entries of a batch not read yet (viewDidLoad and deinit begins and instants), as
-    /// `observe(callback:_:_:)`.
-    func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
-        let entries = scan.entries
-        let viewDidLoad = UInt64(Callback.viewDidLoad.rawValue)
-        for position in scan.positions {
-            let at = scan.index(at: position)
-            let word = entries.word(at: at).raw
-            let serial = UInt32(truncatingIfNeeded: word)
-            if (word >> 48) & 0xFF == viewDidLoad {
-                guard let first = firstLoad[serial] else {
-                    firstLoad.set(serial, (scan.ordinal(at: at), entries.timestamp(at: at)))
-                    continue
-                }
-                report(first, scan.record(at: at), scan.context(at: at), &findings)
-            } else {
-                firstLoad.remove(serial)
-            }
+        guard let first = firstLoad[callback.controller] else {
+            firstLoad[callback.controller] = RelatedEvent(ordinal: replay.ordinal, timestamp: replay.timestamp, message: "first viewDidLoad at \(replay.time(replay.timestamp))")
+            return
         }
-    }
-
-    /// The finding for a viewDidLoad `record` of a controller whose view loaded first at `first`.
-    private func report(_ first: (ordinal: UInt64, timestamp: UInt64), _ record: EventRecord, _ context: EventContext, _ findings: inout [Finding]) {
-        let name = context.controller(of: record).displayName
+        let name = replay.name(of: callback.controller)
         findings.append(Finding(
-            ruleID: ViewDidLoadOnceRule.id, severity: severity, controller: name,
-            timestamp: record.timestamp, ordinal: context.ordinal, callback: record.callback.name,
-            message: "viewDidLoad ran again for \(name) at \(context.time(record.timestamp)); it already ran at \(context.time(first.timestamp)), so one-time setup runs twice.",
-            related: [RelatedEvent(ordinal: first.ordinal, timestamp: first.timestamp, message: "first viewDidLoad at \(context.time(first.timestamp))")],
-            source: context.source
-        ))
+            ruleID: Self.id, severity: severity, controller: name, timestamp: replay.timestamp, ordinal: replay.ordinal, callback: callback.callback.name,
+            message: "viewDidLoad ran again for \(name) at \(replay.time(replay.timestamp)); it already ran at \(replay.time(first.timestamp)), so one-time setup runs twice.",
+            related: [first], source: replay.source))
     }
-
-    func observe(_ event: Event, _ context: EventContext, _ findings: inout [Finding]) {}
-
-    func finish(_ end: TraceEnd, _ findings: inout [Finding]) {}
 }

@@ -275,6 +275,7 @@ struct AuditCommand: Command {
         }
         var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath)
         audit.jsonlLineMap = lineMap
+        audit.idleRules = session.idleRules
         audit.baseDirectory = FileManager.default.currentDirectoryPath
         audit.identity = input.identity()
         if let stop {
