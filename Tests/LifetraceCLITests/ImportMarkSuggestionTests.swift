@@ -50,3 +50,38 @@ struct ImportMarkSuggestionTests {
         #expect(audit.out.contains("(critical_save_placement)"))
     }
 }
+
+/// An audit says which rules had nothing to check in a trace, instead of counting them as passed.
+@Suite("audit names the rules that had nothing to check")
+struct AuditNothingToCheckTests {
+    @Test("an unmarked console log: the save and edit rules had nothing to check, in text and JSON")
+    func unmarkedLog() throws {
+        let directory = try ImportCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = ImportCommandTests.cases.appendingPathComponent("01-cancelled-pop-save.log").path
+        let trace = directory.appendingPathComponent("t.lifetrace").path
+        #expect(ImportCommandTests.run(["import", log, "-o", trace]).code == .success)
+
+        let text = ImportCommandTests.run(["audit", trace])
+        #expect(text.out.contains("\(trace): note: nothing to check for "), "\(text.out)")
+        #expect(text.out.contains("  critical_save_placement: no save marks: add save marks with 'lifetrace import --mark' or the recorder's save(key:critical:)\n"), "\(text.out)")
+        #expect(text.out.contains("  unsaved_edit_at_exit: no edit marks: "), "\(text.out)")
+        let summary = try #require(text.out.split(separator: "\n").last)
+        #expect(summary.hasPrefix("audited 1 trace ("))
+        #expect(summary.contains(" of which had nothing to check: "), "\(summary)")
+
+        let json = ImportCommandTests.run(["audit", trace, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let traces = try #require(document["traces"] as? [[String: Any]])
+        let idle = try #require(traces.first?["nothing_to_check"] as? [[String: Any]])
+        let save = try #require(idle.first { $0["rule"] as? String == "critical_save_placement" })
+        #expect(save["missing"] as? [String] == ["save marks"])
+
+        // The same log with its marks: the save rule has something to check, and finds the mistake.
+        let marked = directory.appendingPathComponent("m.lifetrace").path
+        #expect(ImportCommandTests.run(["import", log, "-o", marked, "--mark", "saveDraft=save,key=draft,critical=true"]).code == .success)
+        let audited = ImportCommandTests.run(["audit", marked])
+        #expect(!audited.out.contains("critical_save_placement: no save marks"))
+        #expect(audited.out.contains("(critical_save_placement)"))
+    }
+}

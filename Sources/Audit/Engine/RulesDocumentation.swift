@@ -146,6 +146,13 @@ public enum RulesDocumentation {
             `line=` for a JSON line). Exit codes: 0 no error-level finding, 1 error-level findings (or warnings with
             `--strict`) or a damaged trace, 2 usage, configuration or unreadable input.
 
+            A rule that had nothing to check in a trace (none of the facts it needs occurred: no save marks for
+            `critical_save_placement`, no layout callbacks for `expensive_layout`) is not counted as passed. The
+            text report names such rules per trace (`TRACE: note: nothing to check for N of M rules: …`), then
+            once each with what was missing and how a trace comes to have it, and the summary line counts the
+            rules that had nothing to check in any trace (`with 15 rules, 9 of which had nothing to check`); JSON
+            lists them per trace under `nothing_to_check` (`rule`, `missing`, `hint`).
+
 
             """
         for rule in rules {

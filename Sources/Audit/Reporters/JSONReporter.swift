@@ -5,7 +5,9 @@
 /// `t_ns`, `time`, `message`, `line`), `trace` (the trace's path) and `line` (for a JSON Lines input, the 1-based
 /// line that holds the event, blank lines and a header line counted; `null` for a `.lifetrace` file). Each input problem (`input_problems`): `path`,
 /// `severity` (`error` unreadable, `warning` damaged), `message`, and where the input stops being readable: `line`
-/// (a JSON Lines input) or `byte_offset` (a trace), `null` when not known.
+/// (a JSON Lines input) or `byte_offset` (a trace), `null` when not known. Each trace lists the rules that had
+/// nothing to check in it (`nothing_to_check`: `rule`, `missing`, the kinds of facts it needs and the trace has
+/// none of, such as `save marks`, and `hint`, how a trace comes to have them).
 public enum JSONReporter {
     public static func render(_ report: AuditReport) -> String {
         document(report).serialized(pretty: true) + "\n"
@@ -21,6 +23,13 @@ public enum JSONReporter {
                 ("findings", .int(Int64(trace.findings.count))),
             ]
             if let jsonl = trace.jsonlPath { entry.append(("jsonl", .string(jsonl))) }
+            entry.append(("nothing_to_check", .array(trace.idleRules.map { idle in
+                .object([
+                    ("rule", .string(idle.ruleID)),
+                    ("missing", .array(idle.missing.map { .string($0.plural) })),
+                    ("hint", .string(idle.hint)),
+                ])
+            })))
             traces.append(.object(entry))
             for finding in trace.findings {
                 findings.append(.object([

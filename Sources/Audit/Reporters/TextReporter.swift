@@ -38,16 +38,62 @@ public enum TextReporter {
                     out += "    fix: \(descriptor.fix)\n"
                 }
             }
+            if !trace.idleRules.isEmpty {
+                let ids = trace.idleRules.map(\.ruleID).joined(separator: ", ")
+                out += "\(path): note: nothing to check for \(trace.idleRules.count) of \(report.rules.count) rules: \(ids)\n"
+            }
         }
+        out += idleRulesSection(report)
         out += summaryLine(report) + "\n"
         return out
     }
 
-    /// `audited 2 traces (1234 events) with 8 rules: 2 errors, 1 warning, 0 notes (1 inconclusive)`.
+    /// Each rule that had nothing to check in some trace, once, with what it missed and how a trace comes to
+    /// have it:
+    /// `  critical_save_placement: no save marks (in 3 of 5 traces): add save marks with 'lifetrace import --mark' …`.
+    static func idleRulesSection(_ report: AuditReport) -> String {
+        var order: [String] = []
+        var first: [String: IdleRule] = [:]
+        var count: [String: Int] = [:]
+        for trace in report.traces {
+            for idle in trace.idleRules {
+                if first[idle.ruleID] == nil {
+                    order.append(idle.ruleID)
+                    first[idle.ruleID] = idle
+                }
+                count[idle.ruleID, default: 0] += 1
+            }
+        }
+        guard !order.isEmpty else { return "" }
+        var out = "nothing to check, and why:\n"
+        for id in order {
+            guard let idle = first[id], let times = count[id] else { continue }
+            let missing = idle.missing.map(\.plural).joined(separator: " or ")
+            let scope = report.traces.count == 1 ? "" : " (in \(times) of \(report.traces.count) traces)"
+            out += "  \(id): no \(missing)\(scope): \(idle.hint)\n"
+        }
+        return out
+    }
+
+    /// The rules that had nothing to check in every trace audited.
+    static func rulesIdleEverywhere(_ report: AuditReport) -> Int {
+        guard let first = report.traces.first else { return 0 }
+        var idle = Set(first.idleRules.map(\.ruleID))
+        for trace in report.traces.dropFirst() { idle.formIntersection(trace.idleRules.map(\.ruleID)) }
+        return idle.count
+    }
+
+    /// `audited 2 traces (1234 events) with 8 rules: 2 errors, 1 warning, 0 notes (1 inconclusive)`; when some
+    /// rules had nothing to check in any of the traces, `with 15 rules, 9 of which had nothing to check: …`.
     public static func summaryLine(_ report: AuditReport) -> String {
         let summary = report.summary
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-        var line = "audited \(plural(summary.traces, "trace")) (\(summary.events) events) with \(plural(report.rules.count, "rule")): "
+        var line = "audited \(plural(summary.traces, "trace")) (\(summary.events) events) with \(plural(report.rules.count, "rule"))"
+        let idle = rulesIdleEverywhere(report)
+        if idle > 0 {
+            line += ", \(idle) of which had nothing to check\(summary.traces > 1 ? " in any of them" : "")"
+        }
+        line += ": "
         line += "\(plural(summary.errors, "error")), \(plural(summary.warnings, "warning")), \(plural(summary.notes, "note"))"
         if summary.inconclusive > 0 { line += " (\(summary.inconclusive) inconclusive)" }
         return line

@@ -45,6 +45,7 @@ struct AnalyticsOvercountRule: AuditRule {
                 as starting a load with `task`. If the event must come from SwiftUI, deduplicate it against the \
                 host's appearances.
                 """,
+            needs: [.mark(MarkName.analyticsScreen), .swiftUI],
             examples: examples
         )
     }

@@ -47,6 +47,7 @@ struct HostingChildrenAccumulateRule: AuditRule {
                 configuration), reuse it by updating rootView, and remove it from its parent (willMove(toParent: \
                 nil), removeFromSuperview, removeFromParent) when the cell is reused or ends display.
                 """,
+            needs: [.container] + FactKind.callbacks(.didMoveToParent),
             examples: examples
         )
     }

@@ -41,6 +41,7 @@ struct LeakedControllerRule: AuditRule {
                 delegates weak, invalidate timers and display links in viewDidDisappear or when removed, remove \
                 block-based observers. Xcode's memory graph debugger shows the retaining path.
                 """,
+            needs: [.removed],
             examples: examples
         )
     }

@@ -51,6 +51,7 @@ struct ObserverNotRemovedRule: AuditRule {
                 block API returns and remove it; or use the selector-based API, whose observers UIKit removes \
                 when the observer is deallocated.
                 """,
+            needs: [.mark(MarkName.observerAdd)],
             examples: examples
         )
     }

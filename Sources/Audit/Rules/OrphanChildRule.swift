@@ -29,6 +29,7 @@ struct OrphanChildRule: AuditRule {
                 with child.willMove(toParent: nil); child.view.removeFromSuperview(); child.removeFromParent(). \
                 For SwiftUI, embed the UIHostingController the same way.
                 """,
+            needs: [.container] + FactKind.callbacks(.willMoveToParent, .didMoveToParent),
             examples: examples
         )
     }

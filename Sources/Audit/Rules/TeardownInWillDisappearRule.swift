@@ -47,6 +47,7 @@ struct TeardownInWillDisappearRule: AuditRule {
                 transitionCoordinator?.animate(alongsideTransition:completion:) and skip it when the context \
                 isCancelled.
                 """,
+            needs: defaultMarks.map { .mark($0) },
             examples: examples
         )
     }

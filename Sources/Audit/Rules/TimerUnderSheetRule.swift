@@ -66,6 +66,7 @@ struct TimerUnderSheetRule: AuditRule {
                 viewWillDisappear/viewDidDisappear for pushes and full-screen presentations, and invalidate it in \
                 deinit.
                 """,
+            needs: [.mark(MarkName.timerStart)],
             examples: examples
         )
     }

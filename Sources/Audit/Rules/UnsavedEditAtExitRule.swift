@@ -29,6 +29,7 @@ struct UnsavedEditAtExitRule: AuditRule {
                 didEnterBackground/sceneDidEnterBackground for the app leaving (apps get no disappearance \
                 callbacks then). Mark the save `critical=true` with the same key as the edit.
                 """,
+            needs: [.mark(MarkName.edit)],
             examples: examples
         )
     }

@@ -59,6 +59,7 @@ struct WorkBeforeVisibleRule: AuditRule {
                 be ready early, prefetch it in a model object rather than from a view that may never show, and do \
                 not load views ahead of time (loadViewIfNeeded, reading `view`) for screens that may not be shown.
                 """,
+            needs: defaultMarks.map { .mark($0) },
             examples: examples
         )
     }
