@@ -78,8 +78,10 @@ public struct Timeline: Sendable, Equatable {
         }
 
         public mutating func didApply(_ event: Event, ordinal: UInt64, giving state: ReplayState) throws {
-            if timeline.start == nil { timeline.start = event.timestamp }
-            timeline.end = event.timestamp
+            // The earliest and the latest time seen: a damaged trace can hold frames out of time order (readers
+            // report them and read on), and the span must not be negative.
+            timeline.start = min(timeline.start ?? event.timestamp, event.timestamp)
+            timeline.end = max(timeline.end ?? event.timestamp, event.timestamp)
             if timeline.appChanges.last?.state != state.app {
                 timeline.appChanges.append(AppChange(time: event.timestamp, state: state.app))
             }
@@ -195,7 +197,7 @@ public struct Timeline: Sendable, Equatable {
     public func render(width: Int = 80) -> String {
         guard let start, let end else { return "(empty trace)\n" }
         let columns = max(10, width)
-        let duration = max(end - start, 1)
+        let duration = max(end >= start ? end - start : 0, 1)
         func column(_ time: UInt64) -> Int {
             let offset = time >= start ? time - start : 0
             return min(columns - 1, Int(Double(offset) / Double(duration) * Double(columns - 1)))
