@@ -67,7 +67,7 @@ public struct Timeline: Sendable, Equatable {
         public private(set) var timeline = Timeline()
         private var laneIndex: [UInt32: Int] = [:]
         private var enclosingBefore: ActiveCallback?
-        private var diagnosticCount = 0
+        private var diagnosticCount: UInt64 = 0
 
         public init() {}
 
@@ -114,10 +114,18 @@ public struct Timeline: Sendable, Equatable {
                 }
                 enclosingBefore = nil
             }
-            while diagnosticCount < state.diagnostics.count {
-                let diagnostic = state.diagnostics[diagnosticCount]
-                diagnosticCount += 1
-                if let ref = diagnostic.controller, let c = state.controllers[ref.serial] {
+            // The new diagnostics: from the ones the state keeps in full, then (past its limit) the latest of each event.
+            let total = state.diagnosticCount
+            while diagnosticCount < total {
+                let diagnostic: Diagnostic?
+                if diagnosticCount < UInt64(state.diagnostics.count) {
+                    diagnostic = state.diagnostics[Int(diagnosticCount)]
+                    diagnosticCount += 1
+                } else {
+                    diagnostic = state.latestDiagnostic
+                    diagnosticCount = total
+                }
+                if let diagnostic, let ref = diagnostic.controller, let c = state.controllers[ref.serial] {
                     timeline.lanes[lane(for: c)].diagnostics.append(diagnostic)
                 }
             }
