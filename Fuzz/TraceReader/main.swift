@@ -1,7 +1,9 @@
-// libFuzzer harness: the binary trace reader (TraceLog.TraceReader) on arbitrary file contents.
+// libFuzzer harness: the binary trace reader (TraceLog.TraceReader) on arbitrary file contents, and the
+// checkpoint decoder (Replay.ReplayState(checkpointPayload:)) on every checkpoint frame it finds.
 // Built and run by tools/fuzz (docs/FUZZING.md). The reader takes a path, so each input is written to one
 // scratch file first. Every error thrown is a pass; a trap, a sanitizer report or a timeout is a failure.
 import Foundation
+import Replay
 import TraceLog
 import TraceModel
 
@@ -23,7 +25,7 @@ public func fuzzTraceReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 while let event = try? cursor.nextEvent() { _ = event.summary }
             }
         } else if frame.kind == .checkpoint {
-            _ = try? reader.checkpointPayload(frame)
+            if let payload = try? reader.checkpointPayload(frame) { _ = try? ReplayState(checkpointPayload: payload) }
         }
     }
     _ = reader.frameIndex(containing: UInt64(size))

@@ -63,9 +63,10 @@ extension ReplayState {
     /// order, kinds with none left out.
     public var omittedDiagnostics: [(kind: Diagnostic.Kind, count: UInt64)] {
         var omitted = diagnosticCounts
+        guard !omitted.isEmpty else { return [] }
         for diagnostic in diagnostics { omitted[Int(diagnostic.kind.rawValue)] -= 1 }
         return Diagnostic.Kind.allCases.compactMap { kind in
-            omitted.isEmpty || omitted[Int(kind.rawValue)] == 0 ? nil : (kind, omitted[Int(kind.rawValue)])
+            omitted[Int(kind.rawValue)] == 0 ? nil : (kind, omitted[Int(kind.rawValue)])
         }
     }
 

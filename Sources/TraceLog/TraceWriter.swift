@@ -10,6 +10,10 @@ import TraceModel
 ///
 /// Not thread-safe: one owner (the recorder's writer thread) calls it.
 public final class TraceWriter {
+    /// The largest raw payload of a frame, in bytes (64 MiB): readers refuse larger frames (docs/FORMAT.md §3),
+    /// and `writeCheckpoint(_:)` refuses a larger payload with `invalidArgument`.
+    public static let maximumFramePayload = Int(FrameHeader.maximumPayload)
+
     /// Frame size and compression settings.
     public struct Options: Sendable {
         /// A frame is written once it holds this many events (1 … 65,536, the most a reader accepts per frame).

@@ -17,7 +17,7 @@ struct ConfigurationSizeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent(".lifetrace.json")
         try Data(Self.elements(2_000_000).utf8).write(to: url)
-        do {
+        do throws(ConfigurationError) {
             _ = try AuditConfiguration.load(contentsOf: url, displayPath: ".lifetrace.json", rules: BuiltinRules.all)
             Issue.record("a 4 MB configuration was accepted")
         } catch {
@@ -33,7 +33,7 @@ struct ConfigurationSizeTests {
         let clock = ContinuousClock()
         var failure: ConfigurationError?
         let elapsed = clock.measure {
-            do {
+            do throws(ConfigurationError) {
                 _ = try AuditConfiguration(json: Data(text.utf8), origin: ".lifetrace.json", rules: BuiltinRules.all)
             } catch {
                 failure = error

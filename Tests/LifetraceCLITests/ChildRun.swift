@@ -3,12 +3,14 @@ import Testing
 
 /// The built `lifetrace` binary run as a child process: how it ended and the most memory it used.
 ///
-/// Memory is the child's peak resident set (`ru_maxrss` from `wait4(2)`, KiB on Linux), so a test can bound what
-/// a command needs on a hostile input without trusting the command to measure itself.
+/// Memory is the command's peak resident set as GNU time reports it (`%M`, KiB, from `wait4(2)` in `time`).
+/// `wait4` here would not do: Linux carries a process's peak across `execve` from the memory it had before, and
+/// a child spawned from this test process (`vfork`) starts with the test's own peak. `time` forks the command
+/// from its own small process, so the figure is the command's. (GNU time is installed by tools/install-deps.)
 struct ChildRun {
-    /// The exit status, or `nil` when a signal ended the child.
+    /// The exit status, or `nil` when a signal ended the command.
     var exitStatus: Int32?
-    /// The signal that ended the child (SIGILL for a Swift trap, SIGABRT for a failed allocation), or `nil`.
+    /// The signal that ended the command (SIGILL for a Swift trap, SIGABRT for a failed allocation), or `nil`.
     var signal: Int32?
     /// Peak resident set size in KiB.
     var peakKiB: Int
@@ -19,39 +21,38 @@ struct ChildRun {
 
     var peakMiB: Double { Double(peakKiB) / 1024 }
 
-    /// Runs `lifetrace ARGUMENTS…` in `directory`, standard input from /dev/null (or `input`), both outputs
-    /// captured through files in `directory` (removed afterwards).
+    /// Runs `lifetrace ARGUMENTS…` in `directory` under GNU time, standard input from /dev/null (or `input`),
+    /// both outputs captured through files in `directory` (removed afterwards).
     static func lifetrace(_ arguments: [String], in directory: String, input: String = "/dev/null") throws -> ChildRun {
         let executable = try #require(FileSizeLimitTests.lifetrace(), "build the lifetrace product first (swift build --build-tests)")
-        let errorPath = (directory as NSString).appendingPathComponent(".child-stderr-\(UUID().uuidString)")
-        let outputPath = (directory as NSString).appendingPathComponent(".child-stdout-\(UUID().uuidString)")
+        let time = "/usr/bin/time"
+        try #require(FileManager.default.isExecutableFile(atPath: time), "GNU time is missing: run tools/install-deps")
+        let id = UUID().uuidString
+        let errorPath = (directory as NSString).appendingPathComponent(".child-stderr-\(id)")
+        let outputPath = (directory as NSString).appendingPathComponent(".child-stdout-\(id)")
+        let timePath = (directory as NSString).appendingPathComponent(".child-time-\(id)")
         defer {
-            unlink(errorPath)
-            unlink(outputPath)
+            for path in [errorPath, outputPath, timePath] { unlink(path) }
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        // The shell changes directory and execs the binary in its own process, so `wait4` reports the binary's peak.
-        let argv = (["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory, executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
-        try #require(spawned == 0, "posix_spawn failed: \(spawned)")
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            try #require(errno == EINTR, "wait4 failed: \(errno)")
-        }
-        let error = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let signalled = status & 0x7F
-        if signalled == 0 {
-            return ChildRun(exitStatus: (status >> 8) & 0xFF, signal: nil, peakKiB: usage.ru_maxrss, standardOutput: output, standardError: error)
-        }
-        return ChildRun(exitStatus: nil, signal: signalled, peakKiB: usage.ru_maxrss, standardOutput: output, standardError: error)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: time)
+        process.arguments = ["-f", "%M", "-o", timePath, executable] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = FileHandle(forReadingAtPath: input)
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        try process.run()
+        process.waitUntilExit()
+        let report = (try? String(contentsOfFile: timePath, encoding: .utf8)) ?? ""
+        let lines = report.split(separator: "\n")
+        let peak = try #require(lines.last.flatMap { Int($0) }, "no peak RSS from time: \(report)")
+        // "Command terminated by signal N" when a signal ended it (time then exits 128 + N).
+        let signal = lines.first { $0.hasPrefix("Command terminated by signal ") }.flatMap { Int32($0.split(separator: " ").last ?? "") }
+        return ChildRun(
+            exitStatus: signal == nil ? process.terminationStatus : nil, signal: signal, peakKiB: peak,
+            standardOutput: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
 }

@@ -101,14 +101,20 @@ struct HostileTraceTests {
         return (Array(try Data(contentsOf: URL(fileURLWithPath: path))), frames)
     }
 
-    @Test("frames out of time order, or a first timestamp of 0, with fresh CRCs: no command traps", arguments: ["late first frame", "first frame at 0", "second frame before the first"])
+    @Test("frames out of time order, or a first timestamp of 0, with fresh CRCs: no command traps", arguments: ["late first frame", "first frame at 0", "second frame before the first", "first frame at the end of the clock"])
     func framesOutOfOrder(_ lie: String) throws {
         let scratch = try CLIScratch("out-of-order")
         let (clean, frames) = try Self.fourFrames(scratch)
         var bytes = clean
         let target = lie == "second frame before the first" ? frames[1] : frames[0]
         let span = target.lastTimestamp - target.firstTimestamp
-        let first: UInt64 = lie == "late first frame" ? 1 << 60 : (lie == "first frame at 0" ? 0 : 1)
+        let first: UInt64
+        switch lie {
+        case "late first frame": first = 1 << 60
+        case "first frame at 0": first = 0
+        case "first frame at the end of the clock": first = UInt64.max - span
+        default: first = 1
+        }
         bytes = Self.rewriting(bytes, frame: target.offset, field: 24, size: 8, value: first)
         bytes = Self.rewriting(bytes, frame: target.offset, field: 32, size: 8, value: first + span)
         let index = frames.last!.endOffset

@@ -138,7 +138,10 @@ struct AuditCommand: Command {
 
     private static func lifetraceFiles(under directory: String) -> [String] {
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return (FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? [])
+        // A directory given through a symbolic link (`dl -> traces`) is searched where the link leads (the
+        // enumerator does not follow a link it starts at); the paths found keep the name given.
+        let resolved = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+        return (FileManager.default.enumerator(atPath: resolved)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix(".lifetrace") }
             .map { prefix + $0 }
             .sorted()
@@ -230,10 +233,17 @@ struct AuditCommand: Command {
         }
         var jsonl: JSONLExport?
         if writingJSONL, !input.isJSONL {
-            do {
-                jsonl = try JSONLExport(path: path + ".jsonl")
-            } catch {
-                output.errorLine("lifetrace audit: warning: cannot write \(path).jsonl (\(error)); findings will point at the trace file")
+            var existing = stat()
+            if lstat(path + ".jsonl", &existing) == 0 {
+                // Whatever is there (a user's file, a symbolic link, an earlier export) was not named by this run:
+                // it is left as it was.
+                output.errorLine("lifetrace audit: warning: \(path).jsonl exists and is left as it was; findings will point at the trace file")
+            } else {
+                do {
+                    jsonl = try JSONLExport(path: path + ".jsonl")
+                } catch {
+                    output.errorLine("lifetrace audit: warning: cannot write \(path).jsonl (\(error)); findings will point at the trace file")
+                }
             }
         }
         let session = auditor.makeSession()
@@ -282,12 +292,14 @@ struct JSONLExport {
     private let handle: FileHandle
     private var writer: JSONLWriter
 
+    /// Creates the file; fails if anything exists at `path` (never replaces a file it did not create).
     init(path: String) throws {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CocoaError(errno == EEXIST ? .fileWriteFileExists : .fileWriteNoPermission)
         }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         self.handle = handle
         writer = JSONLWriter { bytes in try handle.write(contentsOf: bytes) }
     }
