@@ -39,8 +39,8 @@ struct ChildRun {
         process.arguments = ["-f", "%M", "-o", timePath, executable] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardInput = FileHandle(forReadingAtPath: input)
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         try process.run()

@@ -75,12 +75,19 @@ struct HostileFileTests {
         let first = runCLI(["audit", trace, "--format", format])
         #expect(first.code != .usageOrInput, "\(first.err)")
         #expect(Self.bytes(trace + ".jsonl") == Array("user file\n".utf8))
-        #expect(first.err.contains("exists and is left as it was"), "\(first.err)")
+        #expect(first.err.contains("exists and is not this trace's export; it is left as it was"), "\(first.err)")
         try FileManager.default.removeItem(atPath: trace + ".jsonl")
         try FileManager.default.createSymbolicLink(atPath: trace + ".jsonl", withDestinationPath: mine)
         _ = runCLI(["audit", trace, "--format", format])
         #expect(Self.isSymbolicLink(trace + ".jsonl"))
         #expect(Self.bytes(mine) == Array("keep me\n".utf8))
+        // Its own export from an earlier audit is this export: used again, without a warning.
+        try FileManager.default.removeItem(atPath: trace + ".jsonl")
+        let fresh = runCLI(["audit", trace, "--format", format])
+        let again = runCLI(["audit", trace, "--format", format])
+        #expect(!again.err.contains("left as it was"), "\(again.err)")
+        #expect(again.out == fresh.out)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains("exporting") }.isEmpty)
     }
 
     @Test("import LOG -o missing/x.lifetrace names the missing directory, not a temporary file")
