@@ -8,7 +8,7 @@ import Darwin
 
 extension FilePaths {
     /// Why a trace must not be renamed onto `destination` (a path with its symbolic links resolved), or `nil`:
-    /// `import -o` and `simulate -o` replace a trace, never a file of another kind (a scenario, a log, a note the
+    /// `simulate -o` replaces a trace, never a file of another kind (a scenario, a log, a note the
     /// `-o` was mistyped onto, the file a symbolic link leads to). Only a missing file, an empty one or a
     /// Lifetrace trace (its first 8 bytes) may be replaced.
     static func foreignFileProblem(at destination: String, shownAs shown: String) -> String? {

@@ -267,10 +267,6 @@ struct ImportCommand: Command {
                 output.errorLine("lifetrace import: error: -o '\(destination)': \(problem)")
                 return .usageOrInput
             }
-            if let problem = FilePaths.foreignFileProblem(at: resolvedDestination, shownAs: destination) {
-                output.errorLine("lifetrace import: error: \(problem)")
-                return .usageOrInput
-            }
             FilePaths.cleanUpStaleTemporaries(of: request.destination, "importing", command: "import", output: output)
             if !fromStandardInput {
                 // A killed `import -` into the same TRACE left the only copy of its input: kept as TRACE.stdin.log,
