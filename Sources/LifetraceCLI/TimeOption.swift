@@ -10,7 +10,9 @@ enum TimeOption {
     ///   decimal duration (`TimeText.parseDuration`).
     static func parse(_ text: String, option name: String) throws -> UInt64 {
         if let value = TimeText.parseDuration(text) { return value }
-        if text.hasPrefix("-"), TimeText.parseDuration(String(text.dropFirst())) != nil {
+        if text.hasPrefix("-"), let magnitude = TimeText.parseDuration(String(text.dropFirst())) {
+            // −0 is 0, not a negative time.
+            if magnitude == 0 { return 0 }
             throw ValidationError("--\(name) '\(text)' is negative; times count from the trace's first event (0s)")
         }
         if TimeText.isOutOfRange(text) {

@@ -148,7 +148,9 @@ struct CheckpointReader {
     mutating func array<T>(_ read: (inout CheckpointReader) throws -> T) throws -> [T] {
         let count = try count()
         var result: [T] = []
-        result.reserveCapacity(count)
+        // The count is bounded by the bytes left, not by what an item takes in memory (a few hundred bytes for some):
+        // reserve for a modest count only, so a lying one costs no more memory than the items actually read.
+        result.reserveCapacity(Swift.min(count, 1024))
         for _ in 0..<count { result.append(try read(&self)) }
         return result
     }

@@ -89,7 +89,15 @@ public final class CheckpointingWriter {
         let byTime = policy.timeInterval > 0 && eventsSinceCheckpoint >= minimum
             && event.timestamp &- (lastCheckpointTime ?? event.timestamp) >= policy.timeInterval
         if byCount || byTime {
-            try writeCheckpoint()
+            let payload = state.checkpointPayload()
+            // A state too large for one frame (millions of live controllers) gets no checkpoint: checkpoints are an
+            // optimisation, and a reader would refuse the frame (docs/FORMAT.md §3).
+            if payload.count <= TraceWriter.maximumFramePayload {
+                try writer.writeCheckpoint(payload)
+                checkpointCount += 1
+            }
+            eventsSinceCheckpoint = 0
+            lastCheckpointTime = state.time
         }
     }
 

@@ -193,8 +193,13 @@ extension ReplayState {
 
     // MARK: - Shared helpers
 
+    /// Records an anomaly: counted always, kept in full among the first `retainedDiagnosticLimit`, and as the latest.
     mutating func report(_ kind: Diagnostic.Kind, _ ordinal: UInt64, _ time: UInt64, _ controller: ControllerRef?, _ message: String) {
-        diagnostics.append(Diagnostic(kind: kind, ordinal: ordinal, time: time, controller: controller, message: message))
+        let diagnostic = Diagnostic(kind: kind, ordinal: ordinal, time: time, controller: controller, message: message)
+        if diagnosticCounts.isEmpty { diagnosticCounts = [UInt64](repeating: 0, count: Diagnostic.Kind.allCases.count) }
+        diagnosticCounts[Int(kind.rawValue)] &+= 1
+        if diagnostics.count < Self.retainedDiagnosticLimit { diagnostics.append(diagnostic) }
+        latestDiagnostic = diagnostic
     }
 
     /// Makes sure `ref` has a record; reports `eventAfterDeinit` when it is dead (its deinit has ended).

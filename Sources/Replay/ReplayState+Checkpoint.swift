@@ -1,6 +1,10 @@
 import TraceModel
 
-/// The checkpoint encoding of a `ReplayState` (version 5; earlier versions are refused and the trace replays from an older checkpoint or the start).
+/// The checkpoint encoding of a `ReplayState` (version 6; version 5 is read too, earlier versions are refused and the trace replays from an older checkpoint or the start).
+///
+/// Version 6 keeps only the first `retainedDiagnosticLimit` diagnostics in full and adds, after the dropped-event
+/// count, the count of every kind of diagnostic (an array of varints, empty before the first) and the latest
+/// diagnostic (optional). A version 5 payload's diagnostics are counted from its list.
 ///
 /// Version 5 writes an `ActiveCallback`'s controller as its serial (varint) instead of a whole controller
 /// reference, as the state now holds it; a version 4 payload is refused (`unsupportedVersion`).
@@ -19,7 +23,7 @@ import TraceModel
 extension ReplayState {
     static let checkpointMagic: [UInt8] = Array("LTCK".utf8)
     /// The encoding version this build writes and the newest it reads.
-    public static let checkpointVersion: UInt64 = 5
+    public static let checkpointVersion: UInt64 = 6
     /// The oldest encoding version this build reads (see the type's documentation for why not older).
     public static let oldestReadableCheckpointVersion: UInt64 = 5
 
@@ -58,14 +62,10 @@ extension ReplayState {
         w.array(appResources) { $0.resource($1) }
         w.array(appUnsaved) { $0.unsaved($1) }
         w.array(unhostedSwiftUIViews) { $0.swiftUIView($1) }
-        w.array(diagnostics) { w, diagnostic in
-            w.byte(diagnostic.kind.rawValue)
-            w.varint(diagnostic.ordinal)
-            w.varint(diagnostic.time)
-            w.optional(diagnostic.controller) { $0.ref($1) }
-            w.string(diagnostic.message)
-        }
+        w.array(diagnostics) { $0.diagnostic($1) }
         w.varint(droppedEvents)
+        w.array(diagnosticCounts) { $0.varint($1) }
+        w.optional(latestDiagnostic) { $0.diagnostic($1) }
         return w.finish(magic: Self.checkpointMagic, version: Self.checkpointVersion)
     }
 
@@ -128,20 +128,45 @@ extension ReplayState {
         appResources = try r.array { try $0.resource() }
         appUnsaved = try r.array { try $0.unsaved() }
         unhostedSwiftUIViews = try r.array { try $0.swiftUIView() }
-        diagnostics = try r.array { r in
-            let kind = try r.enumeration(Diagnostic.Kind.self)
-            let ordinal = try r.varint()
-            let time = try r.varint()
-            let controller = try r.optional { try $0.ref() }
-            let message = try r.string()
-            return Diagnostic(kind: kind, ordinal: ordinal, time: time, controller: controller, message: message)
-        }
+        diagnostics = try r.array { try $0.diagnostic() }
         droppedEvents = try r.varint()
+        if version >= 6 {
+            diagnosticCounts = try r.array { try $0.varint() }
+            guard diagnosticCounts.isEmpty || diagnosticCounts.count == Diagnostic.Kind.allCases.count else {
+                throw r.fail("\(diagnosticCounts.count) diagnostic counts for \(Diagnostic.Kind.allCases.count) kinds")
+            }
+            latestDiagnostic = try r.optional { try $0.diagnostic() }
+        } else {
+            // Version 5 kept every diagnostic: count them from the list.
+            for diagnostic in diagnostics {
+                if diagnosticCounts.isEmpty { diagnosticCounts = [UInt64](repeating: 0, count: Diagnostic.Kind.allCases.count) }
+                diagnosticCounts[Int(diagnostic.kind.rawValue)] += 1
+            }
+            latestDiagnostic = diagnostics.last
+            if diagnostics.count > Self.retainedDiagnosticLimit { diagnostics.removeLast(diagnostics.count - Self.retainedDiagnosticLimit) }
+        }
+        guard diagnostics.count <= Self.retainedDiagnosticLimit else {
+            throw r.fail("\(diagnostics.count) diagnostics kept in full, more than \(Self.retainedDiagnosticLimit)")
+        }
+        for kind in Diagnostic.Kind.allCases {
+            let kept = UInt64(diagnostics.lazy.filter { $0.kind == kind }.count)
+            guard kept <= (diagnosticCounts.isEmpty ? 0 : diagnosticCounts[Int(kind.rawValue)]) else {
+                throw r.fail("\(kept) \(kind.name) diagnostics kept in full but fewer counted")
+            }
+        }
         guard r.isAtEnd else { throw r.fail("\(payload.count - r.position) bytes left over") }
     }
 }
 
 extension CheckpointWriter {
+    mutating func diagnostic(_ diagnostic: Diagnostic) {
+        byte(diagnostic.kind.rawValue)
+        varint(diagnostic.ordinal)
+        varint(diagnostic.time)
+        optional(diagnostic.controller) { $0.ref($1) }
+        string(diagnostic.message)
+    }
+
     mutating func ref(_ ref: ControllerRef) {
         varint(ref.serial)
         string(ref.typeName)
@@ -236,6 +261,15 @@ extension CheckpointWriter {
 }
 
 extension CheckpointReader {
+    mutating func diagnostic() throws -> Diagnostic {
+        let kind = try enumeration(Diagnostic.Kind.self)
+        let ordinal = try varint()
+        let time = try varint()
+        let controller = try optional { try $0.ref() }
+        let message = try string()
+        return Diagnostic(kind: kind, ordinal: ordinal, time: time, controller: controller, message: message)
+    }
+
     mutating func ref() throws -> ControllerRef {
         let serial = try uint32()
         let typeName = try string()

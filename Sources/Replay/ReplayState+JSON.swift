@@ -11,8 +11,11 @@ extension ReplayState {
     ///     "structure_known", "presenting", "presented", "presentation_style", "container", "view_attached_to",
     ///     "callbacks", "live_resources", "unsaved", "swiftui_views", "removal", "deinit_ns", "process_end_ns"}],
     ///  "transitions": [{"kind", "container", "from", "to", "since_ns", "pop_requested"}],
-    ///  "diagnostics": [{"kind", "ordinal", "t_ns", "controller", "message"}]}
+    ///  "diagnostics": [{"kind", "ordinal", "t_ns", "controller", "message"}], "dropped_events",
+    ///  "diagnostics_omitted": {kind: count}}
     /// ```
+    /// `diagnostics` holds the first `retainedDiagnosticLimit` anomalies; `diagnostics_omitted`, present only when
+    /// there were more, counts the rest by kind.
     /// Controllers (alive and dead) are ordered by serial and named by `ControllerRef.displayName` everywhere
     /// (the JSONL export's `controller` field). `status` is `alive`, `deinitialized` (its deinit was recorded,
     /// `deinit_ns`) or `process_ended` (its process ended while it was alive: a later run started, `process_end_ns`;
@@ -140,6 +143,14 @@ extension ReplayState {
                 ])
             })),
             ("dropped_events", String(droppedEvents)),
-        ])
+        ] + omittedDiagnosticsJSON)
+    }
+
+    /// `"diagnostics_omitted": {kind: count}` when more anomalies were found than `diagnostics` keeps in full
+    /// (`retainedDiagnosticLimit`), else nothing.
+    private var omittedDiagnosticsJSON: [(String, String)] {
+        let omitted = omittedDiagnostics
+        guard !omitted.isEmpty else { return [] }
+        return [("diagnostics_omitted", JSONText.object(omitted.map { ($0.kind.name, String($0.count)) }))]
     }
 }

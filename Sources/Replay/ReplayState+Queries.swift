@@ -46,9 +46,28 @@ extension ReplayState {
     /// The app-level (app or scene delegate) callback executing now, innermost, if any.
     public var currentAppCallback: ActiveCallback? { appCallbacks.last }
 
-    /// Diagnostics about `controller`, in event order.
+    /// Diagnostics about `controller` among those kept in full (`diagnostics`), in event order.
     public func diagnostics(of controller: ControllerRef) -> [Diagnostic] {
         diagnostics.filter { $0.controller?.serial == controller.serial }
+    }
+
+    /// How many anomalies were found, kept in full or only counted.
+    public var diagnosticCount: UInt64 { diagnosticCounts.reduce(0, &+) }
+
+    /// How many anomalies of `kind` were found, kept in full or only counted.
+    public func diagnosticCount(of kind: Diagnostic.Kind) -> UInt64 {
+        diagnosticCounts.isEmpty ? 0 : diagnosticCounts[Int(kind.rawValue)]
+    }
+
+    /// How many anomalies were found past the ones kept in full (`diagnostics`), kind by kind in `Diagnostic.Kind`
+    /// order, kinds with none left out.
+    public var omittedDiagnostics: [(kind: Diagnostic.Kind, count: UInt64)] {
+        var omitted = diagnosticCounts
+        guard !omitted.isEmpty else { return [] }
+        for diagnostic in diagnostics { omitted[Int(diagnostic.kind.rawValue)] -= 1 }
+        return Diagnostic.Kind.allCases.compactMap { kind in
+            omitted[Int(kind.rawValue)] == 0 ? nil : (kind, omitted[Int(kind.rawValue)])
+        }
     }
 
     /// The in-flight transitions that involve `controller` as `from`, `to` or container.

@@ -116,6 +116,11 @@ extension ReplayState {
                 if let controller = diagnostic.controller { text += "  \(controller.displayName)" }
                 lines.append(text + ": " + diagnostic.message.controlCharactersEscaped)
             }
+            let omitted = omittedDiagnostics
+            if !omitted.isEmpty {
+                let counts = omitted.map { "\($0.kind.name) \($0.count)" }.joined(separator: ", ")
+                lines.append("  … and \(omitted.reduce(0) { $0 + $1.count }) more, only counted (the first \(Self.retainedDiagnosticLimit) are kept): \(counts)")
+            }
         }
         if lines.isEmpty { lines.append("(no controllers)") }
         return lines.joined(separator: "\n") + "\n"

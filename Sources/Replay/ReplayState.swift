@@ -51,10 +51,20 @@ public struct ReplayState: Sendable, Hashable {
     /// SwiftUI views with no known hosting controller.
     public var unhostedSwiftUIViews: [SwiftUIViewState]
 
-    /// Every anomaly found so far, in event order.
+    /// The first `retainedDiagnosticLimit` anomalies found, in full, in event order. Later ones are only counted
+    /// (`diagnosticCounts`), so that a trace repeating one anomaly a million times keeps a state (and checkpoints)
+    /// the size of its live controllers.
     public var diagnostics: [Diagnostic]
+    /// How many anomalies of each kind were found, every one counted: indexed by `Diagnostic.Kind.rawValue`, empty
+    /// until the first (see `diagnosticCount(of:)`).
+    public var diagnosticCounts: [UInt64]
+    /// The anomaly found last, kept past the limit so that a visitor watching the fold sees each one as it happens.
+    public var latestDiagnostic: Diagnostic?
     /// Events the recorder reported as dropped.
     public var droppedEvents: UInt64
+
+    /// How many anomalies `diagnostics` keeps in full (the first found).
+    public static let retainedDiagnosticLimit = 100
 
     /// How many dead controllers keep their full record in `controllers` (the most recent deaths).
     public static let retainedDeadLimit = 16
@@ -80,6 +90,8 @@ public struct ReplayState: Sendable, Hashable {
         appUnsaved = []
         unhostedSwiftUIViews = []
         diagnostics = []
+        diagnosticCounts = []
+        latestDiagnostic = nil
         droppedEvents = 0
     }
 

@@ -67,7 +67,7 @@ public struct Timeline: Sendable, Equatable {
         public private(set) var timeline = Timeline()
         private var laneIndex: [UInt32: Int] = [:]
         private var enclosingBefore: ActiveCallback?
-        private var diagnosticCount = 0
+        private var diagnosticCount: UInt64 = 0
 
         public init() {}
 
@@ -78,8 +78,10 @@ public struct Timeline: Sendable, Equatable {
         }
 
         public mutating func didApply(_ event: Event, ordinal: UInt64, giving state: ReplayState) throws {
-            if timeline.start == nil { timeline.start = event.timestamp }
-            timeline.end = event.timestamp
+            // The earliest and the latest time seen: a damaged trace can hold frames out of time order (readers
+            // report them and read on), and the span must not be negative.
+            timeline.start = min(timeline.start ?? event.timestamp, event.timestamp)
+            timeline.end = max(timeline.end ?? event.timestamp, event.timestamp)
             if timeline.appChanges.last?.state != state.app {
                 timeline.appChanges.append(AppChange(time: event.timestamp, state: state.app))
             }
@@ -112,10 +114,18 @@ public struct Timeline: Sendable, Equatable {
                 }
                 enclosingBefore = nil
             }
-            while diagnosticCount < state.diagnostics.count {
-                let diagnostic = state.diagnostics[diagnosticCount]
-                diagnosticCount += 1
-                if let ref = diagnostic.controller, let c = state.controllers[ref.serial] {
+            // The new diagnostics: from the ones the state keeps in full, then (past its limit) the latest of each event.
+            let total = state.diagnosticCount
+            while diagnosticCount < total {
+                let diagnostic: Diagnostic?
+                if diagnosticCount < UInt64(state.diagnostics.count) {
+                    diagnostic = state.diagnostics[Int(diagnosticCount)]
+                    diagnosticCount += 1
+                } else {
+                    diagnostic = state.latestDiagnostic
+                    diagnosticCount = total
+                }
+                if let diagnostic, let ref = diagnostic.controller, let c = state.controllers[ref.serial] {
                     timeline.lanes[lane(for: c)].diagnostics.append(diagnostic)
                 }
             }
@@ -195,7 +205,7 @@ public struct Timeline: Sendable, Equatable {
     public func render(width: Int = 80) -> String {
         guard let start, let end else { return "(empty trace)\n" }
         let columns = max(10, width)
-        let duration = max(end - start, 1)
+        let duration = max(end >= start ? end - start : 0, 1)
         func column(_ time: UInt64) -> Int {
             let offset = time >= start ? time - start : 0
             return min(columns - 1, Int(Double(offset) / Double(duration) * Double(columns - 1)))

@@ -114,6 +114,15 @@ struct EventDecoder {
                 .corruptFrame, "events payload streams add up to \(total) bytes, the payload has \(table.remaining)", eventOrdinal: firstOrdinal
             )
         }
+        // Every event takes its tag byte in ops: a count the stream cannot hold is refused before the times buffer
+        // (8 bytes per announced event) is allocated.
+        guard eventCount <= lengths.0 else {
+            throw TraceError(
+                .corruptFrame,
+                "frame header announces \(eventCount) events but its ops stream holds \(lengths.0) bytes (one tag byte per event)",
+                eventOrdinal: firstOrdinal
+            )
+        }
         let opsStart = table.position
         let timesStart = opsStart + lengths.0
         let refsStart = timesStart + lengths.1

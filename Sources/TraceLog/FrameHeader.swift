@@ -3,8 +3,15 @@ struct FrameHeader: Equatable {
     /// `LTFR`.
     static let magic: [UInt8] = [0x4C, 0x54, 0x46, 0x52]
     static let length = 64
-    /// Larger raw or stored payloads are refused as corrupt (a bit flip in a length must not allocate gigabytes).
-    static let maximumPayload: UInt32 = 1 << 30
+    /// Larger raw or stored payloads are refused as corrupt (a bit flip in a length, or a deflate bomb, must not
+    /// allocate gigabytes): a reader holds at most one frame's raw payload at a time, so this bounds what any
+    /// frame can make it allocate (docs/FORMAT.md §3). The writer cuts frames at 128 KiB by default and at most
+    /// at 32 MiB (`TraceWriter.Options.maxFrameBytes`).
+    static let maximumPayload: UInt32 = 1 << 26
+    /// Larger event counts in an events frame are refused as corrupt: a reader sizes one timestamp (8 bytes) and,
+    /// for `TraceReader.decodeFrame(_:)`, one `Event` per announced event. The writer's largest
+    /// `maxEventsPerFrame`.
+    static let maximumEvents: UInt32 = 1 << 16
     /// Deflate's largest expansion: a 258-byte match coded in 2 bits (RFC 1951), so a raw length above
     /// 1032 × the stored length (plus one match) cannot be true.
     static let maximumDeflateRatio: UInt64 = 1032
@@ -83,7 +90,7 @@ struct FrameHeader: Equatable {
             compressedLength: bytes.getUInt32(at: start + 48)
         )
         guard info.rawLength <= maximumPayload, info.compressedLength <= maximumPayload else {
-            throw TraceError(.corruptFrame, "frame payload length \(max(info.rawLength, info.compressedLength)) exceeds the 1 GiB limit", offset: fileOffset)
+            throw TraceError(.corruptFrame, "frame payload length \(max(info.rawLength, info.compressedLength)) exceeds the 64 MiB limit per frame", offset: fileOffset)
         }
         guard compression == compressionDeflate || info.rawLength == info.compressedLength else {
             throw TraceError(.corruptFrame, "stored payload with raw length \(info.rawLength) ≠ stored length \(info.compressedLength)", offset: fileOffset)
@@ -100,6 +107,11 @@ struct FrameHeader: Equatable {
                 .corruptFrame,
                 "frame announces \(info.rawLength) raw bytes from \(info.compressedLength) deflated ones, more than deflate can expand (\(maximumDeflateRatio):1)",
                 offset: fileOffset
+            )
+        }
+        guard info.kind != .events || info.eventCount <= maximumEvents else {
+            throw TraceError(
+                .corruptFrame, "frame announces \(info.eventCount) events, more than the \(maximumEvents) a frame may hold", offset: fileOffset
             )
         }
         guard info.kind != .events || info.eventCount <= info.rawLength else {

@@ -53,6 +53,18 @@ struct FrameScan {
                 scan.failureIsTail = true
                 return scan
             }
+            if remaining < UInt64(TraceFooter.length), scan.indexOffset != nil, scan.validEnd == offset {
+                // Right after the index frame, a start of the footer's magic is a footer cut short (a close
+                // interrupted while writing it), not a frame header.
+                let present = try file.read(count: Int(remaining), at: offset)
+                if present.elementsEqual(TraceFooter.magic.prefix(present.count)) || Array(present.prefix(8)) == TraceFooter.magic {
+                    let error = TraceError(
+                        .tornTail, "file ends inside the footer (\(remaining) of \(TraceFooter.length) bytes present)", offset: offset
+                    )
+                    try scan.fail(error, file: file, fileSize: fileSize)
+                    return scan
+                }
+            }
             let headerBytes = try file.read(count: FrameHeader.length, at: offset)
             let header: FrameHeader
             do {

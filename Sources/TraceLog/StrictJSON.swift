@@ -55,7 +55,8 @@ package enum StrictJSON {
         }
         let positions = Positions(offsets: offsets, shift: skipped)
         do {
-            try checkUniqueNames(value, path: [])
+            var path: [String] = []
+            try checkUniqueNames(value, path: &path)
         } catch var problem {
             if let key = problem.key {
                 let member = (problem.path + [key]).joined(separator: "\u{1F}")
@@ -78,7 +79,9 @@ package enum StrictJSON {
         }
     }
 
-    private static func checkUniqueNames(_ value: JSONLValue, path: [String]) throws(Problem) {
+    /// Throws for the first object holding a name twice; `path` is the value's (one array, extended and cut back
+    /// as the walk goes, so that the check is linear in the text).
+    private static func checkUniqueNames(_ value: JSONLValue, path: inout [String]) throws(Problem) {
         switch value {
         case .object(let members):
             var seen = Set<String>()
@@ -86,11 +89,21 @@ package enum StrictJSON {
                 throw Problem(message: "member \"\(member.key)\" appears twice in the same object", offset: nil, path: path, key: member.key)
             }
             for member in members {
-                try checkUniqueNames(member.value, path: path + [member.key])
+                path.append(member.key)
+                try checkUniqueNames(member.value, path: &path)
+                path.removeLast()
             }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                try checkUniqueNames(element, path: path + ["[\(index)]"])
+                // Only an object can hold a repeated name: scalars need no walk (and no path).
+                switch element {
+                case .object, .array:
+                    path.append("[\(index)]")
+                    try checkUniqueNames(element, path: &path)
+                    path.removeLast()
+                case .null, .bool, .number, .string:
+                    continue
+                }
             }
         case .null, .bool, .number, .string:
             break

@@ -69,7 +69,12 @@ public final class TraceReader: Sendable {
         do {
             let stateBefore = try file.state()
             let size = UInt64(Swift.max(0, stateBefore.size))
-            var prefix = try file.read(count: Int(min(size, 4096)), at: 0)
+            // A file of size 0 is read anyway: /proc/self/status and its like report 0 bytes and hold text, which
+            // is "not a trace", not "an empty file".
+            var prefix = try file.read(count: size == 0 ? 4096 : Int(min(size, 4096)), at: 0)
+            if size == 0, !prefix.isEmpty, prefix.starts(with: TraceHeader.magic) {
+                throw TraceError(.notATrace, "the file reports a size of 0 bytes but holds data (a /proc or other special file); a trace is read from a regular file", offset: 0)
+            }
             if let declared = TraceHeader.declaredLength(prefix: prefix), declared > prefix.count,
                declared <= TraceHeader.maximumLength, UInt64(declared) <= size
             {

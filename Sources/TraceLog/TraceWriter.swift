@@ -10,11 +10,16 @@ import TraceModel
 ///
 /// Not thread-safe: one owner (the recorder's writer thread) calls it.
 public final class TraceWriter {
+    /// The largest raw payload of a frame, in bytes (64 MiB): readers refuse larger frames (docs/FORMAT.md §3),
+    /// and `writeCheckpoint(_:)` refuses a larger payload with `invalidArgument`.
+    public static let maximumFramePayload = Int(FrameHeader.maximumPayload)
+
     /// Frame size and compression settings.
     public struct Options: Sendable {
-        /// A frame is written once it holds this many events.
+        /// A frame is written once it holds this many events (1 … 65,536, the most a reader accepts per frame).
         public var maxEventsPerFrame = 8192
-        /// A frame is written once its raw (uncompressed) payload reaches this many bytes.
+        /// A frame is written once its raw (uncompressed) payload reaches this many bytes (1 … 32 MiB, half the
+        /// 64 MiB a reader accepts per frame, so that the event that crosses it still fits).
         public var maxFrameBytes = 128 * 1024
         /// zlib level 0–9.
         public var compressionLevel: Int32 = 6
@@ -118,8 +123,8 @@ public final class TraceWriter {
     }
 
     private static func validate(_ options: Options, path: String) throws {
-        guard options.maxEventsPerFrame >= 1, options.maxEventsPerFrame <= 1 << 24,
-              options.maxFrameBytes >= 1, options.maxFrameBytes <= 1 << 28,
+        guard options.maxEventsPerFrame >= 1, options.maxEventsPerFrame <= Int(FrameHeader.maximumEvents),
+              options.maxFrameBytes >= 1, options.maxFrameBytes <= Int(FrameHeader.maximumPayload / 2),
               (0...9).contains(options.compressionLevel)
         else {
             throw TraceError(.invalidArgument, "writer options out of range: \(options)", file: path)
@@ -369,7 +374,7 @@ public final class TraceWriter {
         raw: [UInt8], blocks: [Deflater.Block] = [], trailer: [UInt8] = []
     ) throws {
         guard raw.count <= Int(FrameHeader.maximumPayload) else {
-            throw TraceError(.invalidArgument, "\(kind) frame payload of \(raw.count) bytes exceeds the 1 GiB limit", file: path)
+            throw TraceError(.invalidArgument, "\(kind) frame payload of \(raw.count) bytes exceeds the 64 MiB limit per frame", file: path)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(FrameHeader.length + raw.count / 2 + 64 + trailer.count)

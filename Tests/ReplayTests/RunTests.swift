@@ -60,10 +60,11 @@ struct RunTests {
             $0.deadSerials.insert(1)
             $0.deadSerials.insert(2)
             $0.deadSerials.insert(3)
-            $0.diagnostics = [Diagnostic(
-                kind: .processEndedInCallback, ordinal: 25, time: ms(900), controller: detail,
-                message: "a new run started (App[2]) while the previous process was still inside DetailViewController#3.viewWillDisappear: it ended mid-callback (crash or kill)"
-            )]
+            // Through `report`, which also counts it (`diagnosticCounts`) and keeps it as the latest.
+            $0.report(
+                .processEndedInCallback, 25, ms(900), detail,
+                "a new run started (App[2]) while the previous process was still inside DetailViewController#3.viewWillDisappear: it ended mid-callback (crash or kill)"
+            )
         }
         #expect(store.state[detail]?.isAlive == false)
         #expect(store.state[detail]?.endedWithProcess == true)
@@ -85,8 +86,8 @@ struct RunTests {
         }
         store.send(cb(.viewDidAppear, Self.list, 904)) {
             $0.set(Self.list, .appeared, at: 904)
-            $0.diagnostics.append(Diagnostic(kind: .eventAfterDeinit, ordinal: 29, time: ms(904), controller: Self.list, message: "viewDidAppear instant after its process ended"))
-            $0.diagnostics.append(Diagnostic(kind: .didWithoutWill, ordinal: 29, time: ms(904), controller: Self.list, message: "viewDidAppear without viewWillAppear (was disappeared)"))
+            $0.report(.eventAfterDeinit, 29, ms(904), Self.list, "viewDidAppear instant after its process ended")
+            $0.report(.didWithoutWill, 29, ms(904), Self.list, "viewDidAppear without viewWillAppear (was disappeared)")
         }
         #expect(store.state.controllers.values.filter(\.isAlive).map(\.ref.serial) == [4])
     }

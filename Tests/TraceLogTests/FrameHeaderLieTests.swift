@@ -31,12 +31,14 @@ struct FrameHeaderLieTests {
         let target = clean.frames[2]
         let offset = Int(target.offset)
         let lies: [(name: String, field: Int, size: Int, value: UInt64, message: String)] = [
-            ("event count 2^32 − 1", 40, 4, UInt64(UInt32.max), "events in"),
-            ("event count 2^31", 40, 4, 1 << 31, "events in"),
+            ("event count 2^32 − 1", 40, 4, UInt64(UInt32.max), "a frame may hold"),
+            ("event count 2^31", 40, 4, 1 << 31, "a frame may hold"),
             ("event count above the raw length", 40, 4, UInt64(target.rawLength) + 1, "events in"),
             ("first ordinal 2^64 − 1", 16, 8, UInt64.max, "first event ordinal"),
             ("first ordinal 2^63", 16, 8, 1 << 63, "first event ordinal"),
-            ("raw length 1 GiB from a few stored bytes", 44, 4, 1 << 30, "more than deflate can expand"),
+            ("raw length 32 MiB from a few stored bytes", 44, 4, 1 << 25, "more than deflate can expand"),
+            ("raw length 1 GiB, past the 64 MiB a frame may hold", 44, 4, 1 << 30, "exceeds the 64 MiB limit per frame"),
+            ("event count 65,537, past the most a frame may hold", 40, 4, 65_537, "more than the 65536 a frame may hold"),
         ]
         let lyingPath = directory.file("lying.lifetrace")
         for lie in lies {

@@ -38,6 +38,11 @@ extension AuditConfiguration {
     ///   key, any unknown key (naming it and listing the known ones), an unknown rule id, or a value of the wrong
     ///   type (naming its key path).
     public init(json data: Data, origin: String?, rules: [Rule]) throws(ConfigurationError) {
+        guard data.count <= Self.maximumFileSize else {
+            throw ConfigurationError(
+                file: origin, keyPath: "", message: "is larger than 1 MiB (\(Self.maximumFileSize) bytes), the most a configuration file may hold"
+            )
+        }
         // Strict RFC 8259 first: Foundation's decoder accepts a trailing comma and a repeated key (StrictJSON).
         let positions: StrictJSON.Positions
         do {
@@ -120,6 +125,10 @@ extension AuditConfiguration {
         return configuration
     }
 
+    /// The largest configuration file read, in bytes (1 MiB): a real one is a few hundred bytes, and a larger one
+    /// (a two-million-element array) would cost seconds and hundreds of MB to check.
+    public static let maximumFileSize = 1 << 20
+
     /// Finds `.lifetrace.json` in `directory` or the nearest directory above it.
     ///
     /// - Returns: The file's URL, or `nil` when no directory up to the root has one.
@@ -145,7 +154,10 @@ extension AuditConfiguration {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            // One byte past the limit is enough to refuse the file (and a FIFO or /dev/zero is never read to its end).
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
         } catch {
             // Foundation's error says little ("The file couldn't be opened"); open(2)'s errno says why.
             let descriptor = open(url.path, O_RDONLY)

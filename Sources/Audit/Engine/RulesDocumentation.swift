@@ -106,7 +106,7 @@ public enum RulesDocumentation {
             `.lifetrace.json:3:41: not valid JSON (RFC 8259): expected a member name in quotes`. Unknown keys, rule
             ids and parameters, and values of the wrong type, are errors that name them and the line and column of
             their key: `.lifetrace.json:3:27: rules.leaked_controller: unknown key 'grase' (known: enabled,
-            severity, grace)` (exit 2).
+            severity, grace)` (exit 2). A file larger than 1 MiB is refused unread past that (exit 2).
 
             ```json
             {
@@ -132,7 +132,8 @@ public enum RulesDocumentation {
             "input_problems", "summary"}`. `sarif`: SARIF 2.1.0 for GitHub code scanning. `junit`: a test suite per
             trace, a test case per rule. `github`: `::error file=…,line=…::` workflow commands. For `sarif` and
             `github` the audit writes `TRACE.jsonl` beside each trace (line N+1 is event N) and points findings at
-            its lines, unless the event has a recorded source location (the instrumented call, or the console-log
+            its lines (a file or symbolic link already at that name is left as it was, unless it is this very
+            export from an earlier audit; findings then point at the trace file, with a warning), unless the event has a recorded source location (the instrumented call, or the console-log
             line it was imported from). A JSON Lines input is pointed at directly, each finding at the line that
             holds its event (a header line and blank lines, LF or CRLF, counted).
 

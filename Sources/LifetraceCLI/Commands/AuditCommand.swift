@@ -150,7 +150,10 @@ struct AuditCommand: Command {
 
     private static func lifetraceFiles(under directory: String) -> [String] {
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return (FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? [])
+        // A directory given through a symbolic link (`dl -> traces`) is searched where the link leads (the
+        // enumerator does not follow a link it starts at); the paths found keep the name given.
+        let resolved = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+        return (FileManager.default.enumerator(atPath: resolved)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix(".lifetrace") }
             .map { prefix + $0 }
             .sorted()
@@ -212,6 +215,7 @@ struct AuditCommand: Command {
                     try jsonl!.write(event)
                 } catch {
                     output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error)); findings will point at the trace file")
+                    jsonl?.discard()
                     jsonl = nil
                 }
             }
@@ -262,8 +266,11 @@ struct AuditCommand: Command {
         var lineMap: JSONLLineMap?
         if var export = jsonl {
             do {
-                try export.finish()
-                jsonlPath = export.path
+                if try export.finish() {
+                    jsonlPath = export.path
+                } else {
+                    output.errorLine("lifetrace audit: warning: \(path).jsonl exists and is not this trace's export; it is left as it was, and findings point at the trace file")
+                }
             } catch {
                 output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error))")
             }
@@ -291,17 +298,22 @@ struct AuditCommand: Command {
 }
 
 /// A JSONL export written next to a trace (no header line: line N+1 holds event ordinal N).
+///
+/// Written to a temporary file beside `path` and put in place by `finish()` only when nothing is at `path`, or
+/// when what is there is this very export (an earlier audit's): a user's file, a symbolic link or another
+/// trace's export at that name is never replaced.
 struct JSONLExport {
     let path: String
+    private let temporary: String
     private let handle: FileHandle
     private var writer: JSONLWriter
 
     init(path: String) throws {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission)
-        }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        temporary = FilePaths.temporarySibling(of: path, "exporting")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         self.handle = handle
         writer = JSONLWriter { bytes in try handle.write(contentsOf: bytes) }
     }
@@ -310,8 +322,39 @@ struct JSONLExport {
         try writer.write(event)
     }
 
-    mutating func finish() throws {
+    /// Removes the temporary file (a write failed: nothing is put at `path`).
+    func discard() {
+        try? handle.close()
+        unlink(temporary)
+    }
+
+    /// Writes what is buffered and puts the export at `path`.
+    ///
+    /// - Returns: Whether `path` now holds this export: `false` when something else is there (left as it was).
+    mutating func finish() throws -> Bool {
+        defer { unlink(temporary) }
         try writer.finish()
         try handle.close()
+        // link(2) creates `path` only if nothing is there, atomically (rename(2) would replace it).
+        if link(temporary, path) == 0 { return true }
+        guard errno == EEXIST else { throw CocoaError(.fileWriteNoPermission) }
+        var existing = stat()
+        guard lstat(path, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG else { return false }
+        return Self.sameContents(path, temporary)
+    }
+
+    /// Whether the files at `first` and `second` hold the same bytes (read 1 MiB at a time).
+    private static func sameContents(_ first: String, _ second: String) -> Bool {
+        guard let one = FileHandle(forReadingAtPath: first), let other = FileHandle(forReadingAtPath: second) else { return false }
+        defer {
+            try? one.close()
+            try? other.close()
+        }
+        while true {
+            let a = (try? one.read(upToCount: 1 << 20)) ?? nil
+            let b = (try? other.read(upToCount: 1 << 20)) ?? nil
+            if a != b { return false }
+            if a == nil || a!.isEmpty { return true }
+        }
     }
 }

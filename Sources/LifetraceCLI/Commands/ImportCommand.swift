@@ -262,7 +262,19 @@ struct ImportCommand: Command {
                 output.errorLine("lifetrace import: error: \(destination): the output is the input file \(path); choose another -o")
                 return .usageOrInput
             }
+            // Named before the temporary file beside the destination is created (its own error would name that file).
+            if !fromStandardInput, let problem = FilePaths.unwritableDirectory(of: resolvedDestination) {
+                output.errorLine("lifetrace import: error: -o '\(destination)': \(problem)")
+                return .usageOrInput
+            }
             FilePaths.cleanUpStaleTemporaries(of: request.destination, "importing", command: "import", output: output)
+            if !fromStandardInput {
+                // A killed `import -` into the same TRACE left the only copy of its input: kept as TRACE.stdin.log,
+                // with a note, by a file import as by the next `import -` (docs/IMPORT.md).
+                FilePaths.cleanUpStaleTemporaries(
+                    of: request.destination, "spooling", command: "import", output: output,
+                    keepingAs: { StandardInputSpool.keep($0, besides: request.destination) })
+            }
             report = try importFile(request, progress: ImportProgress.forTerminal(input: path, shownAs: input))
         } catch let error as ConsoleImportError {
             output.errorLine("lifetrace import: error: \(printable(shown("\(error)"), limit: 400))")

@@ -277,7 +277,10 @@ struct TraceSummary {
                 ("wall anchor", wallAnchorText(header)),
             ]
         }
-        if let firstTime, let lastTime {
+        if let firstTime, let lastTime, lastTime < firstTime {
+            // Frames out of time order (a damaged trace; the readers warn about it and read on).
+            lines.append(("time span", "none: the last event (\(TimeText.seconds(lastTime))) is earlier than the first (\(TimeText.seconds(firstTime)))"))
+        } else if let firstTime, let lastTime {
             lines.append(("time span", "\(TimeText.duration(lastTime - firstTime)) (\(TimeText.seconds(firstTime)) to \(TimeText.seconds(lastTime)))"))
         } else {
             lines.append(("time span", "none (no events)"))

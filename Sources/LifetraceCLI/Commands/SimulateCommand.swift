@@ -96,6 +96,13 @@ struct SimulateCommand: Command {
         let outputPath = arguments.value("output")
         // Symbolic links followed (the target is replaced, not the link); a device or FIFO refused before running.
         let resolvedOutput = try outputPath.map(FilePaths.traceDestination)
+        if let outputPath, let resolvedOutput {
+            if case .scenario(let path, _, _) = source, FilePaths.isSameFile(path, resolvedOutput) {
+                throw ValidationError("-o '\(outputPath)' is the scenario \(path); choose another file")
+            }
+            if let problem = FilePaths.unwritableDirectory(of: resolvedOutput) { throw ValidationError("-o '\(outputPath)': \(problem)") }
+            if let problem = FilePaths.foreignFileProblem(at: resolvedOutput, shownAs: outputPath) { throw ValidationError(problem) }
+        }
         let printing = arguments.flag("print") || outputPath == nil
         let copy = EventCollector()
         var markers: [StepMarker] = []

@@ -42,6 +42,12 @@ struct VerifyCommand: Command {
             }
             return try verifyJSONL(input, output: output)
         }
+        // Checked first, whatever the file holds: the bytes a writer is writing can look like a torn tail, or like
+        // a sound file that a repair then reports "ok" while the writer goes on (docs/RECORDING.md: exit 2).
+        if arguments.flag("repair"), FilePaths.isHeldByWriter(path) {
+            output.errorLine("lifetrace verify: error: \(path): another writer has this trace open (a recorder in another process, or another TraceWriter); --repair would cut what it is writing. Stop that writer first")
+            return .usageOrInput
+        }
         var report = try reader.verify()
         if arguments.flag("repair"), let tail = report.tornTail {
             // Say "dropping" only for what was cut: the walk can see a torn tail where the file's own index
