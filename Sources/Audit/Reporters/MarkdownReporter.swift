@@ -83,7 +83,7 @@ public enum MarkdownReporter {
     }
 
     /// `text` safe inside a table cell: one line, no Markdown or HTML markup.
-    static func cell(_ text: String) -> String {
+    public static func cell(_ text: String) -> String {
         var out = ""
         for character in text.displayEscaped {
             switch character {

@@ -225,7 +225,7 @@ public enum SARIFReporter {
 
     /// `text` when it has at most `limit` characters; else its longest prefix of whole sentences within the limit,
     /// or, without a sentence end, its words within `limit − 1` characters and `…`.
-    static func shortened(_ text: String, to limit: Int) -> String {
+    public static func shortened(_ text: String, to limit: Int) -> String {
         guard text.count > limit else { return text }
         let prefix = Array(text.prefix(limit + 1))
         if let end = prefix.indices.dropLast().last(where: { prefix[$0] == "." && prefix[$0 + 1] == " " }) {
