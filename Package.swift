@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Audit", targets: ["Audit"]),
         .library(name: "LifetraceUIKit", targets: ["LifetraceUIKit"]),
+        .library(name: "ConsoleImport", targets: ["ConsoleImport"]),
+        .library(name: "LifetraceAudit", targets: ["LifetraceAudit"]),
     ],
     targets: [
         .systemLibrary(
@@ -39,6 +41,8 @@ let package = Package(
         .target(name: "Audit", dependencies: ["TraceModel", "TraceLog", "Replay"]),
         .target(name: "ConsoleImport", dependencies: ["TraceModel"]),
         .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder"]),
+        // One call for library users: audit a trace, a JSON Lines export or a console log (`FileAuditor`).
+        .target(name: "LifetraceAudit", dependencies: ["Audit", "ConsoleImport", "TraceLog", "TraceModel"]),
         .target(name: "ArgumentParsing"),
         .target(
             name: "LifetraceCLI",
@@ -80,11 +84,12 @@ let package = Package(
             dependencies: ["Audit", "Replay", "TraceLog", "TraceModel", "LifetraceTestSupport"]
         ),
         .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "TraceModel"]),
+        .testTarget(name: "LifetraceAuditTests", dependencies: ["LifetraceAudit", "Audit", "TraceLog", "TraceModel"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(
             name: "LifetraceCLITests",
             dependencies: [
-                "LifetraceCLI", "TraceLog", "TraceModel", "LifetraceTestSupport", "ConsoleImport", "Replay", "Audit",
+                "LifetraceCLI", "TraceLog", "TraceModel", "LifetraceTestSupport", "ConsoleImport", "Replay", "Audit", "Recorder",
             ]
         ),
     ],

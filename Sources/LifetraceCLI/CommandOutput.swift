@@ -1,3 +1,4 @@
+import Foundation
 import TraceModel
 
 /// Where a command writes: standard output for results, standard error for diagnostics and progress.
@@ -13,14 +14,19 @@ public final class CommandOutput: @unchecked Sendable {
     ///   - standardError: Receives diagnostics and progress.
     ///   - isStandardOutputClosed: Whether nobody reads standard output any more (the reader of a pipe went away,
     ///     as with `lifetrace events T | head`); commands that print one line per event then stop reading.
+    ///   - environment: The environment variables commands read (`GITHUB_STEP_SUMMARY`); the process's by default.
     public init(
         standardOutput: @escaping (String) -> Void, standardError: @escaping (String) -> Void,
-        isStandardOutputClosed: @escaping () -> Bool = { false }
+        isStandardOutputClosed: @escaping () -> Bool = { false }, environment: [String: String]? = nil
     ) {
+        self.environment = environment ?? ProcessInfo.processInfo.environment
         self.writeOut = standardOutput
         self.writeError = standardError
         self.outputClosed = isStandardOutputClosed
     }
+
+    /// The environment variables commands read (`GITHUB_STEP_SUMMARY`): the process's, or a test's own.
+    public let environment: [String: String]
 
     /// Whether standard output's reader has gone away: what is written from now on is lost, so a command that
     /// streams results can stop early (its exit status stays what it found so far).
@@ -56,12 +62,13 @@ public final class CommandOutput: @unchecked Sendable {
         writeError(text.displayEscaped + "\n")
     }
 
-    /// An output that collects both streams in memory, for tests.
+    /// An output that collects both streams in memory, for tests, with an empty environment.
     public static func capturing() -> (output: CommandOutput, captured: CapturedOutput) {
         let captured = CapturedOutput()
         let output = CommandOutput(
             standardOutput: { captured.standardOutput += $0 },
-            standardError: { captured.standardError += $0 }
+            standardError: { captured.standardError += $0 },
+            environment: [:]
         )
         return (output, captured)
     }

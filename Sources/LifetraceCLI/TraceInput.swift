@@ -42,6 +42,11 @@ struct TraceInput {
     ///   or `JSONLError` (unreadable, bad header line), each naming the file.
     init(path: String) throws {
         self.path = path
+        if path == "-", !FileManager.default.fileExists(atPath: path) {
+            throw TraceError(
+                .io, "a trace is read from a file (random access, and opened more than once), not from standard input; write it to a file first, or import a console log from standard input with 'lifetrace import - -o TRACE'",
+                file: path)
+        }
         if FilePaths.isDirectory(path) {
             throw TraceError(.io, "is a directory, not a trace file (only 'lifetrace audit' searches directories)", file: path)
         }

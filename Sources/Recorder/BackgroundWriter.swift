@@ -85,7 +85,7 @@ final class BackgroundWriter: @unchecked Sendable {
             best.advance()
             count += 1
             if let payload = decoder.payload(of: record) {
-                deliver(Event(timestamp: max(record.timestamp &+ timestampOffset, lastTimestamp), payload))
+                deliver(Event(timestamp: max(record.timestamp &+ timestampOffset, lastTimestamp), payload, source: decoder.source(of: record)))
             }
         }
         for ring in rings { ring.release() }

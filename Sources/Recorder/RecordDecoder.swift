@@ -66,6 +66,15 @@ struct RecordDecoder {
         }
     }
 
+    /// The recorded call site of a standard mark (`Recorder.standardMark`): the file (`#fileID`) and line, or `nil`.
+    mutating func source(of record: Record) -> EventSource? {
+        guard record.kind == Record.Kind.mark.rawValue, record.code != StandardMark.geometryRead.rawValue, record.second != 0,
+              let file = string(record.second & 0xFFFF_FFFF)
+        else { return nil }
+        let line = UInt32(truncatingIfNeeded: record.second >> 32)
+        return EventSource(file: file, line: line == 0 ? nil : line)
+    }
+
     private mutating func string(_ id: UInt64) -> String? {
         guard id != 0 else { return nil }
         let index = Int(truncatingIfNeeded: id)

@@ -217,7 +217,8 @@ extension Recorder {
     /// from the inlined typed mark calls with the controller's serial only.
     @usableFromInline
     func standardMark(
-        _ code: UInt8, phase: UInt8 = Phase.instant.rawValue, string: String?, critical: Bool = false, serial: UInt32
+        _ code: UInt8, phase: UInt8 = Phase.instant.rawValue, string: String?, critical: Bool = false, serial: UInt32,
+        file: String? = nil, line: UInt = 0
     ) {
         var flags: UInt8 = critical ? RecordFlag.critical : 0
         var id: UInt32 = 0
@@ -225,7 +226,10 @@ extension Recorder {
             flags |= RecordFlag.hasString
             id = stringID(string)
         }
-        push(Record(kind: .mark, code: code, phase: phase, flags: flags, serial: serial, first: UInt64(id)))
+        // The call site in `second`: the interned id of `file` (low 32 bits) and `line` (high 32 bits, clamped),
+        // read back by `RecordDecoder.source(of:)`.
+        let site = file.map { UInt64(stringID($0)) | UInt64(UInt32(clamping: line)) << 32 } ?? 0
+        push(Record(kind: .mark, code: code, phase: phase, flags: flags, serial: serial, first: UInt64(id), second: site))
     }
 
     /// `geometry.read` with the controller's serial.

@@ -90,20 +90,26 @@ struct ReporterTests {
 
 @Suite("Locations")
 struct LocationTests {
-    @Test("absolute paths under the base directory become relative, others stay")
+    @Test("paths under the repository root become relative to it, others absolute; input paths are relative to the working directory")
     func relative() {
-        var trace = TraceAudit(path: "/repo/traces/a.lifetrace", eventCount: 3, findings: [], jsonlPath: "/repo/traces/a.lifetrace.jsonl")
-        trace.baseDirectory = "/repo"
-        #expect(trace.location(ordinal: 2, source: nil) == TraceAudit.Location(file: "traces/a.lifetrace.jsonl", line: 3))
+        var trace = TraceAudit(path: "../traces/a.jsonl", eventCount: 3, findings: [], jsonlPath: "../traces/a.jsonl")
+        trace.paths = RepositoryPaths(root: "/repo", workingDirectory: "/repo/app/")
+        #expect(trace.location(ordinal: 2, source: nil) == TraceAudit.Location(file: "traces/a.jsonl", line: 3))
         #expect(trace.location(ordinal: 0, source: EventSource(file: "/elsewhere/App.swift", line: 12)) == TraceAudit.Location(file: "/elsewhere/App.swift", line: 12))
         #expect(trace.location(ordinal: 0, source: EventSource(file: "/repo/Sources/App.swift", line: 12)) == TraceAudit.Location(file: "Sources/App.swift", line: 12))
+        // A recorded relative path (an imported log) is relative to the root already.
+        #expect(trace.location(ordinal: 0, source: EventSource(file: "logs/case.log", line: 6)) == TraceAudit.Location(file: "logs/case.log", line: 6))
         trace.jsonlPath = nil
-        #expect(trace.location(ordinal: 1, source: nil) == TraceAudit.Location(file: "traces/a.lifetrace", line: nil))
+        #expect(trace.location(ordinal: 1, source: nil) == TraceAudit.Location(file: "traces/a.jsonl", line: nil))
+        trace.path = "/tmp/./x/../b.lifetrace"
+        #expect(trace.location(ordinal: 1, source: nil) == TraceAudit.Location(file: "/tmp/b.lifetrace", line: nil))
     }
 
-    @Test("SARIF URIs percent-encode what a URI reference cannot carry")
+    @Test("URIs: relative references percent-encoded, absolute paths as file:// URIs, a colon in the first segment guarded")
     func uri() {
-        #expect(SARIFReporter.uri("traces/my trace.lifetrace.jsonl") == "traces/my%20trace.lifetrace.jsonl")
-        #expect(SARIFReporter.uri("a/b-c_d.e~f") == "a/b-c_d.e~f")
+        #expect(RepositoryPaths.uri("traces/my trace.lifetrace") == "traces/my%20trace.lifetrace")
+        #expect(RepositoryPaths.uri("a/b-c_d.e~f") == "a/b-c_d.e~f")
+        #expect(RepositoryPaths.uri("/tmp/a b.lifetrace") == "file:///tmp/a%20b.lifetrace")
+        #expect(RepositoryPaths.uri("c:d/x") == "./c:d/x")
     }
 }

@@ -13,16 +13,21 @@ struct AuditJobsTests {
 
     @Test("the committed traces/ directory: --jobs 1, 2 and 4 give identical reports and messages", arguments: ["text", "json", "junit"])
     func committedTraces(format: String) throws {
-        let one = runCLI(["audit", Self.traces, "--format", format, "--jobs", "1"])
+        // JUnit's `time` is the measured audit time: everything else must be the same bytes.
+        func audit(_ arguments: [String]) -> (code: ExitCode, out: String, err: String) {
+            let result = runCLI(arguments)
+            return (result.code, result.out.replacingOccurrences(of: #" time="[0-9.]+""#, with: "", options: .regularExpression), result.err)
+        }
+        let one = audit(["audit", Self.traces, "--format", format, "--jobs", "1"])
         #expect(one.out.count > 1000, "the directory holds dozens of traces")
         for jobs in ["2", "4"] {
-            let many = runCLI(["audit", Self.traces, "--format", format, "--jobs", jobs])
+            let many = audit(["audit", Self.traces, "--format", format, "--jobs", jobs])
             #expect(many.code == one.code)
             #expect(many.out == one.out)
             #expect(many.err == one.err)
         }
         // The default (one job per active processor) too.
-        let defaulted = runCLI(["audit", Self.traces, "--format", format])
+        let defaulted = audit(["audit", Self.traces, "--format", format])
         #expect(defaulted.out == one.out)
         #expect(defaulted.err == one.err)
     }
@@ -72,7 +77,7 @@ struct AuditJobsTests {
         }
     }
 
-    @Test("SARIF with a trace named twice: one writer per TRACE.jsonl, same report as --jobs 1")
+    @Test("SARIF with a trace named twice: the same report as --jobs 1, and nothing written beside the trace")
     func sarifTraceNamedTwice() throws {
         let scratch = try CLIScratch("audit-jobs-sarif")
         let good = scratch.path("notes.lifetrace")
@@ -80,14 +85,11 @@ struct AuditJobsTests {
         let other = scratch.path("other.lifetrace")
         try AuditCommandTests.writeTrace(AuditCommandTests.warningOnlyEvents, to: other)
         let one = runCLI(["audit", good, other, good, "--format", "sarif", "--jobs", "1"])
-        let jsonlOne = try String(contentsOfFile: good + ".jsonl", encoding: .utf8)
         let four = runCLI(["audit", good, other, good, "--format", "sarif", "--jobs", "4"])
-        let jsonlFour = try String(contentsOfFile: good + ".jsonl", encoding: .utf8)
         #expect(four.code == one.code)
         #expect(four.out == one.out)
         #expect(four.err == one.err)
-        #expect(jsonlFour == jsonlOne)
-        #expect(jsonlOne.split(separator: "\n").count == AuditCommandTests.cancelledPopEvents.count)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["notes.lifetrace", "other.lifetrace"])
     }
 
     @Test("--jobs takes a whole number from 1 to 1024", arguments: ["0", "-1", "two", "1025"])

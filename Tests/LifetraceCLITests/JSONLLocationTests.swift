@@ -46,7 +46,8 @@ struct JSONLLocationTests {
             let properties = try #require(finding["properties"] as? [String: Any])
             let tNs = try #require(properties["t_ns"] as? Int)
             let physical = try #require((finding["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
-            #expect((physical["artifactLocation"] as? [String: Any])?["uri"] as? String == path)
+            // A file outside the repository: a file:// URI.
+            #expect((physical["artifactLocation"] as? [String: Any])?["uri"] as? String == "file://" + path)
             let line = try #require((physical["region"] as? [String: Any])?["startLine"] as? Int)
             try #require(line >= 1 && line <= lines.count)
             #expect(lines[line - 1].contains("\"t_ns\":\(tNs),"), "line \(line): \(lines[line - 1])")

@@ -98,3 +98,15 @@ struct NDJSONReportTests {
         #expect(first["line"] as? Int != nil, "a JSON Lines input names the line of the event")
     }
 }
+
+/// `-` as a TRACE: traces are read from files; the error says so instead of "cannot open".
+@Suite("a TRACE of - is explained")
+struct StandardInputTraceTests {
+    @Test("events - and audit -: the error names the command and says traces are read from files", arguments: ["events", "audit", "state"])
+    func dash(command: String) {
+        let result = runCLI([command, "-"])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err.hasPrefix("lifetrace \(command): error: "), "\(result.err)")
+        #expect(result.err.contains("a trace is read from a file") && result.err.contains("lifetrace import -"), "\(result.err)")
+    }
+}

@@ -116,8 +116,8 @@ struct NewcomerFindingsTests {
         #expect(!echoed.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
     }
 
-    @Test("audit -o refuses to write its report over a trace it audits or the JSONL export beside it",
-          arguments: [["-o", "app.lifetrace"], ["--format", "sarif", "-o", "app.lifetrace.jsonl"]])
+    @Test("audit -o refuses to write its report over a trace it audits",
+          arguments: [["-o", "app.lifetrace"], ["--format", "sarif", "-o", "app.lifetrace"]])
     func auditReportOverItsInput(options: [String]) throws {
         let scratch = try Scratch()
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.trace))

@@ -103,7 +103,7 @@ struct StaleTemporaryTests {
         let audit = runCLI(["audit", trace, "--format", "sarif", "-o", scratch.path("report.sarif")])
         #expect(audit.code == .problemFound)
         #expect(audit.err.contains("lifetrace audit: note: removed \(scratch.path("report.sarif.partial-\(Self.deadPID)-1"))"))
-        #expect(try Self.names(in: scratch) == ["swipe.lifetrace", "swipe.lifetrace.jsonl", "out.jsonl", "report.sarif"])
+        #expect(try Self.names(in: scratch) == ["swipe.lifetrace", "out.jsonl", "report.sarif"])
     }
 
     @Test("two output files of one process for one destination get two temporary names")

@@ -7,6 +7,12 @@ public struct AuditReport: Sendable {
     public var isStrict: Bool
     /// Inputs that could not be read, or only up to their damage (the audit of such a trace covers a prefix).
     public var inputProblems: [InputProblem]
+    /// The analysis category (`audit --category`), or `nil`: SARIF's `automationDetails.id`, so GitHub keeps the
+    /// alerts of several audits in one workflow apart.
+    public var category: String?
+    /// The rules that did not run because the configuration leaves them off (`disabled_rules`, or an opt-in rule
+    /// not in `opt_in_rules`): JUnit lists them as skipped test cases.
+    public var disabledRules: [RuleDescriptor] = []
 
     public init(traces: [TraceAudit], rules: [RuleDescriptor], isStrict: Bool = false, inputProblems: [InputProblem] = []) {
         self.traces = traces

@@ -10,8 +10,8 @@ public struct TraceAudit: Sendable, Hashable {
     public var startTimestamp: UInt64
     /// Findings in event order.
     public var findings: [Finding]
-    /// The JSONL export written beside the trace, whose lines give findings a physical location (see
-    /// `location(ordinal:source:)`), or `nil` when none was written.
+    /// The JSON Lines file whose lines give findings a physical location (the audited input itself, when it is a
+    /// JSON Lines export; see `location(ordinal:source:)`), or `nil`.
     public var jsonlPath: String?
     /// The 1-based line of the JSONL export that holds event ordinal 0 (2 when a header line comes first).
     public var jsonlFirstEventLine: UInt64
@@ -21,11 +21,14 @@ public struct TraceAudit: Sendable, Hashable {
     /// The rules that had nothing to check in this trace (none of the facts they need came, e.g.
     /// `critical_save_placement: no save marks`), in registry order.
     public var idleRules: [IdleRule] = []
-    /// A directory (normally the working directory, the repository root in CI) that absolute file paths in
-    /// locations are made relative to, as GitHub code scanning expects; `nil` keeps paths as they are.
-    public var baseDirectory: String?
+    /// The repository root and working directory that locations are named by (`RepositoryPaths`: relative to
+    /// the root, as GitHub code scanning expects, absolute outside it); `nil` keeps paths as they are.
+    public var paths: RepositoryPaths?
     /// What the input's header says about it (trace id, producer); `path` alone when it has none.
     public var identity: TraceIdentity
+    /// Wall-clock seconds the audit of this trace took (reading, replaying and all rules in one pass), when
+    /// measured: JUnit's `time`.
+    public var seconds: Double?
 
     public init(path: String, eventCount: UInt64, startTimestamp: UInt64 = 0, findings: [Finding], jsonlPath: String? = nil, jsonlFirstEventLine: UInt64 = 1) {
         self.path = path
@@ -48,23 +51,21 @@ extension TraceAudit {
     }
 
     /// The location of event `ordinal`: its recorded source (`file` and `line`: the instrumented call, or the console
-    /// log line it was imported from) when it has one; else its line in the JSONL file (`jsonlLineMap`, or
-    /// `ordinal + jsonlFirstEventLine`); else the trace file itself without a line. Paths under `baseDirectory` are made relative to it.
+    /// log line it was imported from) when it has one; else its line in the JSON Lines input (`jsonlLineMap`, or
+    /// `ordinal + jsonlFirstEventLine`); else the trace file itself without a line. Named as `paths` says.
     public func location(ordinal: UInt64, source: EventSource?) -> Location {
         if let file = source?.file, let line = source?.line, !file.isEmpty, line > 0 {
-            return Location(file: relative(file), line: UInt64(line))
+            return Location(file: paths?.recorded(file) ?? file, line: UInt64(line))
         }
         if let jsonlPath {
-            return Location(file: relative(jsonlPath), line: jsonlLineMap?.line(of: ordinal) ?? ordinal + jsonlFirstEventLine)
+            return Location(file: inputPath(jsonlPath), line: jsonlLineMap?.line(of: ordinal) ?? ordinal + jsonlFirstEventLine)
         }
-        return Location(file: relative(path), line: nil)
+        return Location(file: inputPath(path), line: nil)
     }
 
-    /// `file` relative to `baseDirectory` when it lies under it.
-    func relative(_ file: String) -> String {
-        guard let baseDirectory, !baseDirectory.isEmpty else { return file }
-        let prefix = baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/"
-        return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+    /// An input's path (this trace's, or its JSON Lines file's) as locations name it.
+    public func inputPath(_ file: String) -> String {
+        paths?.input(file) ?? file
     }
 
     /// `timestamp` as seconds since the trace's first event: `5.904 s`.

@@ -49,7 +49,7 @@ public enum GitHubAnnotationReporter {
     }
 
     /// Escapes a property value: as `escapeData`, plus `:` and `,`.
-    static func escapeProperty(_ text: String) -> String {
+    public static func escapeProperty(_ text: String) -> String {
         escapeData(text).replacingColonsAndCommas()
     }
 }

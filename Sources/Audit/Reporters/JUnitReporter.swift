@@ -1,11 +1,18 @@
 /// JUnit XML: `<testsuites>` with one `<testsuite>` per trace and one `<testcase>` per rule that ran. A test
 /// case fails (`<failure>`) when the rule has error-level findings in that trace, or warnings with `--strict`;
-/// other findings are listed in the case's `<system-out>`.
+/// other findings are listed in the case's `<system-out>`. A rule the configuration leaves off is a test case with
+/// `<skipped>`, counted in the suite's `skipped`.
+///
+/// `time` (seconds, three decimals): on `<testsuite>` the wall-clock time of that trace's audit
+/// (`TraceAudit.seconds`), on `<testsuites>` their sum. Test cases have none: every rule runs in the same single
+/// pass over the trace, so a rule's own share is not measured. Checked against the Jenkins xUnit plugin's
+/// `junit-10.xsd` (Tests/Fixtures/schemas) with `xmlschema` and read back with `junitparser`.
 public enum JUnitReporter {
     public static func render(_ report: AuditReport) -> String {
         var suites = ""
         var totalTests = 0
         var totalFailures = 0
+        var totalSeconds = 0.0
         for trace in report.traces {
             var cases = ""
             var failures = 0
@@ -30,9 +37,20 @@ public enum JUnitReporter {
                 }
                 cases += "    </testcase>\n"
             }
-            totalTests += report.rules.count
+            for rule in report.disabledRules {
+                cases += "    <testcase classname=\"\(escape(trace.path))\" name=\"\(escape(rule.id))\">\n"
+                cases += "      <skipped message=\"not enabled by the configuration (disabled_rules, or an opt-in rule not in opt_in_rules)\"/>\n"
+                cases += "    </testcase>\n"
+            }
+            let tests = report.rules.count + report.disabledRules.count
+            totalTests += tests
             totalFailures += failures
-            suites += "  <testsuite name=\"\(escape(trace.path))\" tests=\"\(report.rules.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+            var time = ""
+            if let seconds = trace.seconds {
+                totalSeconds += seconds
+                time = " time=\"\(Self.seconds(seconds))\""
+            }
+            suites += "  <testsuite name=\"\(escape(trace.path))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(report.disabledRules.count)\"\(time)>\n"
             suites += cases
             suites += "  </testsuite>\n"
         }
@@ -53,10 +71,19 @@ public enum JUnitReporter {
             suites += "    </testcase>\n  </testsuite>\n"
         }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"lifetrace audit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\">\n"
+        let measured = report.traces.contains { $0.seconds != nil }
+        out += "<testsuites name=\"lifetrace audit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\""
+        out += (measured ? " time=\"\(Self.seconds(totalSeconds))\"" : "") + ">\n"
         out += suites
         out += "</testsuites>\n"
         return out
+    }
+
+    /// `seconds` with three decimals (`0.042`), as JUnit's `time` is written.
+    static func seconds(_ seconds: Double) -> String {
+        let milliseconds = Int((max(0, seconds) * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// `text` as XML 1.0 character data or attribute value (the same escaping serves both), so that a parser

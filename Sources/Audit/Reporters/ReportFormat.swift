@@ -13,6 +13,8 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
     case junit
     /// GitHub Actions workflow commands (`::error file=…,line=…::message`).
     case github
+    /// A GitHub Actions job summary in Markdown, every finding grouped by rule (`MarkdownReporter`).
+    case markdown
 
     /// Renders `report` in this format.
     public func render(_ report: AuditReport) -> String {
@@ -23,6 +25,7 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
         case .sarif: SARIFReporter.render(report)
         case .junit: JUnitReporter.render(report)
         case .github: GitHubAnnotationReporter.render(report)
+        case .markdown: MarkdownReporter.render(report)
         }
     }
 }

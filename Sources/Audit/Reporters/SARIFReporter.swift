@@ -1,17 +1,33 @@
-/// SARIF 2.1.0 (OASIS "Static Analysis Results Interchange Format", version 2.1.0), shaped for GitHub code
-/// scanning: `version` and `$schema`; one run whose `tool.driver` has `name`, `version` and
-/// every rule that ran in `rules` (id, name, short and full description, help, default level); and per
-/// finding a result with `ruleId`, `ruleIndex`, `level` (`error`, `warning`, `note`), `message.text`, one
-/// location with a `physicalLocation` (`artifactLocation.uri` relative to the working directory, `region.startLine`),
-/// `relatedLocations` for the related events, and `partialFingerprints` so re-runs match alerts.
+import TraceModel
+
+/// SARIF 2.1.0 (OASIS "Static Analysis Results Interchange Format", version 2.1.0, errata 01), shaped for GitHub
+/// code scanning (docs.github.com, "SARIF support for code scanning"): `version` and `$schema`; one run whose
+/// `tool.driver` has `name`, `version` and every rule that ran in `rules`; `automationDetails.id` from the report's
+/// `category` (`--category`, so several audits in one workflow keep their alerts apart); and per finding a result.
 ///
-/// The physical location is the event's recorded source (instrumented call or imported console-log line) when
-/// it has one, else the line of the JSONL export written beside the trace (`TraceAudit.location`).
+/// A result: `ruleId`, `ruleIndex`, `level` (`error`, `warning`, `note`), `message.text` linking each related
+/// location (`[event 9 at 5.904 s](1)`, SARIF §3.11.6), one location, `relatedLocations` and
+/// `partialFingerprints.primaryLocationLineHash`.
+///
+/// The location is a committed file, named relative to the repository root (`TraceAudit.paths`; a `file://` URI
+/// outside it): the event's recorded source (the Swift line of a recorded mark, or an imported console log's
+/// line) when it has one, else the line of a JSON Lines input, else the trace file itself (line 1: a `.lifetrace`
+/// file has no lines). Its `logicalLocations` name the controller's type (a `type`) and the callback (a
+/// `function` in it), which is all there is for a callback seen only through swizzling. When the primary location
+/// is a source file, the trace event is a related location too. Nothing is written beside the trace.
+///
+/// The fingerprint is `HASH:N`, as GitHub keeps `primaryLocationLineHash`: HASH is 16 hex digits of FNV-1a over the
+/// rule id, the controller's type (its name without `#serial`), the callback and the key (the names the message
+/// quotes: mark keys, timer ids, scene names) — never times, serials or ordinals — and N counts results with the
+/// same HASH in the same file, from 1, in report order. So an alert survives a re-recorded trace and an edit that
+/// moves the line.
 public enum SARIFReporter {
-    public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+    public static let schema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
     public static let version = "2.1.0"
     public static let toolName = "lifetrace"
     public static let toolVersion = "0.1.0"
+    /// GitHub code scanning's limit on a rule's `fullDescription.text`.
+    public static let fullDescriptionLimit = 1024
 
     public static func render(_ report: AuditReport) -> String {
         document(report).serialized(pretty: true) + "\n"
@@ -20,33 +36,51 @@ public enum SARIFReporter {
     public static func document(_ report: AuditReport) -> JSONValue {
         let ruleIndex = Dictionary(report.rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         var results: [JSONValue] = []
+        var occurrences: [String: Int] = [:]
         for trace in report.traces {
             for finding in trace.findings {
                 let location = trace.location(ordinal: finding.ordinal, source: finding.source)
                 var related: [JSONValue] = []
-                for (index, event) in finding.related.enumerated() {
-                    related.append(.object([
-                        ("id", .int(Int64(index + 1))),
-                        ("physicalLocation", physicalLocation(trace.location(ordinal: event.ordinal, source: event.source))),
-                        ("message", .object([("text", .string("event \(event.ordinal) at \(trace.time(event.timestamp)): \(event.message)"))])),
-                    ]))
+                var links: [String] = []
+                for event in finding.related {
+                    let id = related.count + 1
+                    let text = "event \(event.ordinal) at \(trace.time(event.timestamp))"
+                    related.append(relatedLocation(id: id, trace.location(ordinal: event.ordinal, source: event.source), text + ": " + event.message))
+                    links.append("[\(escapeLinkText(text))](\(id))")
                 }
-                var result: [(String, JSONValue)] = [
-                    ("ruleId", .string(finding.ruleID)),
-                ]
+                var placement = "\(trace.inputPath(trace.path)), event \(finding.ordinal) at \(trace.time(finding.timestamp))"
+                if location.file != trace.inputPath(trace.path) && !trace.readsJSONLInput {
+                    // The primary location is a source file: the trace event is a related location of its own.
+                    let id = related.count + 1
+                    related.append(relatedLocation(
+                        id: id, trace.location(ordinal: finding.ordinal, source: nil), "the trace event: \(placement)"))
+                    placement = "[\(escapeLinkText(placement))](\(id))"
+                } else {
+                    placement = escapeLinkText(placement)
+                }
+                var text = escapeLinkText(finding.message)
+                if !links.isEmpty { text += " Related: " + links.joined(separator: ", ") + "." }
+                text += " (" + placement + ")"
+
+                let hash = fingerprint(fingerprintParts(finding))
+                let occurrenceKey = location.file + "\u{1F}" + hash
+                let occurrence = (occurrences[occurrenceKey] ?? 0) + 1
+                occurrences[occurrenceKey] = occurrence
+
+                var result: [(String, JSONValue)] = [("ruleId", .string(finding.ruleID))]
                 if let index = ruleIndex[finding.ruleID] { result.append(("ruleIndex", .int(Int64(index)))) }
+                var primary: [(String, JSONValue)] = [("physicalLocation", physicalLocation(location))]
+                if let logical = logicalLocations(finding) { primary.append(("logicalLocations", logical)) }
                 result += [
                     ("level", .string(finding.severity.rawValue)),
-                    ("message", .object([("text", .string("\(finding.message) [\(trace.path), event \(finding.ordinal), \(trace.time(finding.timestamp))]"))])),
-                    ("locations", .array([.object([("physicalLocation", physicalLocation(location))])])),
+                    ("message", .object([("text", .string(text))])),
+                    ("locations", .array([.object(primary)])),
                 ]
                 if !related.isEmpty { result.append(("relatedLocations", .array(related))) }
-                result.append(("partialFingerprints", .object([
-                    ("lifetraceFinding/v1", .string(fingerprint([finding.ruleID, trace.path, finding.controller ?? "", finding.callback ?? "", String(finding.ordinal)]))),
-                ])))
+                result.append(("partialFingerprints", .object([("primaryLocationLineHash", .string("\(hash):\(occurrence)"))])))
                 result.append(("properties", .object([
                     ("verdict", .string(finding.verdict.rawValue)),
-                    ("trace", .string(trace.path)),
+                    ("trace", .string(trace.inputPath(trace.path))),
                     ("event", .int(Int64(clamping: finding.ordinal))),
                     ("t_ns", .int(Int64(clamping: finding.timestamp))),
                     ("controller", finding.controller.map(JSONValue.string) ?? .null),
@@ -61,16 +95,83 @@ public enum SARIFReporter {
             ("semanticVersion", .string(toolVersion)),
             ("rules", .array(report.rules.map(ruleDescriptor))),
         ])
+        var run: [(String, JSONValue)] = [("tool", .object([("driver", driver)]))]
+        if let category = report.category {
+            // SARIF §3.17.4 / GitHub: an id ending in "/" is a category without a run id.
+            run.append(("automationDetails", .object([("id", .string(category.hasSuffix("/") ? category : category + "/"))])))
+        }
+        run += [
+            ("invocations", .array([invocation(report)])),
+            ("columnKind", .string("unicodeCodePoints")),
+            ("results", .array(results)),
+        ]
         return .object([
             ("$schema", .string(schema)),
             ("version", .string(version)),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", driver)])),
-                ("invocations", .array([invocation(report)])),
-                ("columnKind", .string("unicodeCodePoints")),
-                ("results", .array(results)),
-            ])])),
+            ("runs", .array([.object(run)])),
         ])
+    }
+
+    /// What the fingerprint hashes: rule id, controller type, callback, key.
+    static func fingerprintParts(_ finding: Finding) -> [String] {
+        [finding.ruleID, controllerType(finding.controller) ?? "", finding.callback ?? "", quotedNames(finding.message).joined(separator: "\u{1E}")]
+    }
+
+    /// `NoteEditorViewController#2` → `NoteEditorViewController`: the display name without its serial.
+    static func controllerType(_ controller: String?) -> String? {
+        guard let controller else { return nil }
+        guard let hash = controller.lastIndex(of: "#") else { return controller }
+        let serial = controller[controller.index(after: hash)...]
+        return !serial.isEmpty && serial.allSatisfy { $0.isASCII && $0.isNumber } ? String(controller[..<hash]) : controller
+    }
+
+    /// The names a message quotes between single quotes (`'draft'`), in order, each once.
+    static func quotedNames(_ message: String) -> [String] {
+        var names: [String] = []
+        let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+        var index = 1
+        while index + 1 < parts.count {
+            let name = String(parts[index])
+            if !names.contains(name) { names.append(name) }
+            index += 2
+        }
+        return names
+    }
+
+    /// The controller's type and the callback as logical locations (SARIF §3.33), or `nil` for a finding about the app.
+    static func logicalLocations(_ finding: Finding) -> JSONValue? {
+        guard let type = controllerType(finding.controller) else { return nil }
+        var locations: [JSONValue] = [.object([("name", .string(type)), ("fullyQualifiedName", .string(type)), ("kind", .string("type"))])]
+        if let callback = finding.callback {
+            locations.append(.object([
+                ("name", .string(callback)), ("fullyQualifiedName", .string(type + "." + callback)), ("kind", .string("function")),
+                ("parentIndex", .int(0)),
+            ]))
+        }
+        return .array(locations)
+    }
+
+    static func relatedLocation(id: Int, _ location: TraceAudit.Location, _ text: String) -> JSONValue {
+        .object([
+            ("id", .int(Int64(id))),
+            ("physicalLocation", physicalLocation(location)),
+            ("message", .object([("text", .string(text))])),
+        ])
+    }
+
+    /// Escapes what SARIF message text reads as link syntax (§3.11.6): `[` and `]` become `\[` and `\]`, and a
+    /// backslash is doubled.
+    static func escapeLinkText(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case "[": out += "\\["
+            case "]": out += "\\]"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     /// The run's one invocation (SARIF 2.1.0 §3.20): `executionSuccessful` is false when an input could not be
@@ -83,7 +184,7 @@ public enum SARIFReporter {
                 .object([
                     ("level", .string(problem.severity.rawValue)),
                     ("message", .object([("text", .string(problem.message))])),
-                    ("locations", .array([.object([("physicalLocation", problemLocation(problem))])])),
+                    ("locations", .array([.object([("physicalLocation", problemLocation(problem, paths: report.traces.first?.paths))])])),
                 ])
             })))
         }
@@ -92,8 +193,9 @@ public enum SARIFReporter {
 
     /// The file of an input problem, with the line (a JSON Lines input) or byte offset (a trace, SARIF 2.1.0
     /// §3.30.10) where it stops being readable, when known.
-    static func problemLocation(_ problem: InputProblem) -> JSONValue {
-        var members: [(String, JSONValue)] = [("artifactLocation", .object([("uri", .string(uri(problem.path)))]))]
+    static func problemLocation(_ problem: InputProblem, paths: RepositoryPaths?) -> JSONValue {
+        let file = paths?.input(problem.path) ?? problem.path
+        var members: [(String, JSONValue)] = [("artifactLocation", .object([("uri", .string(RepositoryPaths.uri(file)))]))]
         if let line = problem.line {
             members.append(("region", .object([("startLine", .int(Int64(clamping: line)))])))
         } else if let offset = problem.byteOffset {
@@ -104,44 +206,41 @@ public enum SARIFReporter {
 
     static func ruleDescriptor(_ rule: RuleDescriptor) -> JSONValue {
         let name = rule.id.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-        var help = "\(rule.fix)"
+        var parameters = ""
         if !rule.parameters.isEmpty {
-            help += " Parameters: " + rule.parameters.map { "\($0.name) (\($0.unit.isEmpty ? $0.kind.rawValue : $0.unit), default \($0.defaultValue)): \($0.summary)" }.joined(separator: " ")
+            parameters = "\n\nParameters: " + rule.parameters.map { "\($0.name) (\($0.unit.isEmpty ? $0.kind.rawValue : $0.unit), default \($0.defaultValue)): \($0.summary)" }.joined(separator: " ")
         }
+        let help = "\(rule.explanation)\n\nFix: \(rule.fix)" + parameters
+        let markdown = "\(rule.explanation)\n\n**Fix:** \(rule.fix)" + parameters
         return .object([
             ("id", .string(rule.id)),
             ("name", .string(name)),
             ("shortDescription", .object([("text", .string(rule.summary))])),
-            ("fullDescription", .object([("text", .string(rule.explanation))])),
-            ("help", .object([("text", .string(help)), ("markdown", .string("**Fix:** \(help)"))])),
+            ("fullDescription", .object([("text", .string(shortened(rule.explanation, to: fullDescriptionLimit)))])),
+            ("help", .object([("text", .string(help)), ("markdown", .string(markdown))])),
             ("defaultConfiguration", .object([("level", .string(rule.defaultSeverity.rawValue))])),
             ("properties", .object([("tags", .array([.string("lifecycle"), .string("uikit")]))])),
         ])
     }
 
-    static func physicalLocation(_ location: TraceAudit.Location) -> JSONValue {
-        .object([
-            ("artifactLocation", .object([("uri", .string(uri(location.file)))])),
-            ("region", .object([("startLine", .int(Int64(clamping: location.line ?? 1)))])),
-        ])
+    /// `text` when it has at most `limit` characters; else its longest prefix of whole sentences within the limit,
+    /// or, without a sentence end, its words within `limit − 1` characters and `…`.
+    public static func shortened(_ text: String, to limit: Int) -> String {
+        guard text.count > limit else { return text }
+        let prefix = Array(text.prefix(limit + 1))
+        if let end = prefix.indices.dropLast().last(where: { prefix[$0] == "." && prefix[$0 + 1] == " " }) {
+            return String(prefix[...end])
+        }
+        let words = text.prefix(limit - 1)
+        let cut = words.lastIndex(of: " ").map { words[..<$0] } ?? words
+        return String(cut) + "…"
     }
 
-    /// A relative URI reference for `path`: separators kept, characters outside the URI unreserved/sub-delims
-    /// set percent-encoded.
-    static func uri(_ path: String) -> String {
-        var out = ""
-        for byte in path.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            let safe = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || "-._~/!$&'()*+,;=:@".unicodeScalars.contains(scalar)
-            if safe {
-                out.unicodeScalars.append(scalar)
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
+    static func physicalLocation(_ location: TraceAudit.Location) -> JSONValue {
+        .object([
+            ("artifactLocation", .object([("uri", .string(RepositoryPaths.uri(location.file)))])),
+            ("region", .object([("startLine", .int(Int64(clamping: location.line ?? 1)))])),
+        ])
     }
 
     /// FNV-1a (64-bit) of the parts joined by U+001F, as 16 hex digits.

@@ -41,24 +41,21 @@ extension AuditCommand {
     /// `stream`, when given, is called with each trace's outcome in the order of `paths`, as soon as it and every
     /// trace before it are done (after its messages are written): `--format ndjson` writes its lines there.
     static func auditAll(
-        _ paths: [String], jobs: Int, auditor: Auditor, writingJSONL: Bool, output: CommandOutput,
+        _ paths: [String], jobs: Int, auditor: Auditor, paths repository: RepositoryPaths, sources: SourceFileIndex,
+        output: CommandOutput,
         stream: (@Sendable (TraceOutcome) -> Void)? = nil
     ) throws -> (audits: [TraceAudit], problems: [InputProblem]) {
-        var workers = min(jobs, paths.count)
-        // Two jobs must not write the same TRACE.jsonl beside one trace named twice.
-        if writingJSONL, Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }).count != paths.count {
-            workers = 1
-        }
+        let workers = min(jobs, paths.count)
         let outcomes = OrderedOutcomes(count: paths.count, output: output, stream: stream)
         if workers <= 1 {
             for index in paths.indices {
-                outcomes.deliver(auditOne(paths[index], auditor: auditor, writingJSONL: writingJSONL), at: index)
+                outcomes.deliver(auditOne(paths[index], auditor: auditor, paths: repository, sources: sources), at: index)
                 if outcomes.isStopped { break }
             }
         } else {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 while let index = outcomes.claim() {
-                    outcomes.deliver(auditOne(paths[index], auditor: auditor, writingJSONL: writingJSONL), at: index)
+                    outcomes.deliver(auditOne(paths[index], auditor: auditor, paths: repository, sources: sources), at: index)
                 }
             }
         }
@@ -66,12 +63,12 @@ extension AuditCommand {
     }
 
     /// Audits one trace, collecting what it writes to standard error instead of writing it.
-    static func auditOne(_ path: String, auditor: Auditor, writingJSONL: Bool) -> TraceOutcome {
+    static func auditOne(_ path: String, auditor: Auditor, paths: RepositoryPaths, sources: SourceFileIndex) -> TraceOutcome {
         let messages = MessageBuffer()
         let output = CommandOutput(standardOutput: { _ in }, standardError: { messages.text += $0 })
         var outcome = TraceOutcome(path: path)
         do {
-            outcome.audit = try audit(path, auditor: auditor, writingJSONL: writingJSONL, output: output, problems: &outcome.problems)
+            outcome.audit = try audit(path, auditor: auditor, paths: paths, sources: sources, output: output, problems: &outcome.problems)
         } catch let error as AuditInputError {
             output.errorLine("lifetrace audit: error: \(error.message)")
             outcome.problems.append(

@@ -4,26 +4,30 @@ import Foundation
 import TraceLog
 import TraceModel
 
-/// `lifetrace audit [TRACE…] [--config F] [--format text|json|ndjson|sarif|junit|github] [--strict] [-o FILE] [--jobs N]`
+/// `lifetrace audit [TRACE…] [--config F] [--format text|json|ndjson|sarif|junit|github|markdown] [--strict] [-o FILE] [--jobs N]`
 struct AuditCommand: Command {
     static let spec = CommandSpec(
         name: "audit",
         abstract: "Check traces against the lifecycle rules (see 'lifetrace rules').",
-        usage: "[TRACE…] [--config FILE] [--format text|json|ndjson|sarif|junit|github] [--strict] [-o FILE] [--jobs N]",
+        usage: "[TRACE…] [--config FILE] [--format text|json|ndjson|sarif|junit|github|markdown] [--strict] [--category NAME] [-o FILE] [--jobs N]",
         discussion: """
             With no TRACE, audits every *.lifetrace under traces/ (recursively); a TRACE that is a directory is
             searched the same way.
             Configuration: --config FILE, else the nearest .lifetrace.json from the current directory up
             (disabled_rules, opt_in_rules, inconclusive_severity, rules.<id>.{enabled,severity,<parameter>});
             see docs/RULES.md.
-            For --format sarif and github, each .lifetrace TRACE gets a JSONL export beside it (TRACE.jsonl) that
-            findings point at (line N+1 holds event N), unless the event has a recorded source location (an
-            imported console log's line).
+            Locations (SARIF, github, text) name files relative to the repository root (the nearest directory
+            upwards holding .git; file:// URIs outside it): the recorded source of the event (the Swift line of a
+            recorded mark, an imported console log's line), else the line of a JSON Lines input, else the trace
+            file. Nothing is written beside a trace.
 
             Examples:
               lifetrace audit
               lifetrace audit app.lifetrace --format sarif -o lifetrace.sarif
               lifetrace audit traces/ui-tests.lifetrace --strict --format github
+
+            When GITHUB_STEP_SUMMARY is set (a GitHub Actions step), the report is also appended to that file as
+            a Markdown job summary (as --format markdown writes it), unless the format is markdown already.
 
             Several traces are audited at the same time (--jobs N, default: one per active processor); the
             report and the messages are the same, in the same order, as auditing them one after another.
@@ -41,8 +45,9 @@ struct AuditCommand: Command {
             """,
         options: [
             OptionSpec("config", value: "FILE", help: "Configuration file (default: nearest .lifetrace.json upwards)."),
-            OptionSpec("format", value: "FORMAT", help: "text (default), json, ndjson (one record per line, docs/NDJSON.md), sarif, junit or github."),
+            OptionSpec("format", value: "FORMAT", help: "text (default), json, ndjson (one record per line, docs/NDJSON.md), sarif, junit, github or markdown (a job summary)."),
             OptionSpec("strict", help: "Warnings fail the run too (exit 1)."),
+            OptionSpec("category", value: "NAME", help: "SARIF automationDetails category, to keep several audits' alerts apart on GitHub."),
             OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output (- for standard output)."),
             OptionSpec("jobs", short: "j", value: "N", help: "Audit up to N traces at a time (default: the number of active processors)."),
         ],
@@ -57,12 +62,11 @@ struct AuditCommand: Command {
         let configuration = try loadConfiguration(arguments.value("config"))
         let auditor = try Auditor(configuration: configuration)
         let paths = arguments.positionals.isEmpty ? try defaultTraces() : try arguments.positionals.flatMap(tracesIn)
-        let writesJSONL = format == .sarif || format == .github
         // `-o -` is standard output, as for every command.
         let outputFile = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
         if let file = outputFile {
-            for path in paths where FilePaths.isSameFile(file, path) || (writesJSONL && FilePaths.isSameFile(file, path + ".jsonl")) {
-                throw ValidationError("-o '\(file)' would overwrite \(FilePaths.isSameFile(file, path) ? "the trace" : "the JSONL export of") \(path); choose another file")
+            for path in paths where FilePaths.isSameFile(file, path) {
+                throw ValidationError("-o '\(file)' would overwrite the trace \(path); choose another file")
             }
             if FilePaths.isDirectory(file) {
                 throw ValidationError("-o '\(file)' is a directory; give a file name")
@@ -83,10 +87,22 @@ struct AuditCommand: Command {
                 if toStandardOutput { output.write(lines) } else { streamed.append(lines) }
             }
         }
-        let (audits, problems) = try auditAll(paths, jobs: jobs, auditor: auditor, writingJSONL: writesJSONL, output: output, stream: stream)
-        let report = AuditReport(
+        let repository = FilePaths.repositoryPaths()
+        let category = arguments.value("category")
+        if let category, category.isEmpty || category.contains(where: { $0.isNewline }) {
+            throw ValidationError("--category must be a non-empty name on one line")
+        }
+        let (audits, problems) = try auditAll(
+            paths, jobs: jobs, auditor: auditor, paths: repository, sources: SourceFileIndex(root: repository.root), output: output,
+            stream: stream)
+        var report = AuditReport(
             traces: audits, rules: auditor.active.map(\.rule.descriptor), isStrict: arguments.flag("strict"), inputProblems: problems
         )
+        report.category = category
+        report.disabledRules = BuiltinRules.all.map(\.descriptor).filter { !configuration.isEnabled($0) }
+        if format != .markdown, let summary = output.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            appendJobSummary(MarkdownReporter.render(report), to: summary, output: output)
+        }
         let text = format == .ndjson ? streamed.text + NDJSONReporter.summaryLine(report) : format.render(report)
         if let file = outputFile {
             // Through OutputFile: written whole or not at all, and never renamed over a device or a symbolic link.
@@ -110,6 +126,23 @@ struct AuditCommand: Command {
         }
         if report.hasUnreadableInput { return .usageOrInput }
         return report.hasFailures || !problems.isEmpty ? .problemFound : .success
+    }
+
+    /// Appends `markdown` to the job summary file GitHub Actions names (`$GITHUB_STEP_SUMMARY`; the runner creates
+    /// it, and every step's text is appended), never replacing what it holds. A failure is a warning: the report
+    /// itself is still written.
+    static func appendJobSummary(_ markdown: String, to path: String, output: CommandOutput) {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            output.errorLine("lifetrace audit: warning: cannot append the job summary to GITHUB_STEP_SUMMARY '\(path)': \(FilePaths.unreadableReason(path))")
+            return
+        }
+        defer { try? handle.close() }
+        do {
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(markdown.utf8))
+        } catch {
+            output.errorLine("lifetrace audit: warning: cannot append the job summary to GITHUB_STEP_SUMMARY '\(path)': \(error)")
+        }
     }
 
     /// `--config FILE`, else the nearest `.lifetrace.json`, else the defaults.
@@ -199,35 +232,23 @@ struct AuditCommand: Command {
         return nil
     }
 
-    /// Audits any input event by event (a JSON Lines export, or a trace whose events are also written to
-    /// `jsonl`, the export that findings then point at); for a JSON Lines input, records each event's line in
-    /// `lines`.
+    /// Audits any input event by event (a JSON Lines export); records each event's line in `lines`.
     static func auditEvents(
-        _ input: TraceInput, _ session: AuditSession, jsonl: inout JSONLExport?, lines: inout JSONLLineMap,
-        count: inout UInt64, start: inout UInt64?, output: CommandOutput
+        _ input: TraceInput, _ session: AuditSession, lines: inout JSONLLineMap, count: inout UInt64, start: inout UInt64?
     ) throws -> TraceInput.Stop? {
-        let path = input.path
-        return try input.scan(fromOffset: nil, lines: { lines.record(ordinal: $0, line: UInt64($1)) }) { ordinal, event, _ in
+        try input.scan(fromOffset: nil, lines: { lines.record(ordinal: $0, line: UInt64($1)) }) { ordinal, event, _ in
             if start == nil { start = event.timestamp }
             session.observe(event, ordinal: ordinal)
-            if jsonl != nil {
-                do {
-                    try jsonl!.write(event)
-                } catch {
-                    output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error)); findings will point at the trace file")
-                    jsonl?.discard()
-                    jsonl = nil
-                }
-            }
             count += 1
             return true
         }
     }
 
-    /// Audits one trace (a `.lifetrace` or a JSON Lines export, `TraceInput`), streaming its events; for a trace,
-    /// writes `path.jsonl` beside it when asked (a JSON Lines input is pointed at directly).
+    /// Audits one trace (a `.lifetrace` or a JSON Lines export, `TraceInput`), streaming its events; locations are
+    /// named by `paths`, recorded call sites (`#fileID`) resolved to committed files by `sources`.
     static func audit(
-        _ path: String, auditor: Auditor, writingJSONL: Bool, output: CommandOutput, problems: inout [InputProblem]
+        _ path: String, auditor: Auditor, paths: RepositoryPaths, sources: SourceFileIndex, output: CommandOutput,
+        problems: inout [InputProblem]
     ) throws -> TraceAudit {
         let input: TraceInput
         do {
@@ -244,46 +265,33 @@ struct AuditCommand: Command {
                 problems.append(InputProblem(path: path, severity: .warning, message: message, byteOffset: problem.offset))
             }
         }
-        var jsonl: JSONLExport?
-        if writingJSONL, !input.isJSONL {
-            do {
-                jsonl = try JSONLExport(path: path + ".jsonl")
-            } catch {
-                output.errorLine("lifetrace audit: warning: cannot write \(path).jsonl (\(error)); findings will point at the trace file")
-            }
-        }
+        let clock = ContinuousClock()
+        let began = clock.now
         let session = auditor.makeSession()
         var count: UInt64 = 0
         var start: UInt64?
         let stop: TraceInput.Stop?
         var lines = JSONLLineMap()
-        if case .trace(let reader) = input.source, jsonl == nil {
+        if case .trace(let reader) = input.source {
             stop = Self.auditRecords(reader, session, count: &count, start: &start)
         } else {
-            stop = try auditEvents(input, session, jsonl: &jsonl, lines: &lines, count: &count, start: &start, output: output)
+            stop = try auditEvents(input, session, lines: &lines, count: &count, start: &start)
         }
         var jsonlPath: String?
         var lineMap: JSONLLineMap?
-        if var export = jsonl {
-            do {
-                if try export.finish() {
-                    jsonlPath = export.path
-                } else {
-                    output.errorLine("lifetrace audit: warning: \(path).jsonl exists and is not this trace's export; it is left as it was, and findings point at the trace file")
-                }
-            } catch {
-                output.errorLine("lifetrace audit: warning: writing \(path).jsonl failed (\(error))")
-            }
-        } else if input.isJSONL {
+        if input.isJSONL {
             // Findings point at the input's own lines (every format: text and JUnit `FILE:LINE`, JSON `line`, SARIF,
             // GitHub), wherever blank lines (LF or CRLF) or a header put them.
             jsonlPath = path
             lineMap = lines
         }
         var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath)
+            .resolvingSources(sources)
         audit.jsonlLineMap = lineMap
         audit.idleRules = session.idleRules
-        audit.baseDirectory = FileManager.default.currentDirectoryPath
+        audit.paths = paths
+        let elapsed = clock.now - began
+        audit.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         audit.identity = input.identity()
         if let stop {
             throw AuditInputError(stop.underlying, message: "\(stop)", partial: audit)
@@ -294,67 +302,5 @@ struct AuditCommand: Command {
             output.errorLine("lifetrace audit: note: \(input.noEventsText); no rule had anything to check")
         }
         return audit
-    }
-}
-
-/// A JSONL export written next to a trace (no header line: line N+1 holds event ordinal N).
-///
-/// Written to a temporary file beside `path` and put in place by `finish()` only when nothing is at `path`, or
-/// when what is there is this very export (an earlier audit's): a user's file, a symbolic link or another
-/// trace's export at that name is never replaced.
-struct JSONLExport {
-    let path: String
-    private let temporary: String
-    private let handle: FileHandle
-    private var writer: JSONLWriter
-
-    init(path: String) throws {
-        self.path = path
-        temporary = FilePaths.temporarySibling(of: path, "exporting")
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        self.handle = handle
-        writer = JSONLWriter { bytes in try handle.write(contentsOf: bytes) }
-    }
-
-    mutating func write(_ event: Event) throws {
-        try writer.write(event)
-    }
-
-    /// Removes the temporary file (a write failed: nothing is put at `path`).
-    func discard() {
-        try? handle.close()
-        unlink(temporary)
-    }
-
-    /// Writes what is buffered and puts the export at `path`.
-    ///
-    /// - Returns: Whether `path` now holds this export: `false` when something else is there (left as it was).
-    mutating func finish() throws -> Bool {
-        defer { unlink(temporary) }
-        try writer.finish()
-        try handle.close()
-        // link(2) creates `path` only if nothing is there, atomically (rename(2) would replace it).
-        if link(temporary, path) == 0 { return true }
-        guard errno == EEXIST else { throw CocoaError(.fileWriteNoPermission) }
-        var existing = stat()
-        guard lstat(path, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG else { return false }
-        return Self.sameContents(path, temporary)
-    }
-
-    /// Whether the files at `first` and `second` hold the same bytes (read 1 MiB at a time).
-    private static func sameContents(_ first: String, _ second: String) -> Bool {
-        guard let one = FileHandle(forReadingAtPath: first), let other = FileHandle(forReadingAtPath: second) else { return false }
-        defer {
-            try? one.close()
-            try? other.close()
-        }
-        while true {
-            let a = (try? one.read(upToCount: 1 << 20)) ?? nil
-            let b = (try? other.read(upToCount: 1 << 20)) ?? nil
-            if a != b { return false }
-            if a == nil || a!.isEmpty { return true }
-        }
     }
 }

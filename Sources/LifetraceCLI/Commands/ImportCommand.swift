@@ -246,7 +246,7 @@ struct ImportCommand: Command {
             throw ValidationError("--process applies to --format text only (a JSONL export holds one trace's events)")
         }
         let request = ImportRequest(
-            input: path, recordedPath: input, format: format, rules: rules, strict: arguments.flag("strict"),
+            input: path, recordedPath: fromStandardInput ? input : FilePaths.repositoryPaths().input(input), format: format, rules: rules, strict: arguments.flag("strict"),
             process: process, destination: resolvedDestination)
         // Standard input's copy has a temporary name; messages name `<stdin>` instead.
         func shown(_ text: String) -> String {
