@@ -6,7 +6,7 @@
 //   TraceModel ─► TraceLog ─► Replay ─► Audit
 //        │            │          │
 //        │            └────► Recorder ─► Simulator, LifetraceUIKit
-//        └─► ConsoleImport
+//        └─► ConsoleImport             Replay, Audit ─► TraceViews (Perfetto export, HTML report)
 //   ArgumentParsing ─► LifetraceCLI (uses all) ─► lifetrace
 import PackageDescription
 
@@ -38,13 +38,14 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["TraceModel", "TraceLog", "Recorder"]),
         .target(name: "Audit", dependencies: ["TraceModel", "TraceLog", "Replay"]),
         .target(name: "ConsoleImport", dependencies: ["TraceModel"]),
+        .target(name: "TraceViews", dependencies: ["TraceModel", "TraceLog", "Replay", "Audit"]),
         .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder"]),
         .target(name: "ArgumentParsing"),
         .target(
             name: "LifetraceCLI",
             dependencies: [
                 "ArgumentParsing", "TraceModel", "TraceLog", "Replay", "Recorder",
-                "Simulator", "Audit", "ConsoleImport",
+                "Simulator", "Audit", "ConsoleImport", "TraceViews",
             ]
         ),
         .target(
@@ -81,6 +82,10 @@ let package = Package(
         ),
         .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "TraceModel"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(
+            name: "TraceViewsTests",
+            dependencies: ["TraceViews", "Audit", "Replay", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
         .testTarget(
             name: "LifetraceCLITests",
             dependencies: [
