@@ -143,7 +143,7 @@ public struct ChromeTraceWriter {
         case .container(let container):
             try handle(container, at: time, ordinal: ordinal)
             for ref in named {
-                let key = treeKey(ref.serial)
+                let key = TreeOrder.key(of: ref.serial, in: state)
                 order[ref.serial]?.key = key
             }
         case .app(let app):
@@ -303,26 +303,10 @@ public struct ChromeTraceWriter {
         tracks[ref.serial] = track
         if order[ref.serial]?.pid != pid {
             if order[ref.serial] == nil { summary.controllers += 1 }
-            order[ref.serial] = (pid, treeKey(ref.serial), ref.displayName)
+            order[ref.serial] = (pid, TreeOrder.key(of: ref.serial, in: state), ref.displayName)
             try metadata("thread_name", pid: pid, tid: Self.callbackTid(ref.serial), name: ref.displayName)
             try metadata("thread_name", pid: pid, tid: Self.appearanceTid(ref.serial), name: ref.displayName + " appearance")
         }
-    }
-
-    /// The controller's place in the tree: `[0 or 1, root serial, …, parent serial, serial]`, 0 when the chain
-    /// reaches the window's root. Parents and presenters count as ancestors.
-    private func treeKey(_ serial: UInt32) -> [UInt32] {
-        var chain: [UInt32] = [serial]
-        var current = serial
-        for _ in 0..<64 {
-            guard let c = state.controllers[current], let up = c.parent.serial ?? c.presentingController,
-                !chain.contains(up)
-            else { break }
-            chain.append(up)
-            current = up
-        }
-        let isInWindow = state.windowRoot == chain.last
-        return [isInWindow ? 0 : 1] + chain.reversed()
     }
 
     private mutating func sceneTid(_ scene: String) -> Int {
@@ -449,10 +433,7 @@ public struct ChromeTraceWriter {
         if let serial = owner, tracks[serial] == nil {
             if let ref = state.controllers[serial]?.ref { try ensureTrack(ref) } else { owner = nil }
         }
-        var name = mark.name
-        if mark.name == MarkName.save, mark.isCritical { name = "save (critical)" }
-        if let key = mark.key { name += " " + key }
-        if mark.phase != .instant { name += " (\(mark.phase))" }
+        let name = mark.viewName
         var args = JSONObjectText()
         args.int("ordinal", ordinal)
         for field in mark.fields { args.field(field.name, field.value) }

@@ -18,9 +18,9 @@ struct ExportCommand: Command {
         abstract: "Write a trace as JSON Lines (lossless; docs/JSONL.md) or as a Chrome/Perfetto trace (docs/VIEWS.md).",
         usage: "TRACE [--format jsonl|chrome-trace] [--no-findings] [--config FILE] [-o FILE]",
         discussion: """
-            jsonl (the default): the first line is the header ({"lifetrace": {...}}: clock domain, wall-clock anchor, trace id, producer,
-            synthetic flag); then one JSON object per event, in time order. 'lifetrace import FILE.jsonl -o TRACE'
-            reads it back into an equal trace.
+            jsonl (the default): the first line is the header ({"lifetrace": {...}}: clock domain, wall-clock
+            anchor, trace id, producer, synthetic flag); then one JSON object per event, in time order.
+            'lifetrace import FILE.jsonl -o TRACE' reads it back into an equal trace.
 
             chrome-trace: Chrome's Trace Event Format (one JSON object), for Perfetto UI (ui.perfetto.dev, or an
             offline copy), chrome://tracing and other trace viewers. One process per recording run; per controller a
