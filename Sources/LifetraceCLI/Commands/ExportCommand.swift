@@ -20,7 +20,8 @@ struct ExportCommand: Command {
         discussion: """
             jsonl (the default): the first line is the header ({"lifetrace": {...}}: clock domain, wall-clock
             anchor, trace id, producer, synthetic flag); then one JSON object per event, in time order.
-            'lifetrace import FILE.jsonl -o TRACE' reads it back into an equal trace.
+            'lifetrace import FILE.jsonl -o TRACE' reads it back into an equal trace with the same header (trace
+            id and producer included), so exporting that trace again gives the same bytes.
 
             chrome-trace: Chrome's Trace Event Format (one JSON object), for Perfetto UI (ui.perfetto.dev, or an
             offline copy), chrome://tracing and other trace viewers. One process per recording run; per controller a
@@ -42,7 +43,7 @@ struct ExportCommand: Command {
 
             \(TraceInput.help) (Exporting a JSON Lines file normalises it.)
 
-            \(TraceInput.exitHelp) With -o, the readable prefix is written in both cases.
+            \(TraceInput.exitHelp) With -o, the readable prefix is written, damaged or not.
             """,
         options: [
             OptionSpec("format", value: "FORMAT", help: "jsonl (the default) or chrome-trace."),

@@ -35,8 +35,7 @@ struct ReportCommand: Command {
 
             \(TraceInput.help)
 
-            Exit codes: 0 success; 1 a trace is damaged (read up to its damage, with a warning); 2 usage error,
-            bad configuration, or an unreadable trace.
+            \(TraceInput.exitHelp) A bad configuration is exit 2.
             """,
         options: [
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output."),
