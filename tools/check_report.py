@@ -40,15 +40,11 @@ def controllers_of(lifetrace, trace, outdir):
     with open(path) as lines:
         for line in lines:
             event = json.loads(line)
-            for key in ("controller", "container", "host"):
-                if isinstance(event.get(key), str):
-                    names.add(event[key])
-            for key in ("controllers",):
-                for name in event.get(key) or []:
-                    names.add(name)
-            parent = event.get("parent")
-            if isinstance(parent, str) and parent != "nil":
-                names.add(parent)
+            if isinstance(event.get("controller"), str):
+                names.add(event["controller"])
+            for value in [event.get("container"), event.get("parent"), *(event.get("controllers") or [])]:
+                if isinstance(value, dict) and "name" in value:
+                    names.add(value["name"])
     return names
 
 
@@ -91,10 +87,11 @@ def check_states(driver, lifetrace, trace, label, failures):
         compared += 1
     findings = driver.find_elements(By.CSS_SELECTOR, "#finding-list li.finding")
     if findings:
+        finding_t = findings[0].get_attribute("data-t")
         findings[0].click()
         text, t = panel(driver)
-        if t != findings[0].get_attribute("data-t"):
-            failures.append(f"{label}: the first finding jumps to {t}, not its time {findings[0].get_attribute('data-t')}")
+        if t != finding_t:
+            failures.append(f"{label}: the first finding jumps to {t}, not its time {finding_t}")
         elif text != state_text(lifetrace, trace, t):
             failures.append(f"{label}: after jumping to the first finding, the state panel differs from 'lifetrace state --at {t}ns'")
         if not driver.find_elements(By.CSS_SELECTOR, ".hl"):
@@ -162,7 +159,7 @@ def main():
         # Negative control: a report whose embedded state text was changed must not pass the comparison.
         tampered = os.path.join(outdir, "tampered.html")
         with open(tampered, "w") as page:
-            page.write(html.replace("NoteEditorViewController#3  disappearing", "NoteEditorViewController#3  appeared", 1))
+            page.write(html.replace("; app active;", "; app inactive;"))
         driver.get("file://" + os.path.abspath(tampered))
         bc.wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#summary-table tbody tr"), 30, "the tampered report")
         control = []

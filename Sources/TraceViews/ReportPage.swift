@@ -62,17 +62,17 @@ enum ReportPage {
         .tick { position: absolute; top: 0; height: 22px; border-left: 1px solid #cfd6e0; padding-left: 3px; font-size: 11px; color: #556; white-space: nowrap; }
         #lanes { position: relative; cursor: crosshair; }
         .lane { display: flex; border-bottom: 1px solid #eef1f5; }
-        .lane-label { width: 222px; flex: none; padding: 2px 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; border-right: 1px solid #cfd6e0; }
+        .lane-label { width: 230px; box-sizing: border-box; flex: none; padding: 2px 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; border-right: 1px solid #cfd6e0; }
         .lane-track { position: relative; flex: auto; overflow: hidden; }
         .span { position: absolute; top: 3px; height: 12px; border-radius: 2px; font-size: 10px; line-height: 12px; color: #fff; overflow: hidden; white-space: nowrap; padding-left: 2px; box-sizing: border-box; }
         .appearing { background: #7aa7e8; } .appeared { background: #2f8f4e; } .disappearing { background: #d99a2b; }
         .cancelled { background: repeating-linear-gradient(45deg, #c0392b, #c0392b 4px, #e57368 4px, #e57368 8px) !important; }
         .cb { position: absolute; height: 6px; background: #6b5bd6; border-radius: 1px; min-width: 1px; }
-        .legend .cb, .legend .mark, .legend .op { position: static; }
+        .legend .cb, .legend .mark, .legend .op, .legend .span { position: static; }
         .mark { position: absolute; top: 1px; width: 2px; height: 16px; background: #111; }
         .mark.critical { background: #d4145a; width: 3px; }
         .op { position: absolute; bottom: 1px; width: 7px; height: 7px; margin-left: -3px; background: #8a94a6; transform: rotate(45deg); }
-        .flag { position: absolute; top: 0; margin-left: -5px; font-size: 12px; line-height: 12px; color: #c0392b; cursor: pointer; }
+        .flag { position: absolute; bottom: 0; margin-left: -6px; font-size: 14px; line-height: 14px; color: #c0392b; cursor: pointer; z-index: 4; text-shadow: 0 0 2px #fff, 0 0 2px #fff; }
         .flag.warning { color: #d98a00; } .flag.note { color: #2a6fdb; }
         .legend .flag { position: static; margin: 0 3px 0 8px; }
         .hl { outline: 2px solid #ff2d95; outline-offset: 1px; z-index: 5; }
@@ -194,7 +194,18 @@ enum ReportPage {
           }
         }
 
-        const MAX_PER_LANE = 4000;
+        const MAX_PER_LANE = 4000, MAX_LANES = 300;
+        // Each lane's extent, for leaving out the lanes with nothing in view.
+        for (const trace of traces) {
+          for (const lane of trace.lanes) {
+            let first = Infinity, last = -Infinity;
+            for (const list of [lane.spans, lane.callbacks]) for (const item of list) { if (item[0] < first) first = item[0]; if (item[1] > last) last = item[1]; }
+            for (const list of [lane.marks, lane.ops]) for (const item of list) { if (item[0] < first) first = item[0]; if (item[0] > last) last = item[0]; }
+            if (lane.end !== undefined) last = Math.max(last, lane.end);
+            if (first === Infinity) { first = 0; last = trace.end; }
+            lane.first = first; lane.last = last;
+          }
+        }
         function renderLanes(trace, width) {
           const lanes = $("lanes");
           lanes.textContent = "";
@@ -248,7 +259,10 @@ enum ReportPage {
             });
             app.classList.add("app-lane");
           }
-          for (const lane of visibleLanes(trace)) {
+          // Lanes with nothing in view are left out, and at most MAX_LANES are drawn (zoom in or filter for the rest).
+          const candidates = visibleLanes(trace).filter((lane) => inView(lane.first, lane.last));
+          const hiddenLanes = Math.max(0, candidates.length - MAX_LANES);
+          for (const lane of candidates.slice(0, MAX_LANES)) {
             addLane(lane.name, lane.depth, (track) => {
               let maxDepth = 0;
               for (const c of lane.callbacks) if (c[2] > maxDepth) maxDepth = c[2];
@@ -298,6 +312,7 @@ enum ReportPage {
             });
           }
           const notes = [];
+          if (hiddenLanes) notes.push(hiddenLanes + " more controllers have something in view but are not drawn (at most " + MAX_LANES + " lanes): zoom in or filter by controller");
           if (omitted) notes.push(omitted + " items in view not drawn (more than " + MAX_PER_LANE + " in a lane): zoom in to see them");
           if (trace.dropped) notes.push(trace.dropped + " callbacks of this trace are not in the report (item limit)");
           if (trace.sampled) notes.push("the state panel has " + trace.states.length + " evenly spread instants of this trace (it shows the state at the last one at or before the clicked time)");
