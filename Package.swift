@@ -6,7 +6,7 @@
 //   TraceModel ─► TraceLog ─► Replay ─► Audit
 //        │            │          │
 //        │            └────► Recorder ─► Simulator, LifetraceUIKit
-//        └─► ConsoleImport
+//        └─► ConsoleImport             Replay, Audit ─► TraceViews (Perfetto export, HTML report)
 //   ArgumentParsing ─► LifetraceCLI (uses all) ─► lifetrace
 import PackageDescription
 
@@ -40,6 +40,7 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["TraceModel", "TraceLog", "Recorder"]),
         .target(name: "Audit", dependencies: ["TraceModel", "TraceLog", "Replay"]),
         .target(name: "ConsoleImport", dependencies: ["TraceModel"]),
+        .target(name: "TraceViews", dependencies: ["TraceModel", "TraceLog", "Replay", "Audit"]),
         .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder"]),
         // One call for library users: audit a trace, a JSON Lines export or a console log (`FileAuditor`).
         .target(name: "LifetraceAudit", dependencies: ["Audit", "ConsoleImport", "TraceLog", "TraceModel"]),
@@ -48,7 +49,7 @@ let package = Package(
             name: "LifetraceCLI",
             dependencies: [
                 "ArgumentParsing", "TraceModel", "TraceLog", "Replay", "Recorder",
-                "Simulator", "Audit", "ConsoleImport",
+                "Simulator", "Audit", "ConsoleImport", "TraceViews",
             ]
         ),
         .target(
@@ -86,6 +87,10 @@ let package = Package(
         .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "TraceModel"]),
         .testTarget(name: "LifetraceAuditTests", dependencies: ["LifetraceAudit", "Audit", "TraceLog", "TraceModel"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(
+            name: "TraceViewsTests",
+            dependencies: ["TraceViews", "Audit", "Replay", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
         .testTarget(
             name: "LifetraceCLITests",
             dependencies: [

@@ -19,6 +19,7 @@ public enum Lifetrace {
         StateCommand.self,
         TimelineCommand.self,
         AuditCommand.self,
+        ReportCommand.self,
         RulesCommand.self,
     ]
 

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Audit
 import Foundation
 import TraceLog
 import TraceModel
@@ -9,17 +10,28 @@ import Glibc
 import Darwin
 #endif
 
-/// `lifetrace export TRACE --format jsonl [-o FILE]`: writes every event of a trace as JSON Lines.
+/// `lifetrace export TRACE [--format jsonl|chrome-trace] [-o FILE]`: writes every event of a trace as JSON Lines, or
+/// as Chrome's Trace Event Format for Perfetto UI (`ExportCommand+ChromeTrace.swift`).
 struct ExportCommand: Command {
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Write a trace's header and every event as JSON Lines (lossless; see docs/JSONL.md).",
-        usage: "TRACE [--format jsonl] [-o FILE]",
+        abstract: "Write a trace as JSON Lines (lossless; docs/JSONL.md) or as a Chrome/Perfetto trace (docs/VIEWS.md).",
+        usage: "TRACE [--format jsonl|chrome-trace] [--no-findings] [--config FILE] [-o FILE]",
         discussion: """
-            The first line is the header ({"lifetrace": {...}}: clock domain, wall-clock anchor, trace id, producer,
-            synthetic flag); then one JSON object per event, in time order. 'lifetrace import FILE.jsonl -o TRACE'
-            reads it back into an equal trace with the same header (trace id and producer included), so exporting
-            that trace again gives the same bytes.
+            jsonl (the default): the first line is the header ({"lifetrace": {...}}: clock domain, wall-clock
+            anchor, trace id, producer, synthetic flag); then one JSON object per event, in time order.
+            'lifetrace import FILE.jsonl -o TRACE' reads it back into an equal trace with the same header (trace
+            id and producer included), so exporting that trace again gives the same bytes.
+
+            chrome-trace: Chrome's Trace Event Format (one JSON object), for Perfetto UI (ui.perfetto.dev, or an
+            offline copy), chrome://tracing and other trace viewers. One process per recording run; per controller a
+            thread 'Type#serial' with its callbacks as nested slices, its marks and container operations, and a thread
+            'Type#serial appearance' with its appearance states (cancelled ones named so); 'app state', 'scene ID'
+            and 'app events' threads; interactive transitions as flows; the audit's findings (the rules as
+            'lifetrace audit' runs them, --config or the nearest .lifetrace.json) on a 'findings' thread, unless
+            --no-findings. Times are the trace clock's nanoseconds as exact decimal microseconds. The export
+            streams: memory is bounded by the live controllers. Perfetto's SQL then counts, for example,
+            select count(*) from slice where category = 'callback'.
 
             With -o the file is written next to FILE under a temporary name and renamed when complete, so a failed
             export never leaves a partial FILE.
@@ -27,20 +39,26 @@ struct ExportCommand: Command {
             Examples:
               lifetrace export app.lifetrace > app.jsonl
               lifetrace export app.lifetrace -o app.jsonl && gzip -6 -k app.jsonl
+              lifetrace export app.lifetrace --format chrome-trace -o app.json   (open app.json in Perfetto UI)
 
             \(TraceInput.help) (Exporting a JSON Lines file normalises it.)
 
             \(TraceInput.exitHelp) With -o, the readable prefix is written, damaged or not.
             """,
         options: [
-            OptionSpec("format", value: "FORMAT", help: "jsonl (the only format, and the default)."),
+            OptionSpec("format", value: "FORMAT", help: "jsonl (the default) or chrome-trace."),
+            OptionSpec("no-findings", help: "chrome-trace: leave the audit's findings out (no audit runs)."),
+            OptionSpec("config", value: "FILE", help: "chrome-trace: audit configuration (default: nearest .lifetrace.json upwards)."),
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output (- for standard output)."),
         ],
         positionalCount: (1, 1)
     )
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
-        _ = try arguments.choice("format", among: ["jsonl"], default: "jsonl")
+        let format = try arguments.choice("format", among: ["jsonl", "chrome-trace"], default: "jsonl")
+        if format == "jsonl", arguments.flag("no-findings") || arguments.value("config") != nil {
+            throw ValidationError("--no-findings and --config go with --format chrome-trace")
+        }
         let inputPath = arguments.positionals[0]
         let outputPath = arguments.value("output")
         if let outputPath, outputPath != "-", FilePaths.isSameFile(outputPath, inputPath) {
@@ -53,6 +71,11 @@ struct ExportCommand: Command {
             throw ValidationError("-o '\(outputPath)' is a directory; give a file name")
         }
         let input = try TraceInput(path: inputPath)
+        if format == "chrome-trace" {
+            let auditor = arguments.flag("no-findings") ? nil : try Auditor(configuration: AuditCommand.loadConfiguration(arguments.value("config")))
+            let damage = input.reportOpenProblems(command: "export", output: output)
+            return try exportChromeTrace(input, auditor: auditor, to: outputPath, damage: damage, output: output)
+        }
         let damage = input.reportOpenProblems(command: "export", output: output)
 
         guard let outputPath, outputPath != "-" else {
@@ -77,7 +100,7 @@ struct ExportCommand: Command {
         return finish(damage, stop, output: output)
     }
 
-    private static func finish(_ damage: ExitCode, _ stop: TraceInput.Stop?, output: CommandOutput) -> ExitCode {
+    static func finish(_ damage: ExitCode, _ stop: TraceInput.Stop?, output: CommandOutput) -> ExitCode {
         guard let stop else { return damage }
         return TraceDamage.worse(damage, stop.report(command: "export", output: output))
     }

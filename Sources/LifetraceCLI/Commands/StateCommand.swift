@@ -2,6 +2,7 @@ import ArgumentParsing
 import Replay
 import TraceLog
 import TraceModel
+import TraceViews
 
 /// `lifetrace state TRACE --at T`: the state of every controller at one instant.
 struct StateCommand: Command {
@@ -83,15 +84,11 @@ struct StateCommand: Command {
         } else {
             // The same instant as JSON's t_rel_ns: an --at past the clock's end reads as that end.
             let relative = found.instant - min(found.instant, found.start)
-            output.line("state at \(TimeText.seconds(relative)) (\(state.eventCount) events; app \(state.app.name)\(scenesText(state)))")
+            // The same text as the HTML report's state panel.
+            output.line(StateText.headline(state, relative: relative))
             output.write(state.tree(start: found.start))
         }
         guard let stop = found.stop else { return damage }
         return TraceDamage.worse(damage, stop.report(command: "state", output: output))
-    }
-
-    static func scenesText(_ state: ReplayState) -> String {
-        guard !state.scenes.isEmpty else { return "" }
-        return "; scenes " + state.scenes.keys.sorted().map { "\($0.controlCharactersEscaped)=\(state.scenes[$0]!.name)" }.joined(separator: ", ")
     }
 }
