@@ -45,7 +45,7 @@ public enum Lifetrace {
             }
             output.write(command.spec.helpText(program: program))
             return .success
-        case "--version":
+        case "--version", "-V":
             output.line("\(program) \(version)")
             return .success
         default:
@@ -53,7 +53,8 @@ public enum Lifetrace {
         }
         guard let command = command(named: first) else {
             let what = first.hasPrefix("-") && first != "-" ? "unknown option" : "unknown command"
-            output.errorLine("\(program): error: \(what) '\(first)'\(suggestion(for: first)); see '\(program) --help'")
+            output.errorLine("\(program): error: \(what) '\(first)'\(suggestion(for: first))")
+            output.write(toStandardError: overview)
             return .usageOrInput
         }
         let spec = command.spec
@@ -109,6 +110,8 @@ public enum Lifetrace {
             "OVERVIEW: Record, replay and audit UIViewController lifecycle traces.",
             "",
             "USAGE: \(program) <command> [options]",
+            "       \(program) --help | -h | help [<command>]",
+            "       \(program) --version | -V",
             "",
             "COMMANDS:",
         ]
@@ -119,10 +122,16 @@ public enum Lifetrace {
         }
         lines += [
             "",
-            "Run '\(program) <command> --help' (or '\(program) help <command>') for a command's options.",
-            "Without a command, \(program) prints this on standard error and exits 2, as for any usage error.",
+            "Run '\(program) <command> --help' (or '\(program) help <command>') for a command's options and examples.",
+            "Without a command, or with a mistyped one, \(program) prints this on standard error and exits 2.",
             "Every command that reads a TRACE reads a .lifetrace file or a JSON Lines export of one (told apart by content).",
-            "Exit codes: 0 success; 1 problem found (error-level findings, a damaged trace, failed verification, or",
+            "",
+            "Examples:",
+            "  \(program) audit                                  audit every trace under traces/",
+            "  \(program) import console.log -o app.lifetrace    a console log of print()/NSLog lines into a trace",
+            "  \(program) state app.lifetrace --at 6s            every controller's state 6 s after the first event",
+            "",
+            "Exit codes (every command): 0 success; 1 problem found (error-level findings, a damaged trace, failed verification, or",
             "'events' that lists nothing, as grep); 2 usage error or unreadable input (not a trace, a frame or JSON line",
             "that does not decode), or standard output that cannot be written (a full disk; a reader that went away, as",
             "in '| head', only stops the output).",

@@ -32,13 +32,8 @@ struct TraceInput {
         """
 
     /// The exit codes of a command that reads one trace, for its help.
-    static let exitHelp = """
-        Exit codes: 0 success; 1 the trace is damaged: a torn tail or a frame failing its CRC (a warning
-        names the file and the offset; the output covers the events before it); 2 usage error, or unreadable
-        input: not a trace, or an events frame or JSON line that does not decode although intact (the error
-        names the file, the offset and frame or the line, and the first unreadable event; the output covers
-        the events before it).
-        """
+    /// The pointer to the exit codes, which `lifetrace --help` and docs/CLI.md give once for every command.
+    static let exitHelp = "Exit codes as for every command ('lifetrace --help'); a damaged trace is exit 1,\nread up to the damage."
 
     /// Opens `path`, recognising the format by its first bytes.
     ///

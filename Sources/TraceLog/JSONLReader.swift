@@ -24,6 +24,10 @@ public struct JSONLReader {
     /// The trace header carried by the first line (`{"lifetrace": {…}}`), or `nil` when the input has none.
     /// Members absent from the header line take defaults (see docs/JSONL.md).
     public private(set) var header: TraceHeader?
+
+    /// The names of the members the header line's `lifetrace` object gives (`trace_id`, `producer`, …), so a
+    /// caller can tell a member written in the file from a default `header` filled in; empty without a header.
+    public private(set) var headerMemberNames: Set<String> = []
     /// Events returned so far.
     public private(set) var eventCount: UInt64 = 0
 
@@ -149,6 +153,9 @@ public struct JSONLReader {
             }
         }
         self.header = try JSONLSchema.traceHeader(from: header, file: file, line: line)
+        if case .object(let members) = header {
+            headerMemberNames = Set(members.map(\.key))
+        }
     }
 
     // MARK: - Events

@@ -4,16 +4,17 @@ extension JSONLSchema {
     /// The producer a header without a `producer` member gets.
     public static let defaultProducer = "lifetrace-import"
 
-    enum HeaderKey {
-        static let format = "format"
-        static let version = "version"
-        static let clockDomain = "clock_domain"
-        static let anchor = "wall_clock_anchor"
-        static let unixNanoseconds = "unix_ns"
-        static let monotonicNanoseconds = "monotonic_ns"
-        static let traceID = "trace_id"
-        static let producer = "producer"
-        static let syntheticTimes = "synthetic_times"
+    /// The members of the header line's `lifetrace` object (docs/JSONL.md, "Header").
+    public enum HeaderKey {
+        public static let format = "format"
+        public static let version = "version"
+        public static let clockDomain = "clock_domain"
+        public static let anchor = "wall_clock_anchor"
+        public static let unixNanoseconds = "unix_ns"
+        public static let monotonicNanoseconds = "monotonic_ns"
+        public static let traceID = "trace_id"
+        public static let producer = "producer"
+        public static let syntheticTimes = "synthetic_times"
     }
 
     /// The header line's `lifetrace` object for `header` (docs/JSONL.md, "Header").

@@ -138,11 +138,16 @@ final class DuckDBPeer {
     let python: String
     let scriptPath: String
 
-    /// Returns nil, with the reason, when Python or its `duckdb` package is missing.
+    /// The project's virtual environment (tools/install-deps), relative to the repository root the benchmark runs in.
+    static let venvPython = ".build/venv/bin/python3"
+
+    /// Returns nil, with the reason, when Python or its `duckdb` package is missing. Prefers the Python of the
+    /// project's virtual environment, where tools/install-deps installs duckdb, over the one on the `PATH`.
     static func make(scratchDirectory: String) -> (peer: DuckDBPeer?, reason: String?) {
-        guard let python = External.find("python3") else { return (nil, "python3 not installed") }
+        let venv = FileManager.default.isExecutableFile(atPath: venvPython) ? venvPython : nil
+        guard let python = venv ?? External.find("python3") else { return (nil, "python3 not installed") }
         guard let probe = try? External.run(python, ["-c", "import duckdb; print(duckdb.__version__)"]), probe.status == 0 else {
-            return (nil, "Python package duckdb not installed (tools/install-deps installs it; pip install duckdb)")
+            return (nil, "Python package duckdb not installed in \(python) (tools/install-deps installs it into \(venvPython))")
         }
         let scriptPath = scratchDirectory + "/duckdb_query.py"
         guard FileManager.default.createFile(atPath: scriptPath, contents: Data(script.utf8)) else {

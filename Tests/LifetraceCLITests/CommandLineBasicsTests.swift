@@ -18,7 +18,8 @@ struct CommandLineBasicsTests {
             }
         }
         let overview = runCLI(["--help"])
-        #expect(overview.out.contains("Exit codes: 0 success; 1 problem found"))
+        #expect(overview.out.contains("Exit codes (every command): 0 success; 1 problem found"))
+        #expect(overview.out.contains("--version | -V"))
         #expect(overview.out.contains("JSON Lines export"))
     }
 

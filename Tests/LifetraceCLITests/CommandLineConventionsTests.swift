@@ -16,7 +16,7 @@ struct CommandLineConventionsTests {
         #expect(result.out.isEmpty)
         #expect(result.err.hasPrefix("lifetrace: error: missing command\nOVERVIEW: "))
         #expect(result.err.contains("USAGE: lifetrace <command> [options]"))
-        #expect(result.err.contains("Without a command, lifetrace prints this on standard error and exits 2"))
+        #expect(result.err.contains("Without a command, or with a mistyped one, lifetrace prints this on standard error and exits 2"))
         // --help still prints the same overview on standard output with exit 0.
         let help = runCLI(["--help"])
         #expect(help.code == .success)
@@ -29,14 +29,15 @@ struct CommandLineConventionsTests {
         let typo = runCLI(["audt", "x.lifetrace"])
         #expect(typo.code == .usageOrInput)
         #expect(typo.out.isEmpty)
-        #expect(typo.err == "lifetrace: error: unknown command 'audt' (did you mean 'audit'?); see 'lifetrace --help'\n")
+        #expect(typo.err.hasPrefix("lifetrace: error: unknown command 'audt' (did you mean 'audit'?)\nOVERVIEW: "))
+        #expect(typo.err.hasSuffix(Lifetrace.overview), "the usage follows the error")
 
         let far = runCLI(["frobnicate"])
-        #expect(far.err == "lifetrace: error: unknown command 'frobnicate'; see 'lifetrace --help'\n")
+        #expect(far.err == "lifetrace: error: unknown command 'frobnicate'\n" + Lifetrace.overview)
 
         let option = runCLI(["-x"])
         #expect(option.code == .usageOrInput)
-        #expect(option.err == "lifetrace: error: unknown option '-x'; see 'lifetrace --help'\n")
+        #expect(option.err == "lifetrace: error: unknown option '-x'\n" + Lifetrace.overview)
 
         let help = runCLI(["help", "evnts"])
         #expect(help.code == .usageOrInput)

@@ -147,7 +147,7 @@ struct InfoVerifyCommandTests {
             let help = run([name, "--help"])
             #expect(help.code == .success)
             #expect(help.out.contains("USAGE: lifetrace \(name) TRACE"))
-            #expect(help.out.contains("Exit codes:"))
+            #expect(help.out.contains("Examples:"))
             let missing = run([name])
             #expect(missing.code == .usageOrInput)
             #expect(missing.err.contains("missing argument"))

@@ -43,9 +43,10 @@ struct NearMissOptionTests {
     func examples() {
         let result = runCLI(["events", "x.lifetrace", "--controler", "X"])
         #expect(result.err.hasPrefix("lifetrace events: error: unknown option '--controler' for 'events' (did you mean '--controller'?)\n"))
-        #expect(runCLI(["--verison"]).err == "lifetrace: error: unknown option '--verison' (did you mean '--version'?); see 'lifetrace --help'\n")
-        #expect(runCLI(["-version"]).err == "lifetrace: error: unknown option '-version' (did you mean '--version'?); see 'lifetrace --help'\n")
-        #expect(runCLI(["--adit"]).err == "lifetrace: error: unknown option '--adit' (did you mean 'audit'?); see 'lifetrace --help'\n")
+        #expect(runCLI(["--verison"]).err == "lifetrace: error: unknown option '--verison' (did you mean '--version'?)\n" + Lifetrace.overview)
+        #expect(runCLI(["-version"]).err == "lifetrace: error: unknown option '-version' (did you mean '--version'?)\n" + Lifetrace.overview)
+        #expect(runCLI(["-V"]).out == "lifetrace \(Lifetrace.version)\n")
+        #expect(runCLI(["--adit"]).err == "lifetrace: error: unknown option '--adit' (did you mean 'audit'?)\n" + Lifetrace.overview)
         #expect(runCLI(["state", "x", "--format", "jsno"]).err.hasPrefix("lifetrace state: error: --format must be one of text, json; got 'jsno' (did you mean 'json'?)\n"))
     }
 }

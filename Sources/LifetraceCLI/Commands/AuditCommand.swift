@@ -36,9 +36,8 @@ struct AuditCommand: Command {
             JSON Lines input by the line of the event (FILE:79), in every format. Directories are searched for
             *.lifetrace only.
 
-            Exit codes: 0 no error-level finding; 1 error-level findings (or warnings with --strict), or a damaged
-            trace (torn tail, a frame failing its CRC); 2 usage error, bad configuration, or an unreadable trace: not
-            a trace, or a frame or JSON line that does not decode (the events before it are audited and reported).
+            Exit 1 on an error-level finding (or a warning, with --strict) and on a damaged trace; 2 on a bad
+            configuration; the rest as for every command ('lifetrace --help').
             """,
         options: [
             OptionSpec("config", value: "FILE", help: "Configuration file (default: nearest .lifetrace.json upwards)."),

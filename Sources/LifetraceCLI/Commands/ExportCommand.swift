@@ -18,7 +18,8 @@ struct ExportCommand: Command {
         discussion: """
             The first line is the header ({"lifetrace": {...}}: clock domain, wall-clock anchor, trace id, producer,
             synthetic flag); then one JSON object per event, in time order. 'lifetrace import FILE.jsonl -o TRACE'
-            reads it back into an equal trace.
+            reads it back into an equal trace with the same header (trace id and producer included), so exporting
+            that trace again gives the same bytes.
 
             With -o the file is written next to FILE under a temporary name and renamed when complete, so a failed
             export never leaves a partial FILE.
@@ -29,7 +30,7 @@ struct ExportCommand: Command {
 
             \(TraceInput.help) (Exporting a JSON Lines file normalises it.)
 
-            \(TraceInput.exitHelp) With -o, the readable prefix is written in both cases.
+            \(TraceInput.exitHelp) With -o, the readable prefix is written, damaged or not.
             """,
         options: [
             OptionSpec("format", value: "FORMAT", help: "jsonl (the only format, and the default)."),

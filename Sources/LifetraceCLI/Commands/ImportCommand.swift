@@ -63,9 +63,13 @@ struct ImportCommand: Command {
             was read is kept beside the trace (TRACE.stdin.log) and named; if the run is killed, the next
             import into the same trace keeps it so.
 
-            Exit codes: 0 imported; 2 bad arguments, unreadable, empty or binary input, a --process no line
-            is from (the error names the processes the log has), or (with --strict) an unreadable line or an
-            invalid time.
+            Examples:
+              lifetrace import console.log -o app.lifetrace
+              lifetrace import console.log -o app.lifetrace --mark 'saveDraft=save,critical=true,key=draft'
+              lifetrace import app.jsonl -o app.lifetrace
+
+            Exit 2, with nothing written, on an empty or binary input, a --process no line is from (the error names
+            the processes the log has), or (with --strict) an unreadable line or an invalid time.
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "The trace to write (default: LOG with .lifetrace; required for -)."),
@@ -524,6 +528,11 @@ struct ImportCommand: Command {
             for skipped in result.skippedLines.prefix(skippedLinesShown) {
                 report.summary.append("  line \(skipped.line): \(printable(skipped.text, limit: 160))")
             }
+            let suggestions = MarkSuggestion.suggestions(for: result.skippedLines.map { ($0.line, $0.text) })
+            if !suggestions.isEmpty {
+                report.summary.append("skipped lines that look like the app's own work (saves, edits, timers, requests) are audited once they are marks; import again with:")
+                report.summary += suggestions.map(\.summaryLine)
+            }
         }
         return report
     }
@@ -580,20 +589,29 @@ struct ImportCommand: Command {
             + ":\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
     }
 
-    /// Streams a JSONL export into a trace at `temporary`. The trace id hashes the file, read once before.
+    /// Streams a JSONL export into a trace at `temporary`. The header line's members are kept as written (trace
+    /// id and producer included, so export → import → export gives the same bytes); a member the file does not
+    /// give takes the default of an import: the trace id hashes the file (read once more for that), the producer
+    /// is this importer (docs/JSONL.md, "Header").
     static func importJSONL(_ request: ImportRequest, to temporary: String, progress: ImportProgress?) throws -> ImportReport {
-        var hasher = ImportFingerprint.Hasher()
-        let file = try InputFile(path: request.input)
-        while let chunk = try file.next() { hasher.add(chunk) }
-        file.close()
         var reader = try JSONLReader(path: request.input)
+        let given = reader.headerMemberNames
         var header = TraceHeader(
             clockDomain: .unknown, wallClockAnchor: WallClockAnchor(unixNanoseconds: 0, monotonicNanoseconds: 0),
-            producer: producer, hasSyntheticTimes: false, traceID: hasher.traceID(options: ["format=jsonl"]))
-        if let exported = reader.header {  // an export's header line: keep its clock, anchor and synthetic flag
+            producer: producer, hasSyntheticTimes: false, traceID: [])
+        if let exported = reader.header {
             header.clockDomain = exported.clockDomain
             header.wallClockAnchor = exported.wallClockAnchor
             header.hasSyntheticTimes = exported.hasSyntheticTimes
+            if given.contains(JSONLSchema.HeaderKey.producer) { header.producer = exported.producer }
+            if given.contains(JSONLSchema.HeaderKey.traceID) { header.traceID = exported.traceID }
+        }
+        if header.traceID.isEmpty {
+            var hasher = ImportFingerprint.Hasher()
+            let file = try InputFile(path: request.input)
+            while let chunk = try file.next() { hasher.add(chunk) }
+            file.close()
+            header.traceID = hasher.traceID(options: ["format=jsonl"])
         }
         let writer = CheckpointingWriter(writer: try TraceWriter(creating: temporary, header: header))
         var controllers = Set<ControllerRef>()

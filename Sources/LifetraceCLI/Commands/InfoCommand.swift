@@ -24,6 +24,10 @@ struct InfoCommand: Command {
             A JSON Lines export gets the same counts, its header's fields (when it has a header line) and its size;
             frames, compression and "closed" are .lifetrace matters and are left out.
 
+            Examples:
+              lifetrace info app.lifetrace
+              lifetrace info app.lifetrace --format json | jq .events
+
             \(TraceInput.help)
 
             \(TraceInput.exitHelp)

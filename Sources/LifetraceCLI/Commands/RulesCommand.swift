@@ -14,7 +14,7 @@ struct RulesCommand: Command {
               lifetrace rules critical_save_placement
               lifetrace rules --markdown > docs/RULES.md
 
-            Exit codes: 0 success; 2 unknown rule id.
+            An unknown rule id is exit 2.
             """,
         options: [
             OptionSpec("markdown", help: "Print the rules reference (docs/RULES.md) as Markdown."),

@@ -23,9 +23,9 @@ struct SimulateCommand: Command {
             standard mark does not take, or a value of the wrong type (save critical=maybe) is a syntax error at
             FILE:LINE:COLUMN, with a "did you mean" when a known word is close. Custom marks take any fields.
 
-            Exit codes: 0 success; 2 bad arguments, unreadable scenario, syntax error (FILE:LINE:COLUMN; nothing
-            is written) or illegal step (FILE:LINE; with -o, the events of the steps before it are still written,
-            to TRACE.partial.lifetrace when TRACE already exists, which is left as it was).
+            Exit 2 on a syntax error (FILE:LINE:COLUMN; nothing is written) or an illegal step (FILE:LINE; with -o,
+            the events of the steps before it are still written, to TRACE.partial.lifetrace when TRACE already
+            exists, which is left as it was).
             """,
         options: [
             OptionSpec("output", short: "o", value: "TRACE", help: "Write the recorded trace to TRACE (*.lifetrace)."),

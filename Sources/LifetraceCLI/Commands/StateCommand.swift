@@ -31,6 +31,10 @@ struct StateCommand: Command {
             only when the state needs it (the seek decodes one checkpoint interval; 'lifetrace verify' checks every
             frame).
 
+            Examples:
+              lifetrace state app.lifetrace --at 6s
+              lifetrace state app.lifetrace --at 1500ms --format json
+
             \(TraceInput.help)
 
             \(TraceInput.exitHelp)

@@ -19,6 +19,10 @@ struct TimelineCommand: Command {
             standard error; exit 0.
             --spans adds, per controller, its exact spans and marks (with the callback each mark happened in).
 
+            Examples:
+              lifetrace timeline app.lifetrace
+              lifetrace timeline app.lifetrace --spans
+
             \(TraceInput.help)
 
             \(TraceInput.exitHelp)

@@ -18,10 +18,12 @@ struct VerifyCommand: Command {
             A JSON Lines export is checked line by line: every line must be an event of the schema (docs/JSONL.md)
             and times must not go backwards; it has no CRCs, and --repair does not apply.
 
-            Exit codes: 0 the file is sound (or was repaired to a sound file); 1 problems found (damage: a torn
-            tail, a CRC mismatch, an index that disagrees, …); 2 usage error, or unreadable input: not a trace,
-            or an events frame whose CRCs hold but which does not decode, or a JSON line that is not an event (the
-            "unreadable:" line says where the events that other commands read end).
+            Examples:
+              lifetrace verify app.lifetrace
+              lifetrace verify app.lifetrace --repair
+
+            Exit 0 when the file is sound (or was repaired to a sound file), 1 when problems are found; the
+            "unreadable:" line of an exit 2 says where the events that other commands read end.
             """,
         options: [OptionSpec("repair", help: "Truncate a torn tail in place after saying what it drops.")],
         positionalCount: (1, 1)
