@@ -56,12 +56,12 @@ struct AdapterDecisionTests {
     func offMainConcurrently() throws {
         let app = FakeApp()
         app.ui.isMainThread = false
-        let controllers = (0..<8).map { FakeController("C\($0)") }
         let adapter = app.adapter
         let counted = Counter()
         DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let controller = FakeController("C\(index)")
             for _ in 0..<500 {
-                adapter.callback(controllers[index], .viewWillAppear, animated: true) { counted.add() }
+                adapter.callback(controller, .viewWillAppear, animated: true) { counted.add() }
             }
         }
         #expect(counted.value == 4000)
@@ -139,7 +139,7 @@ struct AdapterDecisionTests {
             if case .callback(let callback) = $0.payload { return callback.callback == .deinitialize }
             return false
         }
-        #expect(deinits.map(\.payload.phase) == [.begin, .end])
+        #expect(deinits.map(\.phase) == [Phase.begin, Phase.end])
     }
 
     @Test("deinit without an instrumented dealloc: the sentinel records the instant")
@@ -154,7 +154,7 @@ struct AdapterDecisionTests {
             if case .callback(let callback) = $0.payload { return callback.callback == .deinitialize }
             return false
         }
-        #expect(deinits.map(\.payload.phase) == [.instant])
+        #expect(deinits.map(\.phase) == [Phase.instant])
     }
 
     @Test("an override calling super is recorded once, around the override")
