@@ -127,12 +127,12 @@ struct AdapterDecisionTests {
             app.adapter.controllerReleased(key: key, ref: ref)           // the sentinel, released last
         }
         var state = ReplayState()
-        var attributed: Callback?
+        var attributed: ActiveCallback.Kind?
         for (ordinal, event) in try app.events().enumerated() {
             state.apply(event, ordinal: UInt64(ordinal))
-            if case .mark = event.payload { attributed = state.enclosingCallback(of: ref)?.callback }
+            if case .mark = event.payload { attributed = state.enclosingCallback(of: ref)?.kind }
         }
-        #expect(attributed == .deinitialize)
+        #expect(attributed == .controller(.deinitialize))
         #expect(state[ref]?.isAlive == false)
         #expect(app.recorder.registry.ref(for: key) == nil)
         let deinits = try app.events().filter {
