@@ -1,3 +1,4 @@
+import Audit
 import Foundation
 import TraceLog
 import TraceModel
@@ -233,6 +234,18 @@ struct TraceInput {
         switch source {
         case .trace(let reader): return reader.header
         case .jsonl(let path): return try JSONLReader(path: path).header
+        }
+    }
+
+    /// The input's identity for reports: its path, and the trace id and producer its header gives (a JSON Lines
+    /// header without a `trace_id` gives none).
+    func identity() -> TraceIdentity {
+        switch source {
+        case .trace(let reader):
+            return TraceIdentity(path: path, traceID: reader.header.traceIDHex, producer: reader.header.producer)
+        case .jsonl(let path):
+            guard let reader = try? JSONLReader(path: path), let header = reader.header else { return TraceIdentity(path: path) }
+            return TraceIdentity(path: path, traceID: reader.headerMemberNames.contains("trace_id") ? header.traceIDHex : nil, producer: header.producer)
         }
     }
 

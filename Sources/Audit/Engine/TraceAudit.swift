@@ -21,6 +21,8 @@ public struct TraceAudit: Sendable, Hashable {
     /// A directory (normally the working directory, the repository root in CI) that absolute file paths in
     /// locations are made relative to, as GitHub code scanning expects; `nil` keeps paths as they are.
     public var baseDirectory: String?
+    /// What the input's header says about it (trace id, producer); `path` alone when it has none.
+    public var identity: TraceIdentity
 
     public init(path: String, eventCount: UInt64, startTimestamp: UInt64 = 0, findings: [Finding], jsonlPath: String? = nil, jsonlFirstEventLine: UInt64 = 1) {
         self.path = path
@@ -29,6 +31,7 @@ public struct TraceAudit: Sendable, Hashable {
         self.findings = findings
         self.jsonlPath = jsonlPath
         self.jsonlFirstEventLine = jsonlFirstEventLine
+        self.identity = TraceIdentity(path: path)
     }
 }
 

@@ -10,6 +10,7 @@ extension AuditCommand {
     /// What auditing one trace gave: its audit (whole, or up to where its input stopped being readable), the input
     /// problems it met, and the text it wrote to standard error (warnings, then its error), in order.
     struct TraceOutcome: Sendable {
+        var path: String
         var audit: TraceAudit?
         var problems: [InputProblem] = []
         var messages = ""
@@ -36,15 +37,19 @@ extension AuditCommand {
     /// that is not an input error (which stops the command) is rethrown after the messages of the traces before
     /// it; the messages of the traces after it are not written. At most `jobs` traces are being read at once (each
     /// holds its replay state, bounded by live controllers); finished audits are kept for the report, as before.
+    ///
+    /// `stream`, when given, is called with each trace's outcome in the order of `paths`, as soon as it and every
+    /// trace before it are done (after its messages are written): `--format ndjson` writes its lines there.
     static func auditAll(
-        _ paths: [String], jobs: Int, auditor: Auditor, writingJSONL: Bool, output: CommandOutput
+        _ paths: [String], jobs: Int, auditor: Auditor, writingJSONL: Bool, output: CommandOutput,
+        stream: (@Sendable (TraceOutcome) -> Void)? = nil
     ) throws -> (audits: [TraceAudit], problems: [InputProblem]) {
         var workers = min(jobs, paths.count)
         // Two jobs must not write the same TRACE.jsonl beside one trace named twice.
         if writingJSONL, Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }).count != paths.count {
             workers = 1
         }
-        let outcomes = OrderedOutcomes(count: paths.count, output: output)
+        let outcomes = OrderedOutcomes(count: paths.count, output: output, stream: stream)
         if workers <= 1 {
             for index in paths.indices {
                 outcomes.deliver(auditOne(paths[index], auditor: auditor, writingJSONL: writingJSONL), at: index)
@@ -64,7 +69,7 @@ extension AuditCommand {
     static func auditOne(_ path: String, auditor: Auditor, writingJSONL: Bool) -> TraceOutcome {
         let messages = MessageBuffer()
         let output = CommandOutput(standardOutput: { _ in }, standardError: { messages.text += $0 })
-        var outcome = TraceOutcome()
+        var outcome = TraceOutcome(path: path)
         do {
             outcome.audit = try audit(path, auditor: auditor, writingJSONL: writingJSONL, output: output, problems: &outcome.problems)
         } catch let error as AuditInputError {
@@ -77,6 +82,12 @@ extension AuditCommand {
         }
         outcome.messages = messages.text
         return outcome
+    }
+
+    /// NDJSON lines collected for `-o FILE` (appended by one thread at a time, under `OrderedOutcomes`' lock).
+    final class StreamedLines: @unchecked Sendable {
+        private(set) var text = ""
+        func append(_ lines: String) { text += lines }
     }
 
     /// The standard-error text of one trace's audit (used by one thread at a time).
@@ -96,10 +107,12 @@ extension AuditCommand {
 
         private let state: Mutex<State>
         private let output: CommandOutput
+        private let stream: (@Sendable (TraceOutcome) -> Void)?
 
-        init(count: Int, output: CommandOutput) {
+        init(count: Int, output: CommandOutput, stream: (@Sendable (TraceOutcome) -> Void)? = nil) {
             state = Mutex(State(slots: Array(repeating: nil, count: count)))
             self.output = output
+            self.stream = stream
         }
 
         /// The next trace to audit, or `nil` when none is left (or the command stops).
@@ -120,7 +133,11 @@ extension AuditCommand {
                 while !state.stopped, state.nextToWrite < state.slots.count, let ready = state.slots[state.nextToWrite] {
                     if !ready.messages.isEmpty { output.write(toStandardError: ready.messages) }
                     state.slots[state.nextToWrite]?.messages = ""
-                    if ready.failure != nil { state.stopped = true }
+                    if ready.failure != nil {
+                        state.stopped = true
+                    } else {
+                        stream?(ready)
+                    }
                     state.nextToWrite += 1
                 }
             }

@@ -4,12 +4,12 @@ import Foundation
 import TraceLog
 import TraceModel
 
-/// `lifetrace audit [TRACE…] [--config F] [--format text|json|sarif|junit|github] [--strict] [-o FILE] [--jobs N]`
+/// `lifetrace audit [TRACE…] [--config F] [--format text|json|ndjson|sarif|junit|github] [--strict] [-o FILE] [--jobs N]`
 struct AuditCommand: Command {
     static let spec = CommandSpec(
         name: "audit",
         abstract: "Check traces against the lifecycle rules (see 'lifetrace rules').",
-        usage: "[TRACE…] [--config FILE] [--format text|json|sarif|junit|github] [--strict] [-o FILE] [--jobs N]",
+        usage: "[TRACE…] [--config FILE] [--format text|json|ndjson|sarif|junit|github] [--strict] [-o FILE] [--jobs N]",
         discussion: """
             With no TRACE, audits every *.lifetrace under traces/ (recursively); a TRACE that is a directory is
             searched the same way.
@@ -41,9 +41,9 @@ struct AuditCommand: Command {
             """,
         options: [
             OptionSpec("config", value: "FILE", help: "Configuration file (default: nearest .lifetrace.json upwards)."),
-            OptionSpec("format", value: "FORMAT", help: "text (default), json, sarif, junit or github."),
+            OptionSpec("format", value: "FORMAT", help: "text (default), json, ndjson (one record per line, docs/NDJSON.md), sarif, junit or github."),
             OptionSpec("strict", help: "Warnings fail the run too (exit 1)."),
-            OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output."),
+            OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output (- for standard output)."),
             OptionSpec("jobs", short: "j", value: "N", help: "Audit up to N traces at a time (default: the number of active processors)."),
         ],
         positionalCount: (0, nil)
@@ -58,7 +58,9 @@ struct AuditCommand: Command {
         let auditor = try Auditor(configuration: configuration)
         let paths = arguments.positionals.isEmpty ? try defaultTraces() : try arguments.positionals.flatMap(tracesIn)
         let writesJSONL = format == .sarif || format == .github
-        if let file = arguments.value("output") {
+        // `-o -` is standard output, as for every command.
+        let outputFile = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
+        if let file = outputFile {
             for path in paths where FilePaths.isSameFile(file, path) || (writesJSONL && FilePaths.isSameFile(file, path + ".jsonl")) {
                 throw ValidationError("-o '\(file)' would overwrite \(FilePaths.isSameFile(file, path) ? "the trace" : "the JSONL export of") \(path); choose another file")
             }
@@ -70,12 +72,23 @@ struct AuditCommand: Command {
             }
         }
 
-        let (audits, problems) = try auditAll(paths, jobs: jobs, auditor: auditor, writingJSONL: writesJSONL, output: output)
+        // NDJSON is written trace by trace, as each trace's audit ends (in the order of the traces); to a file,
+        // it is collected and the file written whole at the end, as for the other formats.
+        let streamed = StreamedLines()
+        var stream: (@Sendable (TraceOutcome) -> Void)?
+        if format == .ndjson {
+            let toStandardOutput = outputFile == nil
+            stream = { (outcome: TraceOutcome) in
+                let lines = NDJSONReporter.lines(for: outcome.path, audit: outcome.audit, problems: outcome.problems)
+                if toStandardOutput { output.write(lines) } else { streamed.append(lines) }
+            }
+        }
+        let (audits, problems) = try auditAll(paths, jobs: jobs, auditor: auditor, writingJSONL: writesJSONL, output: output, stream: stream)
         let report = AuditReport(
             traces: audits, rules: auditor.active.map(\.rule.descriptor), isStrict: arguments.flag("strict"), inputProblems: problems
         )
-        let text = format.render(report)
-        if let file = arguments.value("output") {
+        let text = format == .ndjson ? streamed.text + NDJSONReporter.summaryLine(report) : format.render(report)
+        if let file = outputFile {
             // Through OutputFile: written whole or not at all, and never renamed over a device or a symbolic link.
             do {
                 let report = try OutputFile(path: file)
@@ -93,7 +106,7 @@ struct AuditCommand: Command {
             }
             output.errorLine(TextReporter.summaryLine(report) + " → \(file)")
         } else {
-            output.write(text)
+            output.write(format == .ndjson ? NDJSONReporter.summaryLine(report) : text)
         }
         if report.hasUnreadableInput { return .usageOrInput }
         return report.hasFailures || !problems.isEmpty ? .problemFound : .success
@@ -263,6 +276,7 @@ struct AuditCommand: Command {
         var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath)
         audit.jsonlLineMap = lineMap
         audit.baseDirectory = FileManager.default.currentDirectoryPath
+        audit.identity = input.identity()
         if let stop {
             throw AuditInputError(stop.underlying, message: "\(stop)", partial: audit)
         }

@@ -1,0 +1,17 @@
+/// What an audited input says about itself, carried on every line of the NDJSON report so a line read alone
+/// (in a fleet job, a log pipeline) still says which trace it is about.
+public struct TraceIdentity: Sendable, Hashable {
+    /// The input's path as the user gave it (or as found under a directory).
+    public var path: String
+    /// The trace id from the file header (32 lowercase hex digits), or `nil` when the input has no header (a
+    /// JSON Lines file without a header line) or could not be opened.
+    public var traceID: String?
+    /// The program that wrote the trace, from the header (`lifetrace-import 0.1.0`), or `nil` as for `traceID`.
+    public var producer: String?
+
+    public init(path: String, traceID: String? = nil, producer: String? = nil) {
+        self.path = path
+        self.traceID = traceID
+        self.producer = producer
+    }
+}
