@@ -237,16 +237,28 @@ struct TraceInput {
         }
     }
 
-    /// The input's identity for reports: its path, and the trace id and producer its header gives (a JSON Lines
-    /// header without a `trace_id` gives none).
+    /// The input's identity for reports: its path, and the trace id, producer and wall-clock anchor its header
+    /// gives (a JSON Lines header without a `trace_id` gives none; see `datingAnchor(of:)` for the anchor).
     func identity() -> TraceIdentity {
         switch source {
         case .trace(let reader):
-            return TraceIdentity(path: path, traceID: reader.header.traceIDHex, producer: reader.header.producer)
+            return TraceIdentity(
+                path: path, traceID: reader.header.traceIDHex, producer: reader.header.producer,
+                wallClockAnchor: Self.datingAnchor(of: reader.header)
+            )
         case .jsonl(let path):
             guard let reader = try? JSONLReader(path: path), let header = reader.header else { return TraceIdentity(path: path) }
-            return TraceIdentity(path: path, traceID: reader.headerMemberNames.contains("trace_id") ? header.traceIDHex : nil, producer: header.producer)
+            return TraceIdentity(
+                path: path, traceID: reader.headerMemberNames.contains("trace_id") ? header.traceIDHex : nil, producer: header.producer,
+                wallClockAnchor: Self.datingAnchor(of: header)
+            )
         }
+    }
+
+    /// The header's wall-clock anchor if it dates the events: `nil` for synthetic times and for
+    /// `WallClockAnchor.none` (an import without dates, a JSON Lines header without `wall_clock_anchor`).
+    static func datingAnchor(of header: TraceHeader) -> WallClockAnchor? {
+        header.hasSyntheticTimes || header.wallClockAnchor == .none ? nil : header.wallClockAnchor
     }
 
     static func adding(_ base: UInt64, _ offset: UInt64) -> UInt64 {

@@ -7,6 +7,7 @@ import TraceModel
 /// `trace_id` and `producer` from its header, `null` when it has none). By `type`:
 /// - `finding`: `rule`, `severity` (`error`, `warning`, `note`), `verdict` (`violation`, `inconclusive`),
 ///   `controller`, `callback`, `event` (0-based ordinal), `t_ns` (nanoseconds on the trace's monotonic clock),
+///   `unix_ns` (its wall-clock time, nanoseconds since 1970 UTC; `null` for synthetic times or no anchor),
 ///   `time` (seconds since the trace's first event, as text), `line` (the 1-based line of a JSON Lines input,
 ///   `null` for a `.lifetrace` file), `source` (the recorded source location, `{"file", "line"}`, or `null`),
 ///   `message` and `related` (each with `event`, `t_ns`, `time`, `line`, `message`);
@@ -98,6 +99,7 @@ public enum NDJSONReporter {
             ("callback", finding.callback.map(JSONValue.string) ?? .null),
             ("event", .int(Int64(clamping: finding.ordinal))),
             ("t_ns", .int(Int64(clamping: finding.timestamp))),
+            ("unix_ns", audit.identity.unixNanoseconds(at: finding.timestamp).map(JSONValue.int) ?? .null),
             ("time", .string(audit.time(finding.timestamp))),
             ("line", optional(audit.inputLine(of: finding.ordinal))),
             ("source", sourceValue(finding.source)),
