@@ -52,6 +52,16 @@ public struct ConsoleImportResult: Sendable, Hashable {
     /// extension's `MyAppWidget[880:3]`). They are then read as one history, which is not what happened;
     /// `ConsoleLogParser.process` picks one. A relaunch (one process's lines, then the next one's) is not a mix.
     public var mixesProcesses: Bool = false
+    /// The first lines (1-based, at most `ConsoleLogSession.Limits.skippedLines`) whose events name no controller
+    /// and went to the one anonymous controller (`ConsoleLogParser.anonymousTypeName`): the log cannot tell their
+    /// controllers apart. All are counted in `anonymousLineCount`.
+    public var anonymousLines: [Int] = []
+    public var anonymousLineCount: Int = 0
+    /// viewDidLoad of one controller name at two lines with no deinit or viewDidUnload between (the first
+    /// `ConsoleLogSession.Limits.skippedLines`): one instance loaded twice, or two instances the log does not tell
+    /// apart (no address or label printed). All are counted in `repeatedLoadCount`.
+    public var repeatedLoads: [RepeatedLoad] = []
+    public var repeatedLoadCount: Int = 0
 
     /// Whether any event's time was made up rather than read from its line; the trace header says so.
     public var hasSyntheticTimes: Bool { untimedLineCount > 0 }
@@ -124,5 +134,19 @@ public struct InvalidTime: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         "line \(line): invalid time '\(text)' (\(reason)); the line is read without a time"
+    }
+}
+
+/// A second viewDidLoad of a controller name with no deinit or viewDidUnload since its first: lines `firstLine` and
+/// `line` (1-based) of the log.
+public struct RepeatedLoad: Sendable, Hashable {
+    public var controller: ControllerRef
+    public var firstLine: Int
+    public var line: Int
+
+    public init(controller: ControllerRef, firstLine: Int, line: Int) {
+        self.controller = controller
+        self.firstLine = firstLine
+        self.line = line
     }
 }

@@ -20,6 +20,10 @@ public struct ConsoleLogParser: Sendable {
     public static let syntheticStep: UInt64 = 1_000_000
     /// The type name of the controller for lines that name none.
     public static let anonymousTypeName = "(anonymous)"
+    /// The mark a UIKit method with no event kind of its own becomes (`awakeFromNib`, `viewWillUnload`,
+    /// `decodeRestorableState(with:)`, `navigationController(_:willShow:animated:)`, …; docs/IMPORT.md): fields
+    /// `method` (the Swift spelling) and `of` (the class or protocol declaring it).
+    public static let uikitCallbackMark = "uikit.callback"
 
     public var markRules: [MarkRule]
     /// When true, the first unreadable line is an error instead of being skipped.

@@ -111,6 +111,14 @@ public struct ConsoleLogSession: Sendable {
     private var controllers: [ControllerRef] = []
     private var controllerCount = 0
     private var lastCallbackController: ControllerRef?
+    /// The line being read, for `anonymousLines`.
+    private var lineNumber = 0
+    private var anonymousLines: [Int] = []
+    private var anonymousLineCount = 0
+    /// The line of each live controller's latest viewDidLoad, by serial, until its deinit or viewDidUnload.
+    private var loadLines: [UInt32: Int] = [:]
+    private var repeatedLoads: [RepeatedLoad] = []
+    private var repeatedLoadCount = 0
     // Processes (runs).
     /// The process of the current run, once a line named one.
     private var process: ProcessToken?
@@ -181,6 +189,7 @@ public struct ConsoleLogSession: Sendable {
             isSpeculatingSynthetic = false
             beginRestart()
         }
+        lineNumber = number
         let source = EventSource(text: text, file: parser.sourceFile, line: UInt32(clamping: number))
         if let token = prefix.process { noteProcess(token, source: source, time: time) }
         var produced = false
@@ -299,6 +308,10 @@ public struct ConsoleLogSession: Sendable {
         result.unattributedLineCount = unattributedLineCount
         result.leftOutLineCount = leftOutLineCount
         result.mixesProcesses = tally.isMixed
+        result.anonymousLines = anonymousLines
+        result.anonymousLineCount = anonymousLineCount
+        result.repeatedLoads = repeatedLoads
+        result.repeatedLoadCount = repeatedLoadCount
         return result
     }
 
@@ -438,12 +451,52 @@ public struct ConsoleLogSession: Sendable {
         return ref
     }
 
+    /// The scene a scene delegate's line is about: the printed scene object (`sceneDidBecomeActive <UIWindowScene:
+    /// 0x10270b110>` is scene `UIWindowScene 0x10270b110`, so two windows of an iPad app are two scenes), a label,
+    /// or `default` when the line does not say.
+    static func sceneID(_ name: ControllerName?) -> String {
+        guard let name else { return "default" }
+        if let address = name.address {
+            return "\(name.typeName.isEmpty ? "scene" : name.typeName) 0x\(String(address, radix: 16))"
+        }
+        return name.label ?? "default"
+    }
+
+    /// The live controller `name` means now, without making one: `nil` when the log has not named it yet.
+    private func existingRef(for name: ControllerName) -> ControllerRef? {
+        let key = NameKey(typeName: name.typeName, label: name.label)
+        if let address = name.address, let bound = byAddress[address] {
+            return bound.key == key ? bound.ref : nil
+        }
+        return refs[key]
+    }
+
     private mutating func newRef(_ key: NameKey) -> ControllerRef {
         controllerCount += 1
         let ref = ControllerRef(serial: UInt32(clamping: controllerCount), typeName: key.typeName, label: key.label)
         refs[key] = ref
         if controllers.count < limits.controllers { controllers.append(ref) }
         return ref
+    }
+
+    /// Keeps the line of each viewDidLoad, and notes a second one of the same controller with no deinit or
+    /// viewDidUnload between (`ConsoleImportResult.repeatedLoads`).
+    private mutating func noteLoad(_ callback: Callback, _ phase: Phase, _ controller: ControllerRef) {
+        switch callback {
+        case .viewDidLoad where phase != .end:
+            // Printed with an address, the two lines are the same instance: the log did tell.
+            if let first = loadLines[controller.serial], addressOf[controller.serial] == nil {
+                repeatedLoadCount += 1
+                if repeatedLoads.count < limits.skippedLines {
+                    repeatedLoads.append(RepeatedLoad(controller: controller, firstLine: first, line: lineNumber))
+                }
+            }
+            loadLines[controller.serial] = lineNumber
+        case .deinitialize, .viewDidUnload:
+            loadLines[controller.serial] = nil
+        default:
+            break
+        }
     }
 
     /// After a deinit: the names and the address of `ref` no longer mean it (a later mention is a new instance).
@@ -454,7 +507,14 @@ public struct ConsoleLogSession: Sendable {
     }
 
     private mutating func controllerRef(_ name: ControllerName?) -> ControllerRef {
-        ref(for: name ?? ControllerName(typeName: ConsoleLogParser.anonymousTypeName, label: nil, isExplicit: false))
+        guard let name else {
+            if anonymousLines.last != lineNumber {
+                anonymousLineCount += 1
+                if anonymousLines.count < limits.skippedLines { anonymousLines.append(lineNumber) }
+            }
+            return ref(for: ControllerName(typeName: ConsoleLogParser.anonymousTypeName, label: nil, isExplicit: false))
+        }
+        return ref(for: name)
     }
 
     private mutating func payload(for line: RecognizedLine) -> EventPayload {
@@ -472,19 +532,41 @@ public struct ConsoleLogSession: Sendable {
                 // Addresses and names are reused: a later mention is a new controller.
                 forget(controller)
             }
+            noteLoad(callback, line.phase, controller)
             let animated = callback.takesAnimated ? line.animated : nil
             return .callback(CallbackEvent(callback, line.phase, controller: controller, animated: animated, parent: parent))
         case .app(let transition, let isScene):
-            return .app(AppEvent(transition, line.phase, scene: isScene ? (line.controller?.label ?? "default") : nil))
+            return .app(AppEvent(transition, line.phase, scene: isScene ? Self.sceneID(line.controller) : nil))
         case .container(let operation):
-            let controller = controllerRef(line.controller)
             switch operation {
             case .presentationControllerShouldDismiss, .presentationControllerWillDismiss,
                  .presentationControllerDidDismiss, .presentationControllerDidAttemptToDismiss, .removeFromParent:
-                return .container(ContainerEvent(operation, line.phase, container: nil, controllers: [controller]))
+                return .container(ContainerEvent(operation, line.phase, container: nil, controllers: [controllerRef(line.controller)]))
             default:
-                return .container(ContainerEvent(operation, line.phase, container: controller, controllers: []))
+                // The container is the controller named on the line; the one it presents, pushes or adopts is
+                // the call's argument, when the line prints it (a relation, never a controller of its own line).
+                let container = line.controller == nil && line.argument != nil ? nil : controllerRef(line.controller)
+                let argument = line.argument.map { ref(for: $0) }
+                return .container(ContainerEvent(
+                    operation, line.phase, container: container, controllers: argument.map { [$0] } ?? [],
+                    animated: line.animated))
             }
+        case .method(let method):
+            // A UIKit method with no event kind of its own: a `uikit.callback` mark naming it, on the controller
+            // named on the line (the anonymous one for a view controller's method that names none).
+            let controller: ControllerRef?
+            if method.isControllerMethod {
+                controller = controllerRef(line.controller)
+                lastCallbackController = controller
+            } else {
+                // A delegate method's line names the delegate (often not a controller: an app delegate, a
+                // navigation controller's delegate object) and maybe the controller it is about: the mark goes to
+                // the first of them that is a controller already seen, never to a new one.
+                controller = line.controller.flatMap { existingRef(for: $0) } ?? line.argument.flatMap { existingRef(for: $0) }
+            }
+            return .mark(MarkEvent(ConsoleLogParser.uikitCallbackMark, line.phase, controller: controller, fields: [
+                MarkField("method", .string(method.name)), MarkField("of", .string(method.owner)),
+            ]))
         case .swiftUI(let action):
             let host = line.controller.map { ref(for: $0) }
             return .swiftUI(SwiftUIEvent(action, view: line.viewName ?? ConsoleLogParser.anonymousTypeName, host: host))

@@ -23,6 +23,9 @@ struct RecognizedLine {
     var parent: ControllerName??
     /// The SwiftUI view name for `onAppear` / `onDisappear`.
     var viewName: String?
+    /// The controller a container call names as its argument: the presented one of `present(_:animated:)`, the
+    /// pushed one of `pushViewController(_:animated:)`, the child of `addChild(_:)`.
+    var argument: ControllerName?
 }
 
 /// Reads the lifecycle callback, the controller and the phase from a line's message.
@@ -37,10 +40,24 @@ enum LineRecognizer {
         }
         var line = RecognizedLine(name: token.name, phase: .instant)
         line.phase = phase(chars, after: token.end)
-        line.animated = animated(chars, from: start)
+        line.animated = animated(chars, from: start) ?? animatedValue(chars, afterName: token.nameEnd)
         line.controller = controllerBefore(chars, messageStart: start, tokenStart: token.start)
+        let takesArgument = takesControllerArgument(token.name)
+        var subjectFollows = false
         if line.controller == nil {
             line.controller = controllerAfter(chars, tokenEnd: token.end, selectorColon: token.endsWithColon)
+            if takesArgument, let after = line.controller {
+                // What follows a method that takes a controller is that argument, not the subject
+                // (`willMoveToParentViewController: <Menu: 0x…>`, `present(_:animated:) <MyApp.Detail: 0x…>`),
+                // except `print(#function, self)` after a Swift call: `willMove(toParent:) <MyApp.Child: 0x…>`
+                // (the argument, an optional, prints as `Optional(…)` or `nil`).
+                let isSwiftCall = token.nameEnd < chars.count && chars[token.nameEnd] == "("
+                if isSwiftCall, after.address != nil, !isContainer(token.name) {
+                    subjectFollows = true
+                } else {
+                    line.controller = nil
+                }
+            }
         } else if line.controller?.address == nil, let printed = printedObject(after: token.end, in: chars, typeName: line.controller?.typeName) {
             // `-[DetailViewController viewDidLoad] <DetailViewController: 0x7fa1…>`: the controller's own
             // description later on the line gives its address.
@@ -48,9 +65,16 @@ enum LineRecognizer {
         }
         if case .callback(let callback) = token.name, callback == .willMoveToParent || callback == .didMoveToParent {
             // The parent is written inside the Swift call (`willMove(toParent: nil)`) or after the name
-            // (`didMove(toParent:) Parent`, `-[Child willMoveToParentViewController:] (null)`).
+            // (`didMove(toParent:) Parent`, `-[Child willMoveToParentViewController:] (null)`); an object printed
+            // after the call that is the controller itself is not its parent.
             line.parent = token.argument.flatMap { parentArgument(chars, from: $0.lowerBound, end: $0.upperBound) }
-                ?? parentArgument(chars, from: token.end, end: chars.count)
+                ?? (subjectFollows ? nil : parentArgument(chars, from: token.end, end: chars.count))
+        } else if takesArgument {
+            line.argument = relationArgument(chars, token)
+        } else if case .method(let method) = token.name, !method.isControllerMethod {
+            // A delegate's method often prints the controller it is about after the name
+            // (`<UINavigationController: 0x…> willShowViewController <A: 0x…>`).
+            line.argument = relationArgument(chars, token)
         }
         if case .swiftUI = token.name {
             // The name before `onAppear` is the SwiftUI view's; a console line does not say which host it is in.
@@ -58,6 +82,43 @@ enum LineRecognizer {
             line.controller = nil
         }
         return line
+    }
+
+    /// Whether the method takes a controller as its argument (which a line may print after the name).
+    private static func takesControllerArgument(_ name: LifecycleName) -> Bool {
+        switch name {
+        case .callback(let callback): callback == .willMoveToParent || callback == .didMoveToParent
+        case .container(let operation): operation == .present || operation == .push || operation == .addChild
+        default: false
+        }
+    }
+
+    private static func isContainer(_ name: LifecycleName) -> Bool {
+        if case .container = name { return true }
+        return false
+    }
+
+    /// The controller passed to a container call: the first argument inside the Swift parentheses when it is a
+    /// value, not a label (`present(DetailViewController(), animated: true)`), else what follows the call
+    /// (`pushViewController(_:animated:) <MyApp.Detail: 0x…>`, `presentViewController:animated:completion:
+    /// Settings`): a type name or a printed object, as for a parent. `nil` when none is written.
+    private static func relationArgument(_ chars: [Unicode.Scalar], _ token: Token) -> ControllerName? {
+        if token.nameEnd < chars.count, chars[token.nameEnd] == "(" {
+            var end = token.nameEnd + 1
+            var depth = 0
+            var hasLabel = false
+            while end < token.end - 1 {
+                let char = chars[end]
+                if char == "(" || char == "<" { depth += 1 }
+                if char == ")" || char == ">" { depth -= 1 }
+                if depth == 0, char == "," { break }
+                if depth == 0, char == ":" { hasLabel = true }
+                end += 1
+            }
+            if !hasLabel, case .some(.some(let name)) = parentArgument(chars, from: token.nameEnd + 1, end: end) { return name }
+        }
+        if case .some(.some(let name)) = parentArgument(chars, from: token.end, end: chars.count) { return name }
+        return nil
     }
 
     /// The controller a non-callback line names explicitly (`[Tag] …`, `-[Class …]`, `Class.method`,
@@ -104,6 +165,8 @@ enum LineRecognizer {
     private struct Token {
         var name: LifecycleName
         var start: Int
+        /// The end of the name itself, before `(_:)` or `:`.
+        var nameEnd: Int
         var end: Int
         var endsWithColon: Bool
         /// Inside the Swift parentheses, what follows the first label's colon (` nil` in `(toParent: nil)`),
@@ -116,16 +179,21 @@ enum LineRecognizer {
         var index = start
         while index < count {
             let scalar = chars[index]
-            guard scalar.isIdentifierStart, index == 0 || !chars[index - 1].isIdentifierCharacter else {
+            // A word starts after a non-identifier character, or where ASCII follows CJK text (Chinese, Japanese
+            // and Korean prose has no spaces: `会执行didReceiveMemoryWarning`).
+            guard scalar.isIdentifierStart,
+                  index == 0 || !chars[index - 1].isIdentifierCharacter || (scalar.value < 0x80 && chars[index - 1].isCJK)
+            else {
                 index += 1
                 continue
             }
-            // One pass over the word: its length and the hash of its lowercased scalars.
+            // One pass over the word: its length and the hash of its lowercased scalars. It ends where CJK text
+            // and ASCII meet (`loadView会在页面`, `会执行didReceiveMemoryWarning`).
             var hash = LifecycleVocabulary.hashBasis
             var end = index
             while end < count {
                 let next = chars[end]
-                guard next.isIdentifierCharacter else { break }
+                guard next.isIdentifierCharacter, end == index || !Self.isScriptBoundary(chars[end - 1], next) else { break }
                 hash = LifecycleVocabulary.hash(hash, next.asciiLowercased)
                 end += 1
             }
@@ -142,10 +210,16 @@ enum LineRecognizer {
                 if chars[value].contains(where: { !$0.isSpace }) { argument = value }
             }
             return Token(
-                name: name, start: index, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon,
+                name: name, start: index, nameEnd: end, end: tokenEnd.end, endsWithColon: colon && tokenEnd.endsInBareColon,
                 argument: argument)
         }
         return nil
+    }
+
+    /// Whether a word ends between `previous` and `next`: CJK text next to ASCII, either way.
+    @inline(__always)
+    private static func isScriptBoundary(_ previous: Unicode.Scalar, _ next: Unicode.Scalar) -> Bool {
+        (next.value < 0x80 && previous.value >= 0x80 && previous.isCJK) || (previous.value < 0x80 && next.value >= 0x80 && next.isCJK)
     }
 
     /// Skips `(_:)`, `(toParent:)`, `:`, `:bundle:` after a name.
@@ -242,15 +316,18 @@ enum LineRecognizer {
 
     // MARK: - Around the token
 
-    /// Spaces and the separators `:|-–—>` that may stand between a name and its phase.
+    /// Spaces and the separators `:|-–—>` and closing brackets `])` that may stand between a name and its phase
+    /// (`-[SettingsViewController initWithCoder:] begin`, `Settings.viewDidLoad() end`).
     private static func isPhaseSeparator(_ char: Unicode.Scalar) -> Bool {
         switch char {
-        case ":", "|", "-", "–", "—", ">": true
+        case ":", "|", "-", "–", "—", ">", "]", ")": true
         default: char.isSpace
         }
     }
 
-    /// `begin` or `end` after the name (`viewWillDisappear begin`); else an instant.
+    /// `begin` or `end` (any case) after the name and its arguments (`viewWillDisappear begin`,
+    /// `-[Class initWithCoder:] begin`, `Settings.viewDidLoad() end`, `[Tag] viewDidLoad END`, `view did load
+    /// begin`); else an instant. Every line style reads its phase here, so an interval works in all of them.
     private static func phase(_ chars: [Unicode.Scalar], after start: Int) -> Phase {
         var index = start
         while index < chars.count, isPhaseSeparator(chars[index]) { index += 1 }
@@ -274,20 +351,47 @@ enum LineRecognizer {
         }
     }
 
-    /// `animated = YES`, `animated: true`, `animated=1` anywhere from `start`.
+    /// The `animated` flag as logs print it, anywhere from `start`: the word `animated` in any case (also the
+    /// end of `isAnimated`), then spaces, `:`, `=` or `(`, then a value: `animated = YES`, `animated: true`,
+    /// `animated=1`, `(animated: true)`, `animated=false`, `Animated: NO`. `nil` when no value follows.
     private static func animated(_ chars: [Unicode.Scalar], from start: Int) -> Bool? {
         var index = start
         let last = chars.count - 8
         while index <= last {
-            if chars[index] == "a", chars[index + 1] == "n", startsWith(chars, index, "animated") {
+            if chars[index].asciiLowercased == 0x61, chars[index + 1].asciiLowercased == 0x6E,
+               matches(chars, index..<(index + 8), "animated"),
+               index + 8 == chars.count || !chars[index + 8].isIdentifierCharacter {
                 var rest = index + 8
-                while rest < chars.count, chars[rest] == " " || chars[rest] == ":" || chars[rest] == "=" { rest += 1 }
-                if startsWith(chars, rest, "YES") || startsWith(chars, rest, "true") || startsWith(chars, rest, "1") { return true }
-                if startsWith(chars, rest, "NO") || startsWith(chars, rest, "false") || startsWith(chars, rest, "0") { return false }
-                return nil
+                while rest < chars.count, chars[rest] == " " || chars[rest] == ":" || chars[rest] == "=" || chars[rest] == "(" { rest += 1 }
+                return flag(chars, at: rest)
             }
             index += 1
         }
+        return nil
+    }
+
+    /// The flag printed as the first argument right after a callback's name: `viewWillAppear: NO`,
+    /// `viewDidAppear:YES`, `viewWillAppear(true)`, `viewDidDisappear(_:) false` (words only: a digit there is a
+    /// page tag, `viewWillAppear:2`).
+    private static func animatedValue(_ chars: [Unicode.Scalar], afterName end: Int) -> Bool? {
+        var index = end
+        if index < chars.count, chars[index] == "(", index + 3 < chars.count, chars[index + 1] == "_", chars[index + 2] == ":",
+           chars[index + 3] == ")" {
+            index += 4
+        }
+        while index < chars.count, chars[index] == " " || chars[index] == ":" || chars[index] == "(" { index += 1 }
+        guard index < chars.count, chars[index].isLetter else { return nil }
+        return flag(chars, at: index)
+    }
+
+    /// A Boolean as Swift, Objective-C or a format string prints it at `index`, as a whole word: `true`/`false`,
+    /// `YES`/`NO` (any case), `1`/`0`; `nil` for anything else.
+    private static func flag(_ chars: [Unicode.Scalar], at index: Int) -> Bool? {
+        var end = index
+        while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
+        let word = index..<end
+        if matches(chars, word, "yes") || matches(chars, word, "true") || matches(chars, word, "1") { return true }
+        if matches(chars, word, "no") || matches(chars, word, "false") || matches(chars, word, "0") { return false }
         return nil
     }
 
@@ -369,6 +473,8 @@ enum LineRecognizer {
     /// `Class | method`, `Class – method`, `[Tag] method`, `Class<0> method`, `<Module.Class: 0x…> method`.
     private static func controllerBefore(_ chars: [Unicode.Scalar], messageStart: Int, tokenStart: Int) -> ControllerName? {
         if let objc = objectiveCClass(chars, from: messageStart, before: tokenStart) { return objc }
+        // A name glued to CJK prose before it (`会执行didReceiveMemoryWarning`): the prose is no controller's name.
+        if tokenStart > messageStart, chars[tokenStart - 1].isIdentifierCharacter { return nil }
         var end = tokenStart
         let dotted = end > messageStart && chars[end - 1] == "."
         if dotted { end -= 1 }
@@ -396,11 +502,68 @@ enum LineRecognizer {
             guard start < open else { return nil }
             return ControllerName(typeName: chars.text(start..<open), label: chars.text((open + 1)..<(end - 1)), isExplicit: true)
         }
-        var start = end
-        while start > messageStart, chars[start - 1].isIdentifierCharacter { start -= 1 }
-        guard start < end, chars[start].isIdentifierStart else { return nil }
-        if LifecycleVocabulary.name(of: chars, start..<end) != nil { return nil }
+        guard var start = nameableWord(chars, endingAt: end, messageStart: messageStart) else { return nil }
+        if !dotted {
+            start = multiWordNameStart(chars, firstWordStart: start, messageStart: messageStart)
+        }
         return ControllerName(typeName: chars.text(start..<end), label: nil, isExplicit: dotted)
+    }
+
+    /// The start of the word ending at `end` when it can be a name: identifier characters with a letter among
+    /// them (`🚀Launch`, `Überblick`, `_Private`; not `42`, `✅` or the `_` of `scene(_:willConnectTo:options:)`),
+    /// and not a lifecycle name or a phase word.
+    private static func nameableWord(_ chars: [Unicode.Scalar], endingAt end: Int, messageStart: Int) -> Int? {
+        var start = end
+        var hasLetter = false
+        while start > messageStart, chars[start - 1].isIdentifierCharacter {
+            start -= 1
+            if chars[start].isLetter { hasLetter = true }
+        }
+        guard start < end, hasLetter else { return nil }
+        if LifecycleVocabulary.name(of: chars, start..<end) != nil { return nil }
+        if matches(chars, start..<end, "begin") || matches(chars, start..<end, "end") { return nil }
+        return start
+    }
+
+    /// Words a multi-word name does not start with: log levels and the prose around a name (`INFO`, `in`,
+    /// `entering`), so `DEBUG Settings view controller viewDidLoad` names `Settings view controller`.
+    private static let leadingNonNameWords: Set<String> = [
+        "the", "a", "an", "in", "inside", "at", "on", "of", "from", "for", "to", "into", "now", "then", "and",
+        "called", "calling", "call", "entering", "entered", "enter", "exiting", "leaving", "running", "log",
+        "debug", "info", "notice", "warning", "warn", "error", "fault", "trace", "verbose", "default", "lifecycle",
+        "method", "func", "function", "override", "super", "self",
+    ]
+
+    /// How many words a name written in words may have (`Settings view controller` has three).
+    private static let maximumNameWords = 4
+
+    /// A name written in words before a callback (`Settings view controller viewDidLoad called`, `Avatar view
+    /// controller viewDidLoad called`): the words before the one at `firstWordStart`, separated by spaces only,
+    /// from the start of the message or the last separator, at most `maximumNameWords` in all, without leading
+    /// `leadingNonNameWords`. Two such names are two controllers; reading only the last word (`controller`)
+    /// merged them.
+    private static func multiWordNameStart(_ chars: [Unicode.Scalar], firstWordStart: Int, messageStart: Int) -> Int {
+        var first = firstWordStart
+        var words = 1
+        while words < maximumNameWords {
+            var gapStart = first
+            while gapStart > messageStart, chars[gapStart - 1] == " " || chars[gapStart - 1] == "\t" { gapStart -= 1 }
+            guard gapStart < first, gapStart > messageStart,
+                  let wordStart = nameableWord(chars, endingAt: gapStart, messageStart: messageStart),
+                  wordStart == messageStart || !(chars[wordStart - 1] == "." || chars[wordStart - 1] == "=")
+            else { break }
+            first = wordStart
+            words += 1
+        }
+        // Leading prose and log levels are not part of the name; the last word always is.
+        while first < firstWordStart {
+            var end = first
+            while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
+            guard leadingNonNameWords.contains(chars.text(first..<end).lowercased()) else { break }
+            first = end
+            while first < firstWordStart, !chars[first].isIdentifierCharacter { first += 1 }
+        }
+        return first
     }
 
     /// `<Module.Class: 0x7fb2c8d0a2b0>` (or `<Class: 0x…; frame = …>`) between `open` (`<`) and `close` (`>`):
@@ -461,7 +624,8 @@ enum LineRecognizer {
         var cursor = Cursor(chars: chars, index: tokenEnd)
         if selectorColon, let char = cursor.peek, !char.isSpace {
             let word = cursor.readWord()
-            guard !word.isEmpty else { return nil }
+            // `scene(_:willConnectTo:options:)` ends in `:)`: a bracket is no page tag.
+            guard word.unicodeScalars.contains(where: \.isIdentifierCharacter), !notNames.contains(word.lowercased()) else { return nil }
             return ControllerName(typeName: "", label: word, isExplicit: true)
         }
         cursor.skipSpaces()

@@ -109,12 +109,29 @@ extension Unicode.Scalar {
         return properties.isAlphabetic
     }
 
-    /// A letter, a digit, `_`, or a scalar extending the character before it: what continues a name.
+    /// A letter, a digit, `_`, a scalar extending the character before it, an invisible format character
+    /// (general category Cf: a soft hyphen, a zero-width joiner, a bidirectional override) or an emoji: what
+    /// continues a name. Swift and Objective-C identifiers may hold letters of any script, combining marks and
+    /// emoji, and a name copied from elsewhere may carry a format character; a name is kept whole with them
+    /// (`Überblick\u{AD}ViewController`, `🚀LaunchViewController`), never cut to its ASCII tail. Such characters
+    /// are escaped only where a name is displayed (`String.displayEscaped`).
     var isIdentifierCharacter: Bool {
         if value < 0x80 {
             return (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A || (value >= 0x30 && value <= 0x39) || value == 0x5F
         }
+        let properties = self.properties
         return properties.isAlphabetic || properties.numericType != nil || isCharacterExtension
+            || properties.generalCategory == .format || (properties.isEmoji && value >= 0x2000)
+    }
+
+    /// A Han ideograph, kana or Hangul syllable: scripts written without spaces between words, so prose in them
+    /// runs straight into an ASCII method name (`会执行didReceiveMemoryWarning`, `loadView会在页面`).
+    var isCJK: Bool {
+        switch value {
+        case 0x1100...0x11FF, 0x3040...0x30FF, 0x3130...0x318F, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xAC00...0xD7AF, 0xF900...0xFAFF, 0x20000...0x2FFFF: true
+        default: false
+        }
     }
 
     /// 0–9 for the ASCII digits `0`…`9`, else `nil`.

@@ -16,6 +16,7 @@ enum TimeOption {
         if TimeText.isOutOfRange(text) {
             throw ValidationError("--\(name) '\(text)' is too large: times are nanoseconds in 64 bits, at most 18446744073.7s (about 584 years)")
         }
-        throw ValidationError("--\(name) must be a duration such as 12.48s, 1500ms or 2m; got '\(text)'")
+        throw ValidationError(
+            "--\(name) must be a duration such as 12.48s, 1500ms, 2m or 1h (units \(TimeText.unitList); a bare number is seconds); got '\(text)'")
     }
 }

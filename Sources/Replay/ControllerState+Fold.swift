@@ -1,8 +1,8 @@
 import TraceModel
 
 extension ControllerState {
-    /// The effects of a callback's begin (or instant) that concern this controller alone: view loading,
-    /// viewDidLoad count, the appearance machine (DESIGN.md §2), deinit time.
+    /// The effects of a callback's begin (or instant) that concern this controller alone: view loading and
+    /// unloading, viewDidLoad count, the appearance machine (DESIGN.md §2), deinit time.
     ///
     /// - Returns: The anomaly to report, if any.
     mutating func applyLocal(_ callback: Callback, _ time: UInt64, _ ordinal: UInt64) -> (kind: Diagnostic.Kind, message: String)? {
@@ -33,6 +33,10 @@ extension ControllerState {
                 deinitTime = time
                 deinitOrdinal = ordinal
             }
+        case .viewDidUnload:
+            // The view was released under memory pressure (iOS 3–5): the next access loads it again.
+            isViewLoaded = false
+            viewDidLoadCount = 0
         case .willMoveToParent, .didMoveToParent, .didReceiveMemoryWarning, .viewWillTransition:
             break
         }

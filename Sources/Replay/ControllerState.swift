@@ -16,9 +16,12 @@ public struct ControllerState: Sendable, Hashable {
     /// The children, parent and presentation links are complete (created in the trace) rather than partial.
     public var isStructureKnown: Bool
 
-    /// `loadView`, `viewDidLoad` or any appearance or layout callback was seen.
+    /// `loadView`, `viewDidLoad` or any appearance or layout callback was seen, and no `viewDidUnload` since.
     public var isViewLoaded: Bool
-    /// How many times viewDidLoad began (more than once is a `duplicateViewDidLoad` diagnostic).
+    /// How many times viewDidLoad began since the view was last unloaded (`viewDidUnload`, iOS 3–5) or since the
+    /// controller was first seen; more than once is a `duplicateViewDidLoad` diagnostic. An unload starts the
+    /// count again: UIKit loads the view again on its next access, and viewDidLoad with it (Apple,
+    /// `viewDidUnload()`).
     public var viewDidLoadCount: UInt32
 
     public var appearance: Appearance

@@ -387,7 +387,7 @@ extension ReplayState {
         let ordinal = record.ordinal
         switch callback {
         case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
-             .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .deinitialize:
+             .viewIsAppearing, .viewWillLayoutSubviews, .viewDidLayoutSubviews, .deinitialize, .viewDidUnload:
             if let anomaly = controllers[at: position].applyLocal(callback, time, ordinal) {
                 report(anomaly.kind, ordinal, time, refs.controllerRef(slot: record.controllerSlot), anomaly.message)
             }

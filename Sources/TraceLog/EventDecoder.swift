@@ -311,9 +311,9 @@ struct EventDecoder {
                 while out < outEnd, op <= opsLast, op[0] == EventTag.callback {
                     // The code and the flags byte (little-endian: code | flags << 8).
                     let codeAndFlags = UInt16(littleEndian: UnsafeRawPointer(op + 1).loadUnaligned(as: UInt16.self))
-                    // A known callback (code ≤ 14); no reserved bit, no size (flag bits 6, 7); no 2-bit field of the
+                    // A known callback (code ≤ 15); no reserved bit, no size (flag bits 6, 7); no 2-bit field of the
                     // flags (phase, animated, parent presence) holding 3.
-                    guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0, ref < refsEnd else {
+                    guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 15, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0, ref < refsEnd else {
                         return true
                     }
                     // The controller reference.
@@ -362,7 +362,7 @@ struct EventDecoder {
         _ out: UnsafeMutablePointer<UInt64>, _ parentRow: UnsafeMutablePointer<UInt64>
     ) -> UnsafePointer<UInt8>? {
         let codeAndFlags = UInt16(littleEndian: UnsafeRawPointer(op + 1).loadUnaligned(as: UInt16.self))
-        guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 14, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0 else { return nil }
+        guard codeAndFlags < 0x4000, codeAndFlags & 0xFF <= 15, codeAndFlags & (codeAndFlags >> 1) & 0x1500 == 0 else { return nil }
         var refsAt = ref - refs.base
         var valuesNext = valuesAt
         let table = serials.count

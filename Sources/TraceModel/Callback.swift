@@ -20,6 +20,10 @@ public enum Callback: UInt8, Sendable, Hashable, CaseIterable, CustomStringConve
     case viewWillTransition = 12
     case willMoveToParent = 13
     case didMoveToParent = 14
+    /// iOS 3–5: the controller's view was released under memory pressure while hidden (Apple, `viewDidUnload()`,
+    /// deprecated in iOS 6, which no longer unloads views). The view is no longer loaded; the next access loads it
+    /// again (loadView, viewDidLoad). The last code the 16-bit callback sets of the audit engine hold.
+    case viewDidUnload = 15
 
     /// The name as Apple spells it in Swift: `viewWillDisappear`, `willMove(toParent:)`, `init`, `deinit`.
     public var name: String {
@@ -39,6 +43,7 @@ public enum Callback: UInt8, Sendable, Hashable, CaseIterable, CustomStringConve
         case .viewWillTransition: "viewWillTransition(to:with:)"
         case .willMoveToParent: "willMove(toParent:)"
         case .didMoveToParent: "didMove(toParent:)"
+        case .viewDidUnload: "viewDidUnload"
         }
     }
 

@@ -1,9 +1,9 @@
 /// Reading and writing durations as people type and read them.
 ///
-/// Durations are `UInt64` nanoseconds. Text forms: `1.5s`, `1500ms`, `1500us`, `1500000000ns`, `2m`, and a
+/// Durations are `UInt64` nanoseconds. Text forms: `1.5s`, `1500ms`, `1500us`, `1500000000ns`, `2m`, `1h`, and a
 /// bare number, read as seconds.
 public enum TimeText {
-    /// Parses a duration such as `1.5s`, `1500ms`, `250us`, `1500000000ns`, `2m` or `12.48` (seconds).
+    /// Parses a duration such as `1.5s`, `1500ms`, `250us`, `1500000000ns`, `2m`, `1h` or `12.48` (seconds).
     ///
     /// The conversion is exact, in integers (no `Double` on the way: a time of a week or more keeps its last
     /// nanosecond): the decimal number times the unit, rounded to the nearest nanosecond (a half away from zero)
@@ -33,8 +33,11 @@ public enum TimeText {
 
     /// Units as (suffix, multiplier, power of ten): the nanoseconds of one unit are `multiplier × 10^power`.
     private static let units: [(suffix: String, multiplier: UInt8, power: Int)] = [
-        ("ns", 1, 0), ("us", 1, 3), ("µs", 1, 3), ("ms", 1, 6), ("s", 1, 9), ("m", 6, 10),
+        ("ns", 1, 0), ("us", 1, 3), ("µs", 1, 3), ("ms", 1, 6), ("s", 1, 9), ("m", 6, 10), ("h", 36, 11),
     ]
+
+    /// The unit suffixes `parseDuration(_:)` reads, for messages: `ns, us, µs, ms, s, m, h`.
+    public static let unitList = units.map(\.suffix).joined(separator: ", ")
 
     /// Reads `text` (a decimal number and an optional unit, seconds without one) exactly into nanoseconds.
     static func read(_ text: String) -> Reading {

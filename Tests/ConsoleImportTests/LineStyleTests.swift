@@ -116,8 +116,8 @@ struct LineStyleTests {
     @Test("lines that are not callbacks are skipped and counted with their line numbers")
     func skipping() throws {
         let result = try ConsoleLogParser().parse(lines: [
-            "HomeViewController viewDidLoad", "", "Fetching feed…", "-[HomeViewController prepareForSegue:sender:]",
-            "HomeViewController awakeFromNib",
+            "HomeViewController viewDidLoad", "", "Fetching feed…", "-[HomeViewController fetchFeed:]",
+            "HomeViewController refreshControlChanged",
         ])
         #expect(result.events.count == 1)
         #expect(result.skippedLines.map(\.line) == [3, 4, 5])

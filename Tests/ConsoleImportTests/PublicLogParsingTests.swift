@@ -73,30 +73,41 @@ struct PublicLogParsingTests {
         ])
     }
 
-    @Test("vastdevblog: `<A: 0x6c11b10> viewDidLoad`, the navigation controller's delegate lines skipped")
+    @Test("vastdevblog: `<A: 0x6c11b10> viewDidLoad`; the navigation controller's delegate lines are marks on the controller shown")
     func printedSelves() throws {
         let result = try Self.parse("vastdevblog-two-instances-by-address.log")
+        // The UINavigationController printed on the delegate lines is the delegate's object, not a controller of
+        // the log's history: the five willShow/didShow lines go to A or B, the controller each prints.
         #expect(result.controllers.map(\.displayName) == ["A#1", "B#2"])
-        #expect(result.events.count == 10)
-        // The two header lines, five UINavigationController delegate lines, the segue and the two text field lines.
-        #expect(result.skippedLines.map(\.line) == [1, 2, 5, 6, 8, 9, 13, 16, 17, 18])
+        #expect(result.events.count == 16)
+        #expect(result.events.filter { $0.summary.hasPrefix("mark uikit.callback") }.map(\.summary) == [
+            "mark uikit.callback method=navigationController(_:willShow:animated:) of=UINavigationControllerDelegate @ A#1",
+            "mark uikit.callback method=navigationController(_:didShow:animated:) of=UINavigationControllerDelegate @ A#1",
+            "mark uikit.callback method=navigationController(_:didShow:animated:) of=UINavigationControllerDelegate @ A#1",
+            "mark uikit.callback method=prepare(for:sender:) of=UIViewController @ A#1",
+            "mark uikit.callback method=navigationController(_:willShow:animated:) of=UINavigationControllerDelegate @ B#2",
+            "mark uikit.callback method=navigationController(_:didShow:animated:) of=UINavigationControllerDelegate @ B#2",
+        ])
+        // The two header lines and the two text field lines.
+        #expect(result.skippedLines.map(\.line) == [1, 2, 17, 18])
     }
 
-    @Test("readke.com: numbered `N: Class selector:` lines; `loadViewIfNeeded` is not a callback")
+    @Test("readke.com: numbered `N: Class selector:` lines; `loadViewIfNeeded` is a uikit.callback mark")
     func numbered() throws {
         let result = try Self.parse("readke-numbered-push-pop.log")
-        #expect(Array(result.lines.prefix(3)) == [
+        #expect(Array(result.lines.prefix(4)) == [
             "0.000 A_ViewController#1 init", "0.001 A_ViewController#1 loadView", "0.002 A_ViewController#1 viewDidLoad",
+            "0.003 mark uikit.callback method=loadViewIfNeeded() of=UIViewController @ A_ViewController#1",
         ])
-        #expect(result.lines.last == "0.022 B_ViewController#2 deinit")
-        #expect(result.skippedLines.map(\.line) == [1, 2, 6, 18, 25])
+        #expect(result.lines.last == "0.025 B_ViewController#2 deinit")
+        #expect(result.skippedLines.map(\.line) == [1, 2])
     }
 
     @Test("the name after a bare selector and a space", arguments: [
         // openradar 14058168 (lionheart/openradar-mirror#4931): "Root" is the window's root controller.
         ("2013-06-04 17:28:12.095 ChildViewControllerTest[3833:c07] viewWillAppear: Root", "Root viewWillAppear"),
         ("viewDidAppear: 2 UIDeviceRGBColorSpace 1 0.5 0 1", "2 viewDidAppear"),
-        ("viewDidAppear: YES", "(anonymous)#1 viewDidAppear"),
+        ("viewDidAppear: YES", "(anonymous)#1 viewDidAppear animated=true"),
         ("viewWillDisappear: begin", "(anonymous)#1 viewWillDisappear begin"),
         ("viewWillAppear: called", "(anonymous)#1 viewWillAppear"),
         ("viewWillAppear: animated=1", "(anonymous)#1 viewWillAppear animated=true"),

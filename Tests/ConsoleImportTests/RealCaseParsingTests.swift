@@ -79,19 +79,21 @@ struct RealCaseParsingTests {
         #expect(result.events.count == 11)
     }
 
-    @Test("04: -[Class selector:] lines; prepareForSegue:sender: is not a callback")
+    @Test("04: -[Class selector:] lines; prepareForSegue:sender: is kept as a uikit.callback mark")
     func doubleDidDisappear() throws {
         let result = try Fixtures.parse("04-double-did-disappear.log")
-        #expect(result.skippedLines == [SkippedLine(line: 4, text: "-[FirstViewController prepareForSegue:sender:]")])
+        #expect(result.skippedLines == [])
         let first = result.events.filter { $0.controller?.typeName == "FirstViewController" }.map(\.summary)
         #expect(first == [
             "FirstViewController#1 viewDidLoad", "FirstViewController#1 viewWillAppear",
-            "FirstViewController#1 viewDidAppear", "FirstViewController#1 viewWillDisappear",
+            "FirstViewController#1 viewDidAppear",
+            "mark uikit.callback method=prepare(for:sender:) of=UIViewController @ FirstViewController#1",
+            "FirstViewController#1 viewWillDisappear",
             "FirstViewController#1 viewWillLayoutSubviews", "FirstViewController#1 viewDidLayoutSubviews",
             "FirstViewController#1 viewDidDisappear", "FirstViewController#1 viewDidDisappear",
         ])
         #expect(result.controllers.map(\.displayName) == ["FirstViewController#1", "SecondViewController#2", "ThirdViewController#3"])
-        #expect(result.events.count == 22)
+        #expect(result.events.count == 23)
     }
 
     @Test("05: Class.method(_:) (#function with the type)")

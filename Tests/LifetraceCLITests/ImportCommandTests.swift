@@ -40,16 +40,16 @@ struct ImportCommandTests {
     func importsCase() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let log = Self.cases.appendingPathComponent("04-double-did-disappear.log").path
-        let trace = directory.appendingPathComponent("04.lifetrace").path
+        let log = Self.cases.appendingPathComponent("03-sheet-presenter-silent.log").path
+        let trace = directory.appendingPathComponent("03.lifetrace").path
         let result = Self.run(["import", log, "-o", trace])
         #expect(result.code == .success)
-        #expect(result.out.contains("imported 22 events"))
+        #expect(result.out.contains("imported 11 events"))
         #expect(result.out.contains("skipped 1 line"))
-        #expect(result.out.contains("line 4: -[FirstViewController prepareForSegue:sender:]"))
+        #expect(result.out.contains("line 4: [Dashboard] timer started: refresh"))
         let events = try Self.events(in: trace)
-        #expect(events.count == 22)
-        #expect(events.first?.source == EventSource(text: "-[FirstViewController viewDidLoad]", file: log, line: 1))
+        #expect(events.count == 11)
+        #expect(events.first?.source == EventSource(text: "[Dashboard] viewDidLoad", file: log, line: 1))
         let header = try TraceReader(path: trace).header
         #expect(header.hasSyntheticTimes)
         #expect(header.clockDomain == .synthetic)
@@ -80,12 +80,12 @@ struct ImportCommandTests {
     func strict() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let log = Self.cases.appendingPathComponent("04-double-did-disappear.log").path
+        let log = Self.cases.appendingPathComponent("03-sheet-presenter-silent.log").path
         let trace = directory.appendingPathComponent("t.lifetrace").path
         try Data("keep".utf8).write(to: URL(fileURLWithPath: trace))
         let result = Self.run(["import", log, "-o", trace, "--strict"])
         #expect(result.code == .usageOrInput)
-        #expect(result.err.contains("04-double-did-disappear.log:4:"))
+        #expect(result.err.contains("03-sheet-presenter-silent.log:4:"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: trace)) == Data("keep".utf8))
     }
 

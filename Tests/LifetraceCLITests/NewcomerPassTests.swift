@@ -15,8 +15,8 @@ struct NewcomerPassTests {
         let option = prefix[2]
         let command = prefix[0]
         let cases = [
-            ("abc", "\(option) must be a duration such as 12.48s, 1500ms or 2m; got 'abc'"),
-            ("0x10", "\(option) must be a duration such as 12.48s, 1500ms or 2m; got '0x10'"),
+            ("abc", "\(option) must be a duration such as 12.48s, 1500ms, 2m or 1h (units ns, us, µs, ms, s, m, h; a bare number is seconds); got 'abc'"),
+            ("0x10", "\(option) must be a duration such as 12.48s, 1500ms, 2m or 1h (units ns, us, µs, ms, s, m, h; a bare number is seconds); got '0x10'"),
             ("-1s", "\(option) '-1s' is negative; times count from the trace's first event (0s)"),
             ("-250ms", "\(option) '-250ms' is negative; times count from the trace's first event (0s)"),
             ("99999999999s", "\(option) '99999999999s' is too large: times are nanoseconds in 64 bits, at most 18446744073.7s (about 584 years)"),

@@ -71,7 +71,7 @@ final class RealCaseAuditTests {
     @Test("04: one appearance_balance on FirstViewController at its second viewDidDisappear")
     func case04() throws {
         let audited = try audit("04-double-did-disappear")
-        #expect(audited.lines == ["appearance_balance warning FirstViewController#1 0.017 viewDidDisappear"])
+        #expect(audited.lines == ["appearance_balance warning FirstViewController#1 0.018 viewDidDisappear"])
         #expect(audited.findings.first?.source?.line == 19)
     }
 

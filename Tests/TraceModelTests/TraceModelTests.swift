@@ -6,6 +6,7 @@ struct TimeTextTests {
     @Test("durations parse in every unit", arguments: [
         ("1.5s", UInt64(1_500_000_000)), ("1500ms", 1_500_000_000), ("1500000000ns", 1_500_000_000),
         ("250us", 250_000), ("2m", 120_000_000_000), ("12.48", 12_480_000_000), (" 3s ", 3_000_000_000),
+        ("1h", 3_600_000_000_000), ("1.5h", 5_400_000_000_000), ("60m", 3_600_000_000_000),
     ])
     func parses(text: String, nanoseconds: UInt64) {
         #expect(TimeText.parseDuration(text) == nanoseconds)

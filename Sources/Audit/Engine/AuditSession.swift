@@ -723,7 +723,7 @@ public final class AuditSession {
     /// `callback`, `phase`, `animated` and `parent` (bytes 0–3, each that of the field's value, built from the
     /// codes as `RecordBatch.Entry`'s accessors do: an unknown code stands for `.initialize`, `.instant`, `.absent`)
     /// and the callback table's key (byte 4: `callbackKey(_:_:)`). The decoder's fast path stores only valid codes in
-    /// a callback entry (a callback ≤ 14, a phase ≤ 2, animated and parent ≤ 2; `CallbackCodeTests`).
+    /// a callback entry (a callback ≤ 15, a phase ≤ 2, animated and parent ≤ 2; `CallbackCodeTests`).
     static func makeEntryCodes() -> UnsafeMutablePointer<UInt64> {
         // Each field's byte per code first (a few dozen values), then the rows from them.
         func byte<T>(_ value: T) -> UInt64 { withUnsafeBytes(of: value) { UInt64($0[0]) } }
@@ -767,7 +767,7 @@ public final class AuditSession {
     }
 
     /// The record of a callback entry (what `RecordBatch.record(of:)` builds), field by field from its codes: the
-    /// decoder's fast path stores only valid codes in a callback entry (a callback ≤ 14, a phase ≤ 2, animated and
+    /// decoder's fast path stores only valid codes in a callback entry (a callback ≤ 15, a phase ≤ 2, animated and
     /// parent ≤ 2), whose raw values are the enums' case numbers (`CallbackCodeTests`).
     @inline(__always)
     func record(of entry: RecordBatch.Entry, ordinal: UInt64) -> EventRecord {
@@ -790,7 +790,7 @@ public final class AuditSession {
     static func fill(_ record: inout EventRecord, from entry: RecordBatch.Entry, ordinal: UInt64) {
         record.timestamp = entry.timestamp
         record.ordinal = ordinal
-        record.callback = entry.callbackCode <= 14 ? unsafeBitCast(entry.callbackCode, to: Callback.self) : .initialize
+        record.callback = entry.callbackCode <= 15 ? unsafeBitCast(entry.callbackCode, to: Callback.self) : .initialize
         record.phase = entry.phaseCode <= 2 ? unsafeBitCast(entry.phaseCode, to: Phase.self) : .instant
         record.animated = entry.animatedCode == 0 ? nil : entry.animatedCode == 2
         record.controller = entry.serial
@@ -1180,8 +1180,8 @@ final class ReplayBox {
                 if records[Int(word.record)].kind != .mark { return nil }
                 continue
             }
-            // A plain callback entry's code is a valid callback (≤ 14: the decoder's fast path).
-            guard word.phaseCode == Phase.begin.rawValue, serial == nil || serial == word.serial, word.callbackCode <= 14 else { return nil }
+            // A plain callback entry's code is a valid callback (≤ 15: the decoder's fast path).
+            guard word.phaseCode == Phase.begin.rawValue, serial == nil || serial == word.serial, word.callbackCode <= 15 else { return nil }
             // What the fold pushes for the begin (`ActiveCallback`'s initializer, not inlined, cost ≈ 90 instructions).
             var active = beginTemplates[Int(word.callbackCode)]
             active.controllerSerial = word.serial

@@ -14,7 +14,9 @@ enum ViewDidLoadOnceRule {
             defaultSeverity: .warning,
             explanation: """
                 viewDidLoad runs once per view load, and since iOS 6 UIKit no longer unloads views under memory \
-                pressure, so one instance gets it once (Apple, "viewDidLoad()"; DESIGN.md §2). One-time setup \
+                pressure, so one instance gets it once (Apple, "viewDidLoad()"; DESIGN.md §2). On iOS 3–5 a hidden \
+                controller's view could be unloaded (viewDidUnload) and loaded again: a viewDidLoad after a \
+                viewDidUnload is a new load, not a finding. One-time setup \
                 placed there (adding subviews, observers, child controllers) runs again when it comes twice: \
                 duplicated subviews, observers registered twice, children added twice. A second viewDidLoad \
                 usually means code called loadView()/viewDidLoad() directly, or set `view` to nil and touched it \
@@ -54,7 +56,9 @@ enum ViewDidLoadOnceRule {
 /// The monitor of `view_did_load_once`.
 final class ViewDidLoadOnceMonitor: RuleMonitor {
     let interests: EventInterests = .callbacks
-    let callbackFilter = CallbackSet([.viewDidLoad, .deinitialize], ends: false)
+    /// A viewDidUnload (iOS 3–5 released the view under memory pressure) ends a load as deinit does: the reload
+    /// that follows is legal (Apple, `viewDidUnload()`).
+    let callbackFilter = CallbackSet([.viewDidLoad, .deinitialize, .viewDidUnload], ends: false)
     /// Its callbacks read nothing of the replayed state.
     let stateFreeCallbacks = CallbackSet.all
     /// From batches it reads its callbacks itself (`scanCallbacks(_:_:)`): the engine lists them per scanning
@@ -76,14 +80,14 @@ final class ViewDidLoadOnceMonitor: RuleMonitor {
                 return
             }
             report(first, record, context, &findings)
-        case .deinitialize:
+        case .deinitialize, .viewDidUnload:
             firstLoad.remove(record.controller)
         default:
             break
         }
     }
 
-    /// The callback entries of a batch not read yet (viewDidLoad and deinit begins and instants), as
+    /// The callback entries of a batch not read yet (viewDidLoad, deinit and viewDidUnload begins and instants), as
     /// `observe(callback:_:_:)`.
     func scanCallbacks(_ scan: CallbackScan, _ findings: inout [Finding]) {
         let entries = scan.entries

@@ -491,11 +491,28 @@ struct ImportCommand: Command {
     static func summarize(_ result: ConsoleImportResult) -> ImportReport {
         var report = ImportReport()
         let count = result.controllerCount
-        let listed = result.controllers.prefix(controllersListed).map(\.displayName).joined(separator: ", ")
+        // Names are kept whole in the trace (any script, emoji, format characters) and escaped only here.
+        let listed = result.controllers.prefix(controllersListed).map(\.displayName.displayEscaped).joined(separator: ", ")
         report.summary.append(
             "\(count) controller\(count == 1 ? "" : "s")"
                 + (count == 0 ? "" : ": " + listed)
                 + (count > controllersListed ? ", … (\(count - controllersListed) more)" : ""))
+        if result.anonymousLineCount > 0 {
+            let count = result.anonymousLineCount
+            let lines = result.anonymousLines.prefix(skippedLinesShown).map(String.init).joined(separator: ", ")
+            report.summary.append(
+                "\(count) line\(count == 1 ? " names" : "s name") no controller (line\(count == 1 ? "" : "s") \(lines)"
+                    + (count > skippedLinesShown ? ", …" : "") + "): read as one controller, \(ConsoleLogParser.anonymousTypeName); the log cannot tell "
+                    + (count == 1 ? "it from another" : "their controllers apart"))
+        }
+        for repeated in result.repeatedLoads.prefix(skippedLinesShown) {
+            report.summary.append(
+                "\(repeated.controller.displayName.displayEscaped): viewDidLoad at line \(repeated.firstLine) and again at line \(repeated.line), "
+                    + "with no deinit or viewDidUnload between: one instance loaded twice, or two the log does not tell apart (it prints no address or label)")
+        }
+        if result.repeatedLoadCount > skippedLinesShown {
+            report.summary.append("and \(result.repeatedLoadCount - skippedLinesShown) more repeated viewDidLoad lines (not listed)")
+        }
         report.summary.append("times: \(describe(result.clock))")
         if result.hasSyntheticTimes, result.clock != .synthetic {
             report.summary.append("\(result.untimedLineCount) line(s) without a time took the previous line's time")
@@ -557,8 +574,12 @@ struct ImportCommand: Command {
     static func describe(_ clock: ImportedClock) -> String {
         switch clock {
         case .wallClock(let start, let hasOffset):
+            // A time with an offset (`Z`, `+0100`) is an instant, shown in UTC; one without is the clock time as
+            // written, in whatever zone the device was in, so it gets no `Z`.
             let text = utcText(start)
-            return "dates, 0 s = \(text)" + (hasOffset ? "" : " (local time, no UTC offset in the log)")
+            return hasOffset
+                ? "dates, 0 s = \(text) (UTC; the log gives UTC offsets)"
+                : "dates, 0 s = \(text.dropLast()) as written (no UTC offset in the log: the device's local time, zone unknown)"
         case .timeOfDay: return "times of day, 0 s = the first timed line (rolls over at midnight)"
         case .seconds: return "seconds as printed"
         case .synthetic: return "none in the log: synthetic, \(TimeText.duration(ConsoleLogParser.syntheticStep)) apart"

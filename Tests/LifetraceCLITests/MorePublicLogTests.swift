@@ -1,0 +1,170 @@
+import Audit
+import ConsoleImport
+import Foundation
+import Replay
+import Testing
+import TraceModel
+@testable import LifetraceCLI
+
+/// The logs of Tests/Fixtures/public added for the styles the first seven lacked (iPad scenes, memory warnings,
+/// a placeholder container behind a modal, tab bars, page view controllers, scene sessions), run end to end:
+/// `lifetrace import` with no flags, read back, replayed, audited with the default rules. Each row gives every
+/// event, the controllers and the state the log shows at its end, and the findings; sources are in each file's
+/// header and in Tests/Fixtures/public/README.md.
+@Suite("Public logs, more styles: import + replay + audit")
+final class MorePublicLogTests {
+    struct Expected: Sendable, CustomStringConvertible {
+        var name: String
+        /// `seconds summary` of every event.
+        var events: [String]
+        /// `displayName appearance` for each controller at the end (every controller the trace has).
+        var finalControllers: [String]
+        /// `scene state` for each scene at the end, when the log has scenes.
+        var finalScenes: [String] = []
+        /// `rule severity controller seconds callback` per finding.
+        var findings: [String] = []
+        var description: String { name }
+    }
+
+    static let expected: [Expected] = [
+        Expected(
+            name: "apple-forums-two-scene-instances",
+            events: [
+                "0.000 sceneWillEnterForeground(_:) scene=UIWindowScene 0x10270b110",
+                "0.001 sceneDidBecomeActive(_:) scene=UIWindowScene 0x10270b110",
+                "0.002 sceneWillResignActive(_:) scene=UIWindowScene 0x10270b110",
+                "0.003 sceneDidDisconnect(_:) scene=UIWindowScene 0x10270b110",
+                "0.004 sceneWillEnterForeground(_:) scene=UIWindowScene 0x103e06510",
+                "0.005 sceneDidEnterBackground(_:) scene=UIWindowScene 0x103e06510",
+                "0.006 sceneWillEnterForeground(_:) scene=UIWindowScene 0x106007560",
+                "0.007 sceneDidBecomeActive(_:) scene=UIWindowScene 0x106007560",
+                "0.008 sceneWillResignActive(_:) scene=UIWindowScene 0x106007560",
+                "0.009 sceneDidDisconnect(_:) scene=UIWindowScene 0x106007560",
+            ],
+            finalControllers: [],
+            finalScenes: [
+                "UIWindowScene 0x10270b110 disconnected", "UIWindowScene 0x103e06510 background",
+                "UIWindowScene 0x106007560 disconnected",
+            ]),
+        Expected(
+            name: "bhags-ipad-rotation-bounds",
+            events: [
+                "0.000 (anonymous)#1 viewDidLoad",
+                "0.001 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.002 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.003 (anonymous)#1 viewWillAppear",
+                "0.004 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.005 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.006 mark uikit.callback method=willRotate(to:duration:) of=UIViewController @ (anonymous)#1",
+                "0.007 (anonymous)#1 viewWillLayoutSubviews", "0.008 (anonymous)#1 viewDidLayoutSubviews",
+                "0.009 mark uikit.callback method=willAnimateRotation(to:duration:) of=UIViewController @ (anonymous)#1",
+                "0.010 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ (anonymous)#1",
+                "0.011 (anonymous)#1 viewDidAppear",
+            ],
+            finalControllers: ["(anonymous)#1 appeared"]),
+        Expected(
+            name: "qanswer-landscape-view-frames",
+            events: ["0.000 (anonymous)#1 viewDidLoad", "0.001 (anonymous)#1 viewWillAppear", "0.002 (anonymous)#1 viewDidAppear"],
+            finalControllers: ["(anonymous)#1 appeared"]),
+        Expected(
+            name: "exchangetuts-ipad-did-rotate",
+            events: ["0.000 mark uikit.callback method=didRotate(from:) of=UIViewController @ INViewController#1"],
+            finalControllers: ["INViewController#1 unknown"]),
+        Expected(
+            name: "velog-fullscreen-modal-short-names",
+            events: [
+                "0.000 fist vc#1 viewWillDisappear", "0.001 second vc#2 viewWillAppear", "0.002 second vc#2 viewIsAppearing",
+                "0.003 second vc#2 viewDidAppear", "0.004 first vc#3 viewDidDisappear",
+            ],
+            finalControllers: ["fist vc#1 disappearing", "second vc#2 appeared", "first vc#3 disappeared"]),
+        Expected(
+            name: "chisel-lldb-memory-warning",
+            events: ["0.000 (anonymous)#1 didReceiveMemoryWarning", "0.001 (anonymous)#1 didReceiveMemoryWarning"],
+            finalControllers: ["(anonymous)#1 unknown"]),
+        Expected(
+            name: "coconutkit-placeholder-modal-return",
+            events: [
+                "0.000 LifeCycleTestViewController#1 viewWillDisappear animated=true",
+                "0.404 LifeCycleTestViewController#1 viewDidDisappear animated=true",
+                "22.477 mark uikit.callback method=shouldAutorotate(to:) of=UIViewController @ LifeCycleTestViewController#1",
+                "22.479 LifeCycleTestViewController#1 viewWillAppear animated=true",
+            ],
+            finalControllers: ["LifeCycleTestViewController#1 appearing"]),
+        Expected(
+            name: "pgzxc-tab-bar-objc-switch",
+            events: [
+                "0.000 MessageViewController#1 viewDidLoad", "0.001 MessageViewController#1 viewWillAppear",
+                "0.002 MessageViewController#1 viewDidAppear", "0.003 ContactViewController#2 viewDidLoad",
+                "0.004 ContactViewController#2 viewWillAppear", "0.005 MessageViewController#1 viewWillDisappear",
+                "0.006 MessageViewController#1 viewDidDisappear", "0.007 ContactViewController#2 viewDidAppear",
+            ],
+            finalControllers: ["MessageViewController#1 disappeared", "ContactViewController#2 appeared"]),
+        Expected(
+            name: "til-ipad-scene-sessions",
+            events: [
+                "0.000 application(_:didFinishLaunchingWithOptions:)", "0.001 scene(_:willConnectTo:options:) scene=default",
+                "0.002 sceneWillEnterForeground(_:) scene=default", "0.003 sceneDidBecomeActive(_:) scene=default",
+                "0.004 application(_:didFinishLaunchingWithOptions:)", "0.005 application(_:configurationForConnecting:options:)",
+                "0.006 scene(_:willConnectTo:options:) scene=default", "0.007 sceneWillEnterForeground(_:) scene=default",
+                "0.008 sceneDidBecomeActive(_:) scene=default", "0.009 application(_:configurationForConnecting:options:)",
+                "0.010 scene(_:willConnectTo:options:) scene=default", "0.011 sceneWillEnterForeground(_:) scene=default",
+                "0.012 sceneDidBecomeActive(_:) scene=default",
+            ],
+            finalControllers: [],
+            finalScenes: ["default active"]),
+        Expected(
+            name: "so-48653763-page-view-controller-child",
+            events: [
+                "0.000 (anonymous)#1 viewDidLoad", "0.001 (anonymous)#1 viewWillAppear", "0.002 (anonymous)#1 viewDidAppear",
+                "0.003 (anonymous)#1 viewWillLayoutSubviews", "0.004 (anonymous)#1 viewDidLayoutSubviews",
+                "0.005 (anonymous)#1 viewWillLayoutSubviews", "0.006 (anonymous)#1 viewDidLayoutSubviews",
+            ],
+            finalControllers: ["(anonymous)#1 appeared"]),
+        Expected(
+            name: "texture-20-pager-expected-order",
+            events: [
+                "0.000 A#1 viewWillDisappear", "0.001 B#2 viewWillAppear", "0.002 A#1 viewDidDisappear", "0.003 B#2 viewDidAppear",
+            ],
+            finalControllers: ["A#1 disappeared", "B#2 appeared"]),
+    ]
+
+    let directory: URL
+
+    init() throws {
+        directory = try RealCase.temporaryDirectory()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @Test("each log imports with the expected events, controllers, final states and findings", arguments: expected)
+    func log(_ expected: Expected) throws {
+        let run = try RealCase(expected.name, into: directory, fixtures: RealCase.publicDirectory)
+        #expect(run.events.map { "\(run.seconds($0.timestamp)) \($0.summary)" } == expected.events)
+        let end = run.finalState
+        #expect(end.sortedControllers.map { "\($0.ref.displayName) \($0.appearance)" } == expected.finalControllers)
+        #expect(end.scenes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" } == expected.finalScenes)
+        let findings = try Auditor().audit(run.events).map {
+            "\($0.ruleID) \($0.severity) \($0.controller ?? "-") \(run.seconds($0.timestamp)) \($0.callback ?? "-")"
+        }
+        #expect(findings == expected.findings)
+    }
+
+    @Test("no log produces a controller it does not name: every controller's type is written on one of its lines")
+    func noPhantoms() throws {
+        let logs = try FileManager.default.contentsOfDirectory(atPath: RealCase.publicDirectory.path).filter { $0.hasSuffix(".log") }
+        #expect(logs.count >= 18)
+        for log in logs {
+            let name = String(log.dropLast(4))
+            let text = try String(contentsOf: RealCase.publicDirectory.appendingPathComponent(log), encoding: .utf8)
+            let run = try RealCase(name, into: directory, fixtures: RealCase.publicDirectory)
+            for controller in run.finalState.sortedControllers {
+                let ref = controller.ref
+                let written = ref.typeName == ConsoleLogParser.anonymousTypeName
+                    || (ref.typeName.isEmpty ? text.contains(ref.label ?? "\u{0}") : text.contains(ref.typeName))
+                #expect(written, "\(log): \(ref.displayName) is not named in the log")
+            }
+        }
+    }
+}
