@@ -5,7 +5,7 @@
 //
 //   TraceModel ─► TraceLog ─► Replay ─► Audit
 //        │            │          │
-//        │            └────► Recorder ─► Simulator, LifetraceUIKit
+//        │            └────► Recorder ─► Simulator, AdapterCore ─► LifetraceUIKit
 //        └─► ConsoleImport             Replay, Audit ─► TraceViews (Perfetto export, HTML report)
 //   ArgumentParsing ─► LifetraceCLI (uses all) ─► lifetrace
 import PackageDescription
@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Recorder", targets: ["Recorder"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Audit", targets: ["Audit"]),
+        .library(name: "AdapterCore", targets: ["AdapterCore"]),
         .library(name: "LifetraceUIKit", targets: ["LifetraceUIKit"]),
         .library(name: "ConsoleImport", targets: ["ConsoleImport"]),
         .library(name: "LifetraceAudit", targets: ["LifetraceAudit"]),
@@ -41,7 +42,10 @@ let package = Package(
         .target(name: "Audit", dependencies: ["TraceModel", "TraceLog", "Replay"]),
         .target(name: "ConsoleImport", dependencies: ["TraceModel"]),
         .target(name: "TraceViews", dependencies: ["TraceModel", "TraceLog", "Replay", "Audit"]),
-        .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder"]),
+        // The iOS adapter's decisions, in plain Swift over a protocol of what UIKit exposes (tested on Linux with
+        // fakes); LifetraceUIKit is the Apple-only layer that calls it from the replaced UIKit methods.
+        .target(name: "AdapterCore", dependencies: ["TraceModel", "Recorder"]),
+        .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder", "AdapterCore"]),
         // One call for library users: audit a trace, a JSON Lines export or a console log (`FileAuditor`).
         .target(name: "LifetraceAudit", dependencies: ["Audit", "ConsoleImport", "TraceLog", "TraceModel"]),
         .target(name: "ArgumentParsing"),
@@ -83,6 +87,12 @@ let package = Package(
         .testTarget(
             name: "AuditTests",
             dependencies: ["Audit", "Replay", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "AdapterCoreTests",
+            dependencies: [
+                "AdapterCore", "Recorder", "Replay", "Simulator", "TraceModel", "LifetraceTestSupport",
+            ]
         ),
         .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "TraceModel"]),
         .testTarget(name: "LifetraceAuditTests", dependencies: ["LifetraceAudit", "Audit", "TraceLog", "TraceModel"]),

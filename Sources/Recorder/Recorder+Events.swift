@@ -184,6 +184,16 @@ extension Recorder {
         }
     }
 
+    /// Records an app or scene transition like `app(_:_:scene:)`, with the caller choosing its durability instead
+    /// of the flush policy: `syncing == true` writes and fsyncs before returning, `false` writes before returning
+    /// without an fsync. For an adapter that sees one backgrounding twice (a scene's notification and the
+    /// application's) and fsyncs once.
+    public func app(_ transition: AppTransition, scene: String?, syncing: Bool) {
+        let sceneID = scene.map { stringID($0) } ?? 0
+        push(Record(kind: .app, code: transition.rawValue, phase: Phase.instant.rawValue, first: UInt64(sceneID)))
+        try? flush(sync: syncing)
+    }
+
     // MARK: SwiftUI
 
     /// Records a SwiftUI `onAppear` / `onDisappear` of `view` (its type name), hosted by `host` when known.

@@ -8,12 +8,17 @@ public struct InFlightTransition: Sendable, Hashable {
         /// `presentationControllerWillDismiss`: a sheet being swiped down, until `…DidDismiss`, or until the
         /// sheet gets viewDidAppear again (the swipe was abandoned).
         case sheetDismiss = 2
+        /// `interactiveTransitionBegin [from, to]` on a navigation controller whose top is already `to`: a push
+        /// made interactive midway (an iOS 18 zoom transition grabbed by the user). Finishing keeps the push;
+        /// cancelling pops `to` (the stack goes back to what it was).
+        case interactivePush = 3
 
         public var name: String {
             switch self {
             case .interactivePop: "interactive_pop"
             case .pageScroll: "page_scroll"
             case .sheetDismiss: "sheet_dismiss"
+            case .interactivePush: "interactive_push"
             }
         }
 
@@ -23,7 +28,7 @@ public struct InFlightTransition: Sendable, Hashable {
     public var kind: Kind
     /// The navigation/page controller, or the presenter for a sheet; `nil` when the event did not say.
     public var container: UInt32?
-    /// The controller leaving (top of the stack, current page, the sheet).
+    /// The controller leaving (top of the stack, current page, the sheet; for an interactive push, the old top).
     public var from: UInt32
     /// The controller arriving, when known.
     public var to: UInt32?

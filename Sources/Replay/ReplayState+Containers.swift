@@ -10,6 +10,13 @@ extension ReplayState {
     /// takes effect at `…Finish` and is dropped by `…Cancel`. A container whose list is exactly `[from]` when an
     /// interactive transition begins cannot be a navigation controller popping (it would pop its root), so it is
     /// taken as a page controller and the transition as a page scroll; on finish its list becomes `[to]`.
+    ///
+    /// A pop is provisional until the popped controller's viewDidDisappear (UIKit calls `popViewController` as
+    /// soon as the edge swipe is recognised, before the interactive begin is known; MLeaksFinder waits for
+    /// viewDidDisappear for this reason): an `interactiveTransitionBegin` whose `from` was popped from that
+    /// container and has not disappeared yet puts it back on top and holds the pop as if it had come after the
+    /// begin. A begin whose `to` is already the navigation stack's top, with `from` below it, is a push made
+    /// interactive (an iOS 18 zoom transition grabbed midway): `…Finish` keeps the push, `…Cancel` pops `to`.
     mutating func applyContainer(_ event: ContainerEvent, _ time: UInt64, _ ordinal: UInt64) {
         applyContainer(EventContainer(event: event), time, ordinal)
     }
@@ -80,19 +87,32 @@ extension ReplayState {
             guard let from = first else { return }
             let to = second
             var kind = InFlightTransition.Kind.interactivePop
+            var popRequested = false
             if let container {
-                let isPage = controllers.update(container) { c -> Bool in
-                    guard c.containerKind == .page || (c.containerKind == .unknown && c.viewControllers == [from]) else { return false }
-                    c.containerKind = .page
-                    return true
+                if restoreProvisionalPop(of: from, to: container) {
+                    popRequested = true
+                } else if let to, to != from, controllers.update(container, { c in
+                    c.containerKind != .page && c.viewControllers?.last == to && c.viewControllers?.contains(from) == true
+                }) == true {
+                    kind = .interactivePush
+                } else {
+                    let isPage = controllers.update(container) { c -> Bool in
+                        guard c.containerKind == .page || (c.containerKind == .unknown && c.viewControllers == [from]) else { return false }
+                        c.containerKind = .page
+                        return true
+                    }
+                    if isPage == true { kind = .pageScroll }
                 }
-                if isPage == true { kind = .pageScroll }
             }
-            transitions.append(InFlightTransition(kind: kind, container: container, from: from, to: to, since: time, ordinal: ordinal))
+            transitions.append(
+                InFlightTransition(kind: kind, container: container, from: from, to: to, since: time, ordinal: ordinal, popRequested: popRequested))
         case .interactiveTransitionCancel:
             guard let from = first else { return }
             if let index = transitions.lastIndex(where: { $0.from == from && $0.kind != .sheetDismiss && (container == nil || $0.container == container) }) {
-                transitions.remove(at: index)
+                let cancelled = transitions.remove(at: index)
+                if cancelled.kind == .interactivePush, let pushed = cancelled.to {
+                    pop(pushed, from: cancelled.container, time, ordinal)
+                }
             }
         case .interactiveTransitionFinish:
             guard let from = first else { return }
@@ -111,6 +131,8 @@ extension ReplayState {
                 }
             case .interactivePop, .sheetDismiss:
                 pop(from, from: container ?? controllers.update(from, { $0.parent.serial }) ?? nil, time, ordinal)
+            case .interactivePush:
+                break
             }
         case .present:
             guard let presented = first else { return }
@@ -166,6 +188,18 @@ extension ReplayState {
                 _ = controllers.update(attached) { $0.viewAttachedTo = container }
             }
         }
+    }
+
+    /// If `controller` was popped from `container` and has not disappeared since (no viewDidDisappear: the pop
+    /// is still provisional), puts it back on top of the stack, linked to the container, and returns `true`.
+    private mutating func restoreProvisionalPop(of controller: UInt32, to container: UInt32) -> Bool {
+        guard let c = controllers[controller], c.removal?.kind == .popped, c.appearance != .disappeared,
+            c.appearance != .unknown, controllers[container]?.viewControllers?.contains(controller) == false
+        else { return false }
+        _ = controllers.update(container) { $0.viewControllers!.append(controller) }
+        link(controller, to: container)
+        _ = controllers.update(controller) { $0.removal = nil }
+        return true
     }
 
     /// Removes `popped` from `container`'s navigation stack and from its parent.

@@ -91,6 +91,12 @@ public struct NSFastEnumerationIterator: IteratorProtocol {
     public mutating func next() -> Any? { fatalError("stub") }
 }
 
+/// foundation/thread — `class Thread : NSObject`; foundation/thread/ismainthread — `class var isMainThread: Bool
+/// { get }`.
+open class Thread: NSObject {
+    open class var isMainThread: Bool { fatalError("stub") }
+}
+
 /// foundation/operationqueue — `class OperationQueue`.
 open class OperationQueue: NSObject {}
 
@@ -236,6 +242,10 @@ open class NotificationCenter: NSObject {
         get { fatalError("stub") }
         set { fatalError("stub") }
     }
+    /// uikit/uiviewcontroller/isbeingdismissed — `var isBeingDismissed: Bool { get }`.
+    @objc open var isBeingDismissed: Bool { fatalError("stub") }
+    /// uikit/uiviewcontroller/presentationcontroller — `var presentationController: UIPresentationController? { get }`.
+    @objc open var presentationController: UIPresentationController? { fatalError("stub") }
     /// uikit/uiviewcontroller/presentedviewcontroller — `var presentedViewController: UIViewController? { get }`.
     @objc open var presentedViewController: UIViewController? { fatalError("stub") }
     /// uikit/uiviewcontroller/presentingviewcontroller — `var presentingViewController: UIViewController? { get }`.
@@ -263,6 +273,9 @@ open class NotificationCenter: NSObject {
         get { fatalError("stub") }
         set { fatalError("stub") }
     }
+    /// uikit/uinavigationcontroller/interactivepopgesturerecognizer — `var interactivePopGestureRecognizer:
+    /// UIGestureRecognizer? { get }`.
+    @objc open var interactivePopGestureRecognizer: UIGestureRecognizer? { fatalError("stub") }
     /// uikit/uinavigationcontroller/topviewcontroller — `var topViewController: UIViewController? { get }`.
     @objc open var topViewController: UIViewController? { fatalError("stub") }
 
@@ -298,6 +311,10 @@ open class NotificationCenter: NSObject {
         get { fatalError("stub") }
         set { fatalError("stub") }
     }
+    /// uikit/uitabbarcontroller/setviewcontrollers(_:animated:) — `func setViewControllers(_ viewControllers:
+    /// [UIViewController]?, animated: Bool)`, selector `setViewControllers:animated:`.
+    @objc(setViewControllers:animated:)
+    open func setViewControllers(_ viewControllers: [UIViewController]?, animated: Bool) {}
     /// uikit/uitabbarcontroller/selectedviewcontroller — `unowned(unsafe) var selectedViewController:
     /// UIViewController?` (setter selector `setSelectedViewController:`).
     @objc open var selectedViewController: UIViewController? {
@@ -309,6 +326,111 @@ open class NotificationCenter: NSObject {
         get { fatalError("stub") }
         set { fatalError("stub") }
     }
+}
+
+/// uikit/uipageviewcontroller — `@MainActor class UIPageViewController : UIViewController`.
+@MainActor open class UIPageViewController: UIViewController {
+    /// uikit/uipageviewcontroller/navigationdirection — `enum NavigationDirection` (raw type `Int`: forward 0,
+    /// reverse 1).
+    @objc public enum NavigationDirection: Int, @unchecked Sendable {
+        case forward = 0
+        case reverse = 1
+    }
+    /// uikit/uipageviewcontroller/viewcontrollers — `var viewControllers: [UIViewController]? { get }`.
+    @objc open var viewControllers: [UIViewController]? { fatalError("stub") }
+    /// uikit/uipageviewcontroller/setviewcontrollers(_:direction:animated:completion:) — `func
+    /// setViewControllers(_ viewControllers: [UIViewController]?, direction:
+    /// UIPageViewController.NavigationDirection, animated: Bool, completion: ((Bool) -> Void)? = nil)`, selector
+    /// `setViewControllers:direction:animated:completion:`.
+    @objc(setViewControllers:direction:animated:completion:)
+    open func setViewControllers(
+        _ viewControllers: [UIViewController]?, direction: UIPageViewController.NavigationDirection, animated: Bool,
+        completion: ((Bool) -> Void)? = nil
+    ) {}
+}
+
+/// uikit/uisplitviewcontroller — `@MainActor class UISplitViewController : UIViewController`.
+@MainActor open class UISplitViewController: UIViewController {
+    /// uikit/uisplitviewcontroller/column — `enum Column` (raw type `Int`: primary 0, supplementary 1,
+    /// secondary 2, compact 3; iOS 14+).
+    @objc public enum Column: Int, @unchecked Sendable {
+        case primary = 0
+        case supplementary = 1
+        case secondary = 2
+        case compact = 3
+    }
+    /// uikit/uisplitviewcontroller/viewcontrollers — `var viewControllers: [UIViewController]` (setter selector
+    /// `setViewControllers:`).
+    @objc open var viewControllers: [UIViewController] {
+        get { fatalError("stub") }
+        set { fatalError("stub") }
+    }
+    /// uikit/uisplitviewcontroller/setviewcontroller(_:for:) — `func setViewController(_ vc: UIViewController?,
+    /// for column: UISplitViewController.Column)`, selector `setViewController:forColumn:` (iOS 14+).
+    @objc(setViewController:forColumn:)
+    open func setViewController(_ vc: UIViewController?, for column: UISplitViewController.Column) {}
+}
+
+/// uikit/uiwindow — `@MainActor class UIWindow : UIView`.
+@MainActor open class UIWindow: UIView {
+    /// uikit/uiwindow/rootviewcontroller — `var rootViewController: UIViewController?` (setter selector
+    /// `setRootViewController:`).
+    @objc open var rootViewController: UIViewController? {
+        get { fatalError("stub") }
+        set { fatalError("stub") }
+    }
+}
+
+/// uikit/uigesturerecognizer — `@MainActor class UIGestureRecognizer : NSObject`.
+@MainActor open class UIGestureRecognizer: NSObject {
+    /// uikit/uigesturerecognizer/state-swift.enum — `enum State` (raw type `Int`: possible 0, began 1,
+    /// changed 2, ended 3, cancelled 4, failed 5; `recognized` is `ended`).
+    @objc public enum State: Int, @unchecked Sendable {
+        case possible = 0
+        case began = 1
+        case changed = 2
+        case ended = 3
+        case cancelled = 4
+        case failed = 5
+    }
+    /// uikit/uigesturerecognizer/state-swift.property — `var state: UIGestureRecognizer.State { get set }`.
+    @objc open var state: UIGestureRecognizer.State {
+        get { fatalError("stub") }
+        set { fatalError("stub") }
+    }
+}
+
+/// uikit/uipresentationcontroller — `@MainActor class UIPresentationController : NSObject`.
+@MainActor open class UIPresentationController: NSObject {
+    /// uikit/uipresentationcontroller/presentedviewcontroller — `var presentedViewController: UIViewController
+    /// { get }`.
+    @objc open var presentedViewController: UIViewController { fatalError("stub") }
+    /// uikit/uipresentationcontroller/presentingviewcontroller — `var presentingViewController: UIViewController
+    /// { get }`.
+    @objc open var presentingViewController: UIViewController { fatalError("stub") }
+    /// uikit/uipresentationcontroller/delegate — `weak var delegate: (any UIAdaptivePresentationControllerDelegate)?`.
+    @objc open weak var delegate: (any UIAdaptivePresentationControllerDelegate)?
+}
+
+/// uikit/uiadaptivepresentationcontrollerdelegate — `@MainActor protocol UIAdaptivePresentationControllerDelegate
+/// : NSObjectProtocol`, every method optional (iOS 13+ for these four).
+@MainActor @objc public protocol UIAdaptivePresentationControllerDelegate: NSObjectProtocol {
+    /// .../presentationcontrollershoulddismiss(_:) — `optional func presentationControllerShouldDismiss(_
+    /// presentationController: UIPresentationController) -> Bool`.
+    @objc(presentationControllerShouldDismiss:)
+    optional func presentationControllerShouldDismiss(_ presentationController: UIPresentationController) -> Bool
+    /// .../presentationcontrollerwilldismiss(_:) — `optional func presentationControllerWillDismiss(_
+    /// presentationController: UIPresentationController)`.
+    @objc(presentationControllerWillDismiss:)
+    optional func presentationControllerWillDismiss(_ presentationController: UIPresentationController)
+    /// .../presentationcontrollerdiddismiss(_:) — `optional func presentationControllerDidDismiss(_
+    /// presentationController: UIPresentationController)`.
+    @objc(presentationControllerDidDismiss:)
+    optional func presentationControllerDidDismiss(_ presentationController: UIPresentationController)
+    /// .../presentationcontrollerdidattempttodismiss(_:) — `optional func
+    /// presentationControllerDidAttemptToDismiss(_ presentationController: UIPresentationController)`.
+    @objc(presentationControllerDidAttemptToDismiss:)
+    optional func presentationControllerDidAttemptToDismiss(_ presentationController: UIPresentationController)
 }
 
 // MARK: - UIKit: transition coordination

@@ -72,4 +72,32 @@ func containerShapes(_ nav: UINavigationController, _ tabs: UITabBarController, 
     // The setter of `selectedViewController` takes the property's type.
     let selected = tabs.selectedViewController
     same(type(of: (nil as ContainerSwizzler.SelectTab?)!(tabs, sel, selected)), Void.self)
+    // The newer wrappers: tab list, window root, page and split view controllers.
+    let (tabList, tabAnimated, tabResult) = split(UITabBarController.setViewControllers(_:animated:))
+    same(type(of: tabList), [UIViewController]?.self)
+    same(type(of: (nil as ContainerSwizzler.SetTabs?)!(tabs, sel, nil as NSArray?, tabAnimated)), tabResult)
+    let window: UIWindow = (nil as UIWindow?)!
+    let root = window.rootViewController
+    same(type(of: (nil as ContainerSwizzler.SetRoot?)!(window, sel, root)), Void.self)
+    let pages: UIPageViewController = (nil as UIPageViewController?)!
+    let (pageList, direction, pageAnimated, pageCompletion, pageResult) = split4(UIPageViewController.setViewControllers(_:direction:animated:completion:))
+    same(type(of: pageList), [UIViewController]?.self)
+    same(type(of: (nil as ContainerSwizzler.SetPages?)!(pages, sel, nil as NSArray?, direction, pageAnimated, pageCompletion)), pageResult)
+    let splitView: UISplitViewController = (nil as UISplitViewController?)!
+    same(type(of: splitView.viewControllers), [UIViewController].self)
+    same(type(of: (nil as ContainerSwizzler.SetSplitControllers?)!(splitView, sel, array)), Void.self)
+    let (columnController, column, columnResult) = split(UISplitViewController.setViewController(_:for:))
+    same(type(of: (nil as ContainerSwizzler.SetSplitColumn?)!(splitView, sel, columnController, column)), columnResult)
+}
+
+/// The four-argument overload of `split`.
+@MainActor func split4<S, A, B, C, D, R>(_ method: (S) -> @MainActor (A, B, C, D) -> R) -> (A, B, C, D, R.Type) { fatalError() }
+
+@MainActor
+func delegateShapes(_ delegate: any UIAdaptivePresentationControllerDelegate, _ controller: UIPresentationController, _ sel: Selector) {
+    // Optional protocol requirements, called through the existential: `?` makes each result optional.
+    let asked: Bool? = delegate.presentationControllerShouldDismiss?(controller)
+    same(type(of: (nil as PresentationDelegateSwizzler.Ask?)!(delegate, sel, controller)), type(of: asked!))
+    let told: Void? = delegate.presentationControllerDidAttemptToDismiss?(controller)
+    same(type(of: (nil as PresentationDelegateSwizzler.Notify?)!(delegate, sel, controller)), type(of: told!))
 }
