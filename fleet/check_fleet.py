@@ -10,8 +10,8 @@
 4. Reads the job's Parquet tables with pyarrow and checks: the aggregates are equal row for row; every trace
    has one row in traces/; the findings are the same (path, rule, event); every damaged trace, and exactly the
    traces the one-machine audit reports as damaged, has its input problems in input_problems/.
-5. Runs the job again through Spark's binaryFile staging (--stage) with a binary that is killed by SIGSEGV on
-   one trace, in batches of 3: that trace is an input problem naming the signal, and no other trace is lost.
+5. Runs the job again through Spark's binaryFile staging (--stage) with a binary (named by a bare relative name)
+   that is killed by SIGSEGV on one trace, in batches of 3: that trace is an input problem naming the signal, and no other trace is lost.
 6. Checks the errors for a missing binary and a missing Java runtime, and --help.
 
 Prints one line; exits 1 with the differences on failure.
@@ -44,9 +44,9 @@ def expect(condition, message):
         raise CheckFailed(message)
 
 
-def run_job(arguments, env=None):
+def run_job(arguments, env=None, cwd=None):
     return subprocess.run([sys.executable, JOB, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=env, text=True)
+                          env=env, cwd=cwd, text=True)
 
 
 def reference(binary, paths):
@@ -134,8 +134,9 @@ def check_crash(binary, manifest, work):
                      f'exec "{os.path.abspath(binary)}" "$@"\n')
     os.chmod(wrapper, 0o755)
     output = os.path.join(work, "crash-out")
-    result = run_job(["--master", "local[2]", "--binary", wrapper, "--stage", "--batch", "3", "--quiet",
-                      "-o", output, small])
+    # The binary named by a bare relative name, as spark-submit --files leaves it in the driver's directory.
+    result = run_job(["--master", "local[2]", "--binary", os.path.basename(wrapper), "--stage", "--batch", "3",
+                      "--quiet", "-o", output, small], cwd=work)
     expect(result.returncode == 0, f"the job with a crashing binary failed:\n{result.stderr[-2000:]}")
     rows = {os.path.basename(r["path"]): r for r in read_table(output, "traces")}
     expect(len(rows) == 7, f"traces/ has {len(rows)} rows for 7 traces: {sorted(rows)}")

@@ -345,7 +345,7 @@ def check_environment(arguments):
     if not os.access(binary, os.X_OK):
         raise FleetError(f"--binary {binary}: not executable")
     try:
-        help_text = subprocess.run([binary, "audit", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        help_text = subprocess.run([os.path.abspath(binary), "audit", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    timeout=60).stdout.decode("utf-8", "replace")
     except (OSError, subprocess.TimeoutExpired) as error:
         raise FleetError(f"--binary {binary}: cannot run it ({error})")
