@@ -79,7 +79,9 @@ struct AuditCommandTests {
         #expect(lines.contains { $0.hasPrefix("\(trace):event 10: error: critical save of 'draft'") && $0.hasSuffix("(critical_save_placement)") })
         #expect(lines.contains { $0.hasPrefix("\(trace):event 18: error: 'draft' edited at 8.511 s") && $0.hasSuffix("(unsaved_edit_at_exit)") })
         #expect(lines.contains { $0.contains("related: event 14 at 6.290 s: disappearance cancelled") })
-        #expect(lines.last == "audited 1 trace (19 events) with \(BuiltinRules.enabledByDefault.count) rules: 2 errors, 0 warnings, 0 notes")
+        #expect(lines.last == "audited 1 trace (19 events) with \(BuiltinRules.enabledByDefault.count) rules, 11 of which had nothing to check: 2 errors, 0 warnings, 0 notes")
+        #expect(lines.contains("\(trace): note: nothing to check for 11 of 15 rules: leaked_controller, orphan_child, view_loaded_in_init, geometry_before_appearing, teardown_in_will_disappear, work_before_visible, hosting_children_accumulate, expensive_layout, timer_under_sheet, analytics_overcount, observer_not_removed"))
+        #expect(lines.contains("  observer_not_removed: no observer.add marks: add observer.add marks with 'lifetrace import --mark' or the recorder's mark(\"observer.add\", …)"))
         #expect(!FileManager.default.fileExists(atPath: trace + ".jsonl"), "text output writes no export")
     }
 
@@ -167,7 +169,9 @@ struct AuditCommandTests {
         try Self.writeTrace(Self.cancelledPopEvents, to: trace)
         let junit = run(["audit", trace, "--format", "junit"])
         #expect(junit.out.hasPrefix("<?xml"))
-        #expect(junit.out.components(separatedBy: "<testcase ").count - 1 == BuiltinRules.enabledByDefault.count)
+        // Every rule is a test case; the opt-in ones not enabled are skipped.
+        #expect(junit.out.components(separatedBy: "<testcase ").count - 1 == BuiltinRules.all.count)
+        #expect(junit.out.contains("skipped=\"\(BuiltinRules.all.count - BuiltinRules.enabledByDefault.count)\""))
         #expect(junit.out.contains("failures=\"2\""))
         let github = run(["audit", trace, "--format", "github"]).out.split(separator: "\n").map(String.init)
         #expect(github[0].hasPrefix("::error file=\(GitHubAnnotationReporter.escapeProperty(trace)),title=critical_save_placement::"))
@@ -196,7 +200,8 @@ struct AuditCommandTests {
         try Data(#"{"disabled_rules": ["critical_save_placement"], "rules": {"unsaved_edit_at_exit": {"severity": "warning"}}}"#.utf8).write(to: URL(fileURLWithPath: quiet))
         let relaxed = run(["audit", trace, "--config", quiet])
         #expect(relaxed.code == .success)
-        #expect(relaxed.out.contains("with \(BuiltinRules.enabledByDefault.count - 1) rules: 0 errors, 1 warning"))
+        #expect(relaxed.out.contains("with \(BuiltinRules.enabledByDefault.count - 1) rules, "), "\(relaxed.out)")
+        #expect(relaxed.out.contains(" had nothing to check: 0 errors, 1 warning"), "\(relaxed.out)")
         let bad = scratch.path("bad.json")
         try Data(#"{"rules": {"leaked_controller": {"grase": "5s"}}}"#.utf8).write(to: URL(fileURLWithPath: bad))
         let failed = run(["audit", trace, "--config", bad])
@@ -259,6 +264,6 @@ struct AuditCommandTests {
         #expect(process.terminationStatus == 1)
         #expect(out.contains("traces/first.lifetrace:event 3: error: "))
         #expect(out.contains("traces/ui/list.lifetrace:event 3: error: "))
-        #expect(out.hasSuffix("audited 2 traces (8 events) with \(BuiltinRules.enabledByDefault.count) rules: 2 errors, 0 warnings, 0 notes\n"))
+        #expect(out.hasSuffix("audited 2 traces (8 events) with \(BuiltinRules.enabledByDefault.count) rules, 13 of which had nothing to check in any of them: 2 errors, 0 warnings, 0 notes\n"))
     }
 }

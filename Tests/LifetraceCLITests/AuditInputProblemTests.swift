@@ -50,7 +50,7 @@ struct AuditInputProblemTests {
         return try #require(lines.firstIndex { $0.contains("\"A#9\"") }) + 1
     }
 
-    @Test("SARIF of a readable trace: one successful invocation, no notifications")
+    @Test("SARIF of a readable trace: one successful invocation; each rule with nothing to check is a note notification")
     func sarifClean() throws {
         let scratch = try AuditCommandTests.Scratch()
         let trace = scratch.path("notes.lifetrace")
@@ -59,7 +59,16 @@ struct AuditInputProblemTests {
         let log = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         let invocation = try #require(((log["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first)
         #expect(invocation["executionSuccessful"] as? Bool == true)
-        #expect(invocation["toolExecutionNotifications"] == nil)
+        let notifications = try #require(invocation["toolExecutionNotifications"] as? [[String: Any]])
+        #expect(notifications.count == 11, "the trace has no removals, init, geometry, teardown, timer, layout, SwiftUI or observer facts")
+        #expect(notifications.allSatisfy { $0["level"] as? String == "note" })
+        let rules = (log["runs"] as? [[String: Any]])?.first.flatMap { (($0["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]] } ?? []
+        let observer = try #require(notifications.first { ($0["associatedRule"] as? [String: Any])?["id"] as? String == "observer_not_removed" })
+        let index = try #require((observer["associatedRule"] as? [String: Any])?["index"] as? Int)
+        #expect(rules[index]["id"] as? String == "observer_not_removed")
+        #expect(((observer["message"] as? [String: Any])?["text"] as? String)?.hasPrefix("observer_not_removed had nothing to check: no observer.add marks; add observer.add marks") == true)
+        let uri = (((observer["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
+        #expect(uri?.hasSuffix("notes.lifetrace") == true)
     }
 
     @Test("JSON lists the problem, JUnit counts an error, GitHub annotates it")
@@ -75,7 +84,7 @@ struct AuditInputProblemTests {
         #expect(problem["line"] as? Int == line)
         #expect(problem["byte_offset"] is NSNull)
         let junit = AuditCommandTests().run(["audit", path, "--format", "junit"]).out
-        #expect(junit.contains("errors=\"1\">") && junit.contains("<error type=\"unreadable input\""))
+        #expect(junit.contains(#"tests="1" failures="0" errors="1" skipped="0">"#) && junit.contains("<error type=\"unreadable input\""))
         let github = AuditCommandTests().run(["audit", path, "--format", "github"]).out
         #expect(github.contains("::error file=\(path),line=\(line),title=lifetrace input::"), "\(github)")
     }

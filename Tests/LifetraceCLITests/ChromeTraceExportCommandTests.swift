@@ -29,7 +29,10 @@ struct ChromeTraceExportCommandTests {
             #expect(result.code == .success, "\(path): \(result.err)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any], "\(path)")
             let events = try #require(object["traceEvents"] as? [[String: Any]], "\(path)")
-            #expect(events.contains { $0["cat"] as? String == "callback" }, "\(path) has no callback slice")
+            // Every trace with controller callbacks shows them as slices (some public logs hold only app and scene
+            // events, or only marks).
+            let hasCallbacks = Self.run(["export", path]).out.contains(#""kind":"callback""#)
+            #expect(events.contains { $0["cat"] as? String == "callback" } == hasCallbacks, "\(path): callback slices")
             for event in events {
                 #expect(event["ph"] is String && event["pid"] is Int, "\(path): \(event)")
             }

@@ -49,7 +49,8 @@ struct ImportCommandTests {
         #expect(result.out.contains("line 4: [Dashboard] timer started: refresh"))
         let events = try Self.events(in: trace)
         #expect(events.count == 11)
-        #expect(events.first?.source == EventSource(text: "[Dashboard] viewDidLoad", file: log, line: 1))
+        // The source file is named relative to the repository the log is in, as a committed file is.
+        #expect(events.first?.source == EventSource(text: "[Dashboard] viewDidLoad", file: "Tests/Fixtures/cases/03-sheet-presenter-silent.log", line: 1))
         let header = try TraceReader(path: trace).header
         #expect(header.hasSyntheticTimes)
         #expect(header.clockDomain == .synthetic)

@@ -11,6 +11,31 @@ public struct IdleRule: Sendable, Hashable {
 
     /// `critical_save_placement: no save marks`.
     public var description: String {
-        "\(ruleID): no \(missing.map(\.plural).joined(separator: " or "))"
+        "\(ruleID): \(absence)"
+    }
+
+    /// What the trace lacked, in words; kinds of one sort share their noun: `no save marks`, `no teardown,
+    /// timer.stop or request.cancel marks`, `no container events and no willMove(toParent:) or didMove(toParent:)
+    /// callbacks`.
+    public var absence: String {
+        var marks: [String] = []
+        var callbacks: [String] = []
+        var others: [String] = []
+        for kind in missing {
+            switch kind {
+            case .mark(let name): marks.append(name)
+            case .callback(let callback): callbacks.append(callback.name)
+            default: others.append(kind.plural)
+            }
+        }
+        let groups = others + [Self.list(marks, "marks"), Self.list(callbacks, "callbacks")].compactMap { $0 }
+        return "no \(groups.joined(separator: " and no "))"
+    }
+
+    /// `a, b or c NOUN`; `nil` for no names.
+    private static func list(_ names: [String], _ noun: String) -> String? {
+        guard let last = names.last else { return nil }
+        let head = names.dropLast().joined(separator: ", ")
+        return head.isEmpty ? "\(last) \(noun)" : "\(head) or \(last) \(noun)"
     }
 }

@@ -151,8 +151,9 @@ public enum RulesDocumentation {
             `critical_save_placement`, no layout callbacks for `expensive_layout`) is not counted as passed. The
             text report names such rules per trace (`TRACE: note: nothing to check for N of M rules: …`), then
             once each with what was missing and how a trace comes to have it, and the summary line counts the
-            rules that had nothing to check in any trace (`with 15 rules, 9 of which had nothing to check`); JSON
-            lists them per trace under `nothing_to_check` (`rule`, `missing`, `hint`).
+            rules that had nothing to check in every trace (`with 15 rules, 9 of which had nothing to check`); JSON
+            lists them per trace under `nothing_to_check` (`rule`, `missing`, `hint`), and SARIF as `note`
+            `toolExecutionNotifications` whose `associatedRule` is the rule, located at the trace.
 
 
             """

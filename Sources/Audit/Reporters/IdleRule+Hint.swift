@@ -21,8 +21,8 @@ extension IdleRule {
             return "add \(name) marks with 'lifetrace import --mark' or the recorder's \(call)"
         case .anyMark:
             return "add marks with 'lifetrace import --mark' or the recorder's mark API"
-        case .callback(let callback):
-            return "the trace has no \(callback.name) callback: log it, or record through LifetraceUIKit"
+        case .callback:
+            return "log the callback (import reads its name in a print line), or record through LifetraceUIKit"
         case .resourceStarted, .resourceStopped:
             return "add timer/observer/task/request marks with 'lifetrace import --mark' or the recorder's mark API"
         case .removed, .container, .deinitialized, .disappearanceCancelled:

@@ -176,17 +176,34 @@ public enum SARIFReporter {
 
     /// The run's one invocation (SARIF 2.1.0 §3.20): `executionSuccessful` is false when an input could not be
     /// read, and every input problem is a tool execution notification (§3.58) located at its file, so code
-    /// scanning does not show a partial audit as a clean run.
+    /// scanning does not show a partial audit as a clean run. Each rule that had nothing to check in a trace is a
+    /// `note` notification too, with the rule as its `associatedRule` (§3.58.5), located at the trace.
     static func invocation(_ report: AuditReport) -> JSONValue {
         var members: [(String, JSONValue)] = [("executionSuccessful", .bool(!report.hasUnreadableInput))]
-        if !report.inputProblems.isEmpty {
-            members.append(("toolExecutionNotifications", .array(report.inputProblems.map { problem in
-                .object([
-                    ("level", .string(problem.severity.rawValue)),
-                    ("message", .object([("text", .string(problem.message))])),
-                    ("locations", .array([.object([("physicalLocation", problemLocation(problem, paths: report.traces.first?.paths))])])),
-                ])
-            })))
+        var notifications: [JSONValue] = report.inputProblems.map { problem in
+            .object([
+                ("level", .string(problem.severity.rawValue)),
+                ("message", .object([("text", .string(problem.message))])),
+                ("locations", .array([.object([("physicalLocation", problemLocation(problem, paths: report.traces.first?.paths))])])),
+            ])
+        }
+        let ruleIndex = Dictionary(report.rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for trace in report.traces {
+            let file = trace.paths?.input(trace.path) ?? trace.path
+            let location = JSONValue.object([("artifactLocation", .object([("uri", .string(RepositoryPaths.uri(file)))]))])
+            for idle in trace.idleRules {
+                var rule: [(String, JSONValue)] = [("id", .string(idle.ruleID))]
+                if let index = ruleIndex[idle.ruleID] { rule.append(("index", .int(Int64(index)))) }
+                notifications.append(.object([
+                    ("level", .string("note")),
+                    ("message", .object([("text", .string("\(idle.ruleID) had nothing to check: \(idle.absence); \(idle.hint)"))])),
+                    ("associatedRule", .object(rule)),
+                    ("locations", .array([.object([("physicalLocation", location)])])),
+                ]))
+            }
+        }
+        if !notifications.isEmpty {
+            members.append(("toolExecutionNotifications", .array(notifications)))
         }
         return .object(members)
     }

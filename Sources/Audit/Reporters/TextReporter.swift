@@ -68,9 +68,8 @@ public enum TextReporter {
         var out = "nothing to check, and why:\n"
         for id in order {
             guard let idle = first[id], let times = count[id] else { continue }
-            let missing = idle.missing.map(\.plural).joined(separator: " or ")
             let scope = report.traces.count == 1 ? "" : " (in \(times) of \(report.traces.count) traces)"
-            out += "  \(id): no \(missing)\(scope): \(idle.hint)\n"
+            out += "  \(id): \(idle.absence)\(scope): \(idle.hint)\n"
         }
         return out
     }

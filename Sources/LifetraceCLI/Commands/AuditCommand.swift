@@ -298,7 +298,9 @@ struct AuditCommand: Command {
         }
         if count == 0 {
             // Not a problem of the input (exit 0; the summary counts it as audited), but no rule had anything to
-            // check, which the summary's "0 events" hides among other traces.
+            // check, which the summary's "0 events" hides among other traces; this note says so once, in place of a
+            // list of every rule.
+            audit.idleRules = []
             output.errorLine("lifetrace audit: note: \(input.noEventsText); no rule had anything to check")
         }
         return audit
