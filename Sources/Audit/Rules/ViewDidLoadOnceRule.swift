@@ -57,8 +57,17 @@ struct ViewDidLoadOnceRule: AuditRule {
     let facts: [FactKind] = FactKind.callbacks(.viewDidLoad, .deinitialize, .viewDidUnload)
 
     let severity: Severity
-    /// Per live controller, its first viewDidLoad.
-    var firstLoad: [UInt32: RelatedEvent] = [:]
+    /// Per live controller, its current load.
+    var loads: [UInt32: Load] = [:]
+
+    /// A load of one controller's view: its first viewDidLoad, and the finding at the first repeat with the
+    /// number of repeats (one finding per load, however often viewDidLoad comes again).
+    struct Load {
+        var first: RelatedEvent
+        var finding: Finding?
+        var repeats = 0
+        var last: UInt64 = 0
+    }
 
     init(settings: RuleSettings) {
         severity = settings.severity
@@ -67,17 +76,35 @@ struct ViewDidLoadOnceRule: AuditRule {
     mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
         guard case .callback(let callback) = fact, callback.isStart else { return }
         if callback.callback == .deinitialize || callback.callback == .viewDidUnload {
-            firstLoad[callback.controller] = nil
+            if let load = loads.removeValue(forKey: callback.controller) { report(load, replay, &findings) }
             return
         }
-        guard let first = firstLoad[callback.controller] else {
-            firstLoad[callback.controller] = RelatedEvent(ordinal: replay.ordinal, timestamp: replay.timestamp, message: "first viewDidLoad at \(replay.time(replay.timestamp))")
+        guard var load = loads[callback.controller] else {
+            loads[callback.controller] = Load(first: RelatedEvent(ordinal: replay.ordinal, timestamp: replay.timestamp, message: "first viewDidLoad at \(replay.time(replay.timestamp))"))
             return
         }
-        let name = replay.name(of: callback.controller)
-        findings.append(Finding(
-            ruleID: Self.id, severity: severity, controller: name, timestamp: replay.timestamp, ordinal: replay.ordinal, callback: callback.callback.name,
-            message: "viewDidLoad ran again for \(name) at \(replay.time(replay.timestamp)); it already ran at \(replay.time(first.timestamp)), so one-time setup runs twice.",
-            related: [first], source: replay.source))
+        if load.finding == nil {
+            let name = replay.name(of: callback.controller)
+            load.finding = Finding(
+                ruleID: Self.id, severity: severity, controller: name, timestamp: replay.timestamp, ordinal: replay.ordinal, callback: callback.callback.name,
+                message: "viewDidLoad ran again for \(name) at \(replay.time(replay.timestamp)); it already ran at \(replay.time(load.first.timestamp)), so one-time setup runs twice.",
+                related: [load.first], source: replay.source)
+        }
+        load.repeats += 1
+        load.last = replay.timestamp
+        loads[callback.controller] = load
+    }
+
+    func finish(_ replay: ReplayView, _ findings: inout [Finding]) {
+        for load in loads.values { report(load, replay, &findings) }
+    }
+
+    /// Appends the load's finding, if viewDidLoad came again during it, with the count of repeats.
+    private func report(_ load: Load, _ replay: ReplayView, _ findings: inout [Finding]) {
+        guard var finding = load.finding else { return }
+        if load.repeats > 1 {
+            finding.message += " It ran \(load.repeats + 1) times in all for this load of the view, the last at \(replay.time(load.last))."
+        }
+        findings.append(finding)
     }
 }
