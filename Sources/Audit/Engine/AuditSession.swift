@@ -13,8 +13,9 @@ import TraceModel
 /// Streaming: memory is bounded by the replayed state (live controllers) and what the rules keep per live
 /// controller, not by the number of events. Not `Sendable`: use one session on one thread.
 public final class AuditSession {
-    /// The replayed state after the last event observed.
-    public private(set) var state = ReplayState()
+    /// The replayed state after the last event observed. Unchecked exclusivity, as `FactEngine`'s per-event
+    /// properties: one thread, never lent out overlapping.
+    @exclusivity(unchecked) public private(set) var state = ReplayState()
     private let engine: FactEngine
 
     init(facts engine: FactEngine) {

@@ -33,8 +33,9 @@ struct FactDeriver {
     /// Exits recorded as instants: their window closes at the next callback or app event.
     private var instantExits: [Exit] = []
 
-    /// Derives the facts of `event` (the fold applied it: `state` is the state after it) and hands each to `emit`.
-    mutating func derive(_ event: EngineEvent, ordinal: UInt64, timestamp: UInt64, source: EventSource?, previousTimestamp: UInt64?, state: borrowing ReplayState, _ emit: (Fact) -> Void) {
+    /// Derives the facts of `event` (the fold applied it: `state` points to the state after it; read in place, never
+    /// copied) and hands each to `emit`.
+    mutating func derive(_ event: EngineEvent, ordinal: UInt64, timestamp: UInt64, source: EventSource?, previousTimestamp: UInt64?, state: UnsafePointer<ReplayState>, _ emit: (Fact) -> Void) {
         switch event {
         case .callback(var callback):
             closeInstantWindows(emit)
@@ -46,12 +47,12 @@ struct FactDeriver {
                 begins.append(Begin(controller: callback.controller, callback: callback.callback, since: timestamp, ordinal: ordinal))
             }
             emit(.callback(callback))
-            deriveCallback(callback, ordinal: ordinal, timestamp: timestamp, source: source, state: state, emit)
+            deriveCallback(callback, ordinal: ordinal, timestamp: timestamp, source: source, emit)
         case .mark(let mark):
             let owner = mark.controller?.serial
-            var enclosing = state.enclosingCallback(ofSerial: owner)
+            var enclosing = state.pointee.enclosingCallback(ofSerial: owner)
             // A controller callback whose controller's record is gone encloses nothing (its name is unknown).
-            if let serial = enclosing?.controllerSerial, !state.controllers.contains(serial) { enclosing = nil }
+            if let serial = enclosing?.controllerSerial, !state.pointee.controllers.contains(serial) { enclosing = nil }
             let fact = MarkFact(name: mark.name, phase: mark.phase, owner: owner, fields: mark.fields, enclosing: enclosing)
             emit(.mark(fact))
             if mark.phase != .end, let change = Self.resource(mark.name) {
@@ -71,7 +72,7 @@ struct FactDeriver {
                 for controller in container.controllers { emit(.removed(RemovalFact(controller: controller.serial, how: .operation(container.operation)))) }
             case .setViewControllers, .setRoot:
                 // The members that left the list: the fold's removal record made at this event.
-                for serial in state.controllers.keys.sorted() where state.controllers.leftList(serial, at: ordinal) {
+                for serial in state.pointee.controllers.keys.sorted() where state.pointee.controllers.leftList(serial, at: ordinal) {
                     emit(.removed(RemovalFact(controller: serial, how: .leftList(container.operation))))
                 }
             default:
@@ -104,7 +105,7 @@ struct FactDeriver {
         openExits.removeAll()
     }
 
-    private mutating func deriveCallback(_ callback: CallbackFact, ordinal: UInt64, timestamp: UInt64, source: EventSource?, state: borrowing ReplayState, _ emit: (Fact) -> Void) {
+    private mutating func deriveCallback(_ callback: CallbackFact, ordinal: UInt64, timestamp: UInt64, source: EventSource?, _ emit: (Fact) -> Void) {
         let serial = callback.controller
         switch callback.callback {
         case .viewWillDisappear where callback.isStart:

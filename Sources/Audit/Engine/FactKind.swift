@@ -29,6 +29,26 @@ public enum FactKind: Sendable, Hashable {
         Callback.allCases.map { .callback($0) }
     }
 
+    /// The kinds other than callbacks and marks, numbered for the engine's tables (`otherIndex`).
+    static let otherCount = 10
+
+    /// `0..<otherCount` for a kind other than `callback`, `mark` and `anyMark`; `nil` for those.
+    var otherIndex: Int? {
+        switch self {
+        case .callback, .mark, .anyMark: nil
+        case .disappearanceCancelled: 0
+        case .exitCompleted: 1
+        case .removed: 2
+        case .deinitialized: 3
+        case .resourceStarted: 4
+        case .resourceStopped: 5
+        case .container: 6
+        case .app: 7
+        case .swiftUI: 8
+        case .runStarted: 9
+        }
+    }
+
     /// How a report names the kind when a trace has none of it: `save marks`, `viewDidLoad callbacks`.
     public var plural: String {
         switch self {
