@@ -11,11 +11,6 @@ public typealias SeededGenerator = SplitMix64
 /// characters, non-ASCII text and the empty string; mark fields use all four value types with extreme values.
 /// Doubles are finite (NaN is unequal to itself, which would make equality-based round-trip checks meaningless).
 public enum RandomEvents {
-    /// The callbacks drawn from: all but `viewDidUnload` (code 15), so the seeded streams, and the damage the fuzz
-    /// tests inflict on them, are those their expectations were computed from; its import and replay are tested in
-    /// ImportUnloadTests.
-    static let callbacks: [Callback] = Callback.allCases.filter { $0 != .viewDidUnload }
-
     /// `count` events from `seed`, starting at `start` nanoseconds.
     public static func make(count: Int, seed: UInt64, start: UInt64 = 1_000_000_000) -> [Event] {
         var generator = SeededGenerator(seed: seed)
@@ -62,7 +57,7 @@ public enum RandomEvents {
         let payload: EventPayload
         switch generator.next() % 10 {
         case 0, 1, 2, 3:
-            let callback = pick(Self.callbacks, &generator)
+            let callback = pick(Callback.allCases, &generator)
             var parent: ParentArgument?
             if callback == .willMoveToParent || callback == .didMoveToParent || generator.next() % 10 == 0 {
                 parent = generator.next() % 3 == 0 ? ParentArgument.none : .controller(controller())

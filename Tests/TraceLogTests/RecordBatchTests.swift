@@ -103,7 +103,9 @@ struct RecordBatchTests {
             let count = round % 11 == 0 ? events.count - 1 : events.count
             let expected = Self.oneByOne(mutated, count: count, first: first, last: last)
             let actual = Self.batched(mutated, count: count, first: first, last: last, limit: 64)
-            #expect(actual.events == expected.events, "round \(round)")
+            // Compared as text: a damaged double may be a NaN, which is unequal to itself.
+            #expect(actual.events.count == expected.events.count, "round \(round)")
+            #expect("\(actual.events)" == "\(expected.events)", "round \(round)")
             #expect(actual.error?.message == expected.error?.message, "round \(round)")
             #expect(actual.error?.eventOrdinal == expected.error?.eventOrdinal, "round \(round)")
             if expected.error != nil { failures += 1 }
