@@ -7,6 +7,7 @@
 //        │            │          │
 //        │            └────► Recorder ─► Simulator, LifetraceUIKit
 //        └─► ConsoleImport
+//   Audit, ArgumentParsing ─► RuleLanguage (rule files compiled to audit rules)
 //   ArgumentParsing ─► LifetraceCLI (uses all) ─► lifetrace
 import PackageDescription
 
@@ -40,11 +41,12 @@ let package = Package(
         .target(name: "ConsoleImport", dependencies: ["TraceModel"]),
         .target(name: "LifetraceUIKit", dependencies: ["TraceModel", "Recorder"]),
         .target(name: "ArgumentParsing"),
+        .target(name: "RuleLanguage", dependencies: ["Audit", "Replay", "TraceModel", "ArgumentParsing"]),
         .target(
             name: "LifetraceCLI",
             dependencies: [
                 "ArgumentParsing", "TraceModel", "TraceLog", "Replay", "Recorder",
-                "Simulator", "Audit", "ConsoleImport",
+                "Simulator", "Audit", "ConsoleImport", "RuleLanguage",
             ]
         ),
         .target(
@@ -55,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "lifetrace-bench",
             dependencies: [
-                "TraceModel", "TraceLog", "Replay", "Recorder", "Simulator", "Audit", "CZlib", "LifetraceCLI",
+                "TraceModel", "TraceLog", "Replay", "Recorder", "Simulator", "Audit", "CZlib", "LifetraceCLI", "RuleLanguage",
             ]
         ),
         .testTarget(name: "TraceModelTests", dependencies: ["TraceModel"]),
@@ -81,6 +83,10 @@ let package = Package(
         ),
         .testTarget(name: "ConsoleImportTests", dependencies: ["ConsoleImport", "TraceModel"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(
+            name: "RuleLanguageTests",
+            dependencies: ["RuleLanguage", "Audit", "Replay", "TraceLog", "TraceModel", "ConsoleImport", "LifetraceTestSupport"]
+        ),
         .testTarget(
             name: "LifetraceCLITests",
             dependencies: [

@@ -9,13 +9,16 @@ struct AuditCommand: Command {
     static let spec = CommandSpec(
         name: "audit",
         abstract: "Check traces against the lifecycle rules (see 'lifetrace rules').",
-        usage: "[TRACE…] [--config FILE] [--format text|json|ndjson|sarif|junit|github] [--strict] [-o FILE] [--jobs N]",
+        usage: "[TRACE…] [--config FILE] [--format text|json|ndjson|sarif|junit|github] [--strict] [-o FILE] [--jobs N] [--rules PATH]…",
         discussion: """
             With no TRACE, audits every *.lifetrace under traces/ (recursively); a TRACE that is a directory is
             searched the same way.
             Configuration: --config FILE, else the nearest .lifetrace.json from the current directory up
             (disabled_rules, opt_in_rules, inconclusive_severity, rules.<id>.{enabled,severity,<parameter>});
             see docs/RULES.md.
+            Custom rules: every *.rule file of --rules PATH (a file or a directory; repeatable), else of the
+            nearest lifetrace-rules/ directory upwards; they run, report and are configured like the built-in
+            ones (docs/RULE_LANGUAGE.md). A bad rule file is exit 2, naming FILE:LINE:COLUMN.
             For --format sarif and github, each .lifetrace TRACE gets a JSONL export beside it (TRACE.jsonl) that
             findings point at (line N+1 holds event N), unless the event has a recorded source location (an
             imported console log's line).
@@ -45,6 +48,7 @@ struct AuditCommand: Command {
             OptionSpec("strict", help: "Warnings fail the run too (exit 1)."),
             OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output (- for standard output)."),
             OptionSpec("jobs", short: "j", value: "N", help: "Audit up to N traces at a time (default: the number of active processors)."),
+            CustomRules.option,
         ],
         positionalCount: (0, nil)
     )
@@ -54,8 +58,9 @@ struct AuditCommand: Command {
         let format = ReportFormat(rawValue: formatName)!
         output.isHumanReadable = format == .text
         let jobs = try jobCount(arguments.value("jobs"))
-        let configuration = try loadConfiguration(arguments.value("config"))
-        let auditor = try Auditor(configuration: configuration)
+        let rules = BuiltinRules.all + (try CustomRules.load(arguments))
+        let configuration = try loadConfiguration(arguments.value("config"), rules: rules)
+        let auditor = try Auditor(configuration: configuration, rules: rules)
         let paths = arguments.positionals.isEmpty ? try defaultTraces() : try arguments.positionals.flatMap(tracesIn)
         let writesJSONL = format == .sarif || format == .github
         // `-o -` is standard output, as for every command.
@@ -113,7 +118,7 @@ struct AuditCommand: Command {
     }
 
     /// `--config FILE`, else the nearest `.lifetrace.json`, else the defaults.
-    static func loadConfiguration(_ explicit: String?) throws -> AuditConfiguration {
+    static func loadConfiguration(_ explicit: String?, rules: [Rule] = BuiltinRules.all) throws -> AuditConfiguration {
         if let explicit {
             guard FileManager.default.fileExists(atPath: explicit) else {
                 throw ValidationError("configuration file '\(explicit)' does not exist")
@@ -121,11 +126,11 @@ struct AuditCommand: Command {
             if let kind = FilePaths.specialInputKind(explicit) {
                 throw FilePaths.SpecialInput(path: explicit, kind: kind)
             }
-            return try AuditConfiguration.load(contentsOf: URL(fileURLWithPath: explicit), displayPath: explicit, rules: BuiltinRules.all)
+            return try AuditConfiguration.load(contentsOf: URL(fileURLWithPath: explicit), displayPath: explicit, rules: rules)
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         guard let found = AuditConfiguration.locate(from: cwd) else { return .default }
-        return try AuditConfiguration.load(contentsOf: found, rules: BuiltinRules.all)
+        return try AuditConfiguration.load(contentsOf: found, rules: rules)
     }
 
     /// Every `*.lifetrace` under `traces/`, sorted.

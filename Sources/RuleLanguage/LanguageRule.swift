@@ -1,0 +1,390 @@
+import Audit
+import Replay
+import TraceModel
+
+/// A rule from a rule file, run on one trace: a parametric monitor (one slice per controller, controller type or
+/// the app, and per value of each variable) over the rule's pattern and scope. docs/RULE_LANGUAGE.md,
+/// "Semantics", says what each pattern reports and when.
+///
+/// An event of no controller (an app event, a mark no controller owns) reaches every slice it can, including
+/// slices that start later; a pending obligation when the trace ends is inconclusive; a new recording run ends
+/// every response obligation (those already past their time limit at the previous run's last event are violations).
+struct LanguageRule: AuditRule {
+    /// Satisfies the protocol only: the registry holds each compiled rule's own descriptor
+    /// (`Rule(descriptor:make:)`), from its file.
+    static var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: "rule_language", summary: "A rule compiled from a rule file.", defaultSeverity: .warning,
+            explanation: "See docs/RULE_LANGUAGE.md.", fix: "See the rule's file.", examples: [])
+    }
+
+    /// What a slice is for.
+    struct Key: Hashable {
+        enum Subject: Hashable {
+            case controller(UInt32)
+            case type(String)
+            case app
+            /// A trigger of no controller under per-controller slicing.
+            case unattributed
+        }
+        var subject: Subject
+        var values: [String]
+    }
+
+    /// A key with parts unknown (`nil`): the slices it reaches.
+    struct Partial: Hashable {
+        var subject: Key.Subject?
+        var values: [String?]
+
+        func covers(_ key: Key) -> Bool {
+            if let subject, subject != key.subject { return false }
+            for (value, known) in zip(values, key.values) where value != nil && value != known { return false }
+            return true
+        }
+
+        var full: Key? {
+            guard let subject else { return nil }
+            var known: [String] = []
+            for value in values {
+                guard let value else { return nil }
+                known.append(value)
+            }
+            return Key(subject: subject, values: known)
+        }
+    }
+
+    /// An event as a finding needs it, resolved when it happens (controller records can be gone by the end).
+    struct Occurrence {
+        var ordinal: UInt64
+        var timestamp: UInt64
+        var source: EventSource?
+        var serial: UInt32?
+        var controller: String?
+        var type: String
+        var callback: String?
+        var enclosingOrdinal: UInt64?
+        var values: [String?]
+        var fields: [MarkField]
+        var duration: UInt64?
+    }
+
+    struct Obligation {
+        var trigger: Occurrence
+        var deadline: UInt64?
+    }
+
+    struct Slice {
+        var key: Key
+        var inScope: Bool
+        /// `before R` after R, `after Q` after Q: the scope never changes again.
+        var done = false
+        var seen = false
+        var opened: Occurrence?
+        var pending: Obligation?
+        var deferred: [Int] = []
+    }
+
+    struct Candidate {
+        var key: Key
+        var occurrence: Occurrence
+        var verdict: Verdict
+        var escalated = false
+        /// Waiting for its scope to close (`never … between Q and R`).
+        var deferred = false
+        var related: [RelatedEvent] = []
+    }
+
+    /// The roles an event plays in one slice.
+    struct Roles: OptionSet {
+        let rawValue: UInt8
+        static let trigger = Roles(rawValue: 1)
+        static let answer = Roles(rawValue: 2)
+        static let discharge = Roles(rawValue: 4)
+        static let open = Roles(rawValue: 8)
+        static let close = Roles(rawValue: 16)
+    }
+
+    let program: CompiledRule
+    let facts: [FactKind]
+    private let severity: Severity
+    private let inconclusiveSeverity: Severity
+    private let parameters: [String: ParameterValue]
+    private let limit: UInt64?
+    private let roleTerms: [(role: Roles, term: Term)]
+    private let anywhere: Term?
+    private let escalate: Term?
+    private let settle: Term?
+
+    private var slices: [Slice] = []
+    private var sliceIndex: [Key: Int] = [:]
+    private var log: [(partial: Partial, roles: Roles, occurrence: Occurrence)] = []
+    private var candidates: [Candidate] = []
+    private var watchers: [UInt32: [Int]] = [:]
+    private var suppressed: Set<Key> = []
+    private var suppressedPartial: [Partial] = []
+    private var scratch: [Match] = []
+
+    init(_ program: CompiledRule, settings: RuleSettings) {
+        self.program = program
+        facts = program.facts
+        severity = settings.severity
+        inconclusiveSeverity = settings.inconclusiveSeverity
+        parameters = settings.parameters
+        switch program.within {
+        case .nanoseconds(let value)?: limit = value
+        case .parameter(let name)?: limit = settings.duration(name, default: 0)
+        case nil: limit = nil
+        }
+        var roleTerms: [(Roles, Term)] = []
+        let map: [(CompiledRule.Role, Roles)] = [(.trigger, .trigger), (.answer, .answer), (.discharge, .discharge), (.open, .open), (.close, .close)]
+        for (role, bit) in map { if let term = program.term(role) { roleTerms.append((bit, term)) } }
+        self.roleTerms = roleTerms
+        anywhere = program.term(.anywhere)
+        escalate = program.term(.escalate)
+        settle = program.term(.settle)
+        if program.slicing == .app, program.variables.isEmpty {
+            _ = slice(Key(subject: .app, values: []))
+        }
+    }
+
+    private var initiallyInScope: Bool {
+        program.scope == .globally || program.scope == .before
+    }
+
+    private mutating func matches(_ term: Term, _ fact: Fact, _ replay: ReplayView) -> [Match] {
+        scratch.removeAll(keepingCapacity: true)
+        for event in term.alternatives {
+            event.match(fact, replay, variables: program.variables, parameters: parameters, into: &scratch)
+        }
+        return scratch
+    }
+
+    private func occurrence(_ match: Match, _ replay: ReplayView) -> Occurrence {
+        let ref = match.controller.flatMap { replay.ref(of: $0) }
+        return Occurrence(
+            ordinal: replay.ordinal, timestamp: replay.timestamp, source: replay.source, serial: match.controller,
+            controller: match.controller.map { ref?.displayName ?? "#\($0)" }, type: ref?.typeName ?? "", callback: match.callback,
+            enclosingOrdinal: match.enclosingOrdinal, values: match.values, fields: match.fields, duration: match.duration)
+    }
+
+    private func partial(_ match: Match, _ replay: ReplayView) -> Partial {
+        let subject: Key.Subject?
+        switch program.slicing {
+        case .app: subject = .app
+        case .controller: subject = match.controller.map { .controller($0) }
+        case .controllerType: subject = match.controller.flatMap { replay.ref(of: $0)?.typeName }.map { .type($0) }
+        }
+        return Partial(subject: subject, values: match.values)
+    }
+
+    mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
+        if case .runStarted(_, let previous) = fact {
+            processEnded(lastOfRun: previous ?? replay.timestamp)
+            return
+        }
+        if let escalate {
+            for match in matches(escalate, fact, replay) {
+                let serials = match.controller.map { [$0] } ?? Array(watchers.keys)
+                for serial in serials {
+                    guard let waiting = watchers.removeValue(forKey: serial) else { continue }
+                    for index in waiting where !candidates[index].escalated {
+                        candidates[index].escalated = true
+                        candidates[index].related.append(replay.related("\(escalate.text) at \(replay.time(replay.timestamp))"))
+                    }
+                }
+            }
+        }
+        if let settle {
+            for match in matches(settle, fact, replay) {
+                if let serial = match.controller { watchers[serial] = nil } else { watchers.removeAll() }
+            }
+        }
+        if let anywhere {
+            for match in matches(anywhere, fact, replay) {
+                let reach = partial(match, replay)
+                if let key = reach.full { suppressed.insert(key) } else if !suppressedPartial.contains(reach) { suppressedPartial.append(reach) }
+            }
+        }
+        // The pattern's and the scope's roles, gathered per slice reached.
+        var deliveries: [(partial: Partial, roles: Roles, occurrence: Occurrence)] = []
+        for (role, term) in roleTerms {
+            for match in matches(term, fact, replay) {
+                var reach = partial(match, replay)
+                if role == .trigger, reach.subject == nil { reach.subject = .unattributed }
+                if let index = deliveries.firstIndex(where: { $0.partial == reach }) {
+                    deliveries[index].roles.insert(role)
+                } else {
+                    deliveries.append((reach, role, occurrence(match, replay)))
+                }
+            }
+        }
+        for delivery in deliveries {
+            if let key = delivery.partial.full {
+                let index = slice(key)
+                step(index, delivery.roles, delivery.occurrence, replayed: false)
+            } else {
+                for index in slices.indices where delivery.partial.covers(slices[index].key) {
+                    step(index, delivery.roles, delivery.occurrence, replayed: false)
+                }
+                log.append(delivery)
+            }
+        }
+    }
+
+    /// The slice for `key`, made (and brought up to date with the events of no controller so far) if new.
+    private mutating func slice(_ key: Key) -> Int {
+        if let index = sliceIndex[key] { return index }
+        let index = slices.count
+        slices.append(Slice(key: key, inScope: initiallyInScope))
+        sliceIndex[key] = index
+        for entry in log where entry.partial.covers(key) {
+            step(index, entry.roles, entry.occurrence, replayed: true)
+        }
+        return index
+    }
+
+    /// One event in one slice: the pattern first (inside the scope), then the scope's close, then its open.
+    private mutating func step(_ index: Int, _ roles: Roles, _ event: Occurrence, replayed: Bool) {
+        let key = slices[index].key
+        if slices[index].inScope {
+            switch program.pattern {
+            case .never:
+                if roles.contains(.trigger) {
+                    let candidate = add(Candidate(key: key, occurrence: event, verdict: .violation, deferred: program.scope == .between))
+                    if program.scope == .between { slices[index].deferred.append(candidate) }
+                }
+            case .precedence:
+                if roles.contains(.trigger), !slices[index].seen { _ = add(Candidate(key: key, occurrence: event, verdict: .violation)) }
+                if roles.contains(.answer) { slices[index].seen = true }
+            case .response:
+                if roles.contains(.answer), let pending = slices[index].pending {
+                    if let deadline = pending.deadline, event.timestamp > deadline, !replayed {
+                        _ = add(Candidate(key: key, occurrence: pending.trigger, verdict: .violation, related: [related(event, "came only at")]))
+                    }
+                    slices[index].pending = nil
+                }
+                if roles.contains(.discharge) { slices[index].pending = nil }
+                if roles.contains(.trigger) {
+                    slices[index].pending = Obligation(trigger: event, deadline: limit.map { event.timestamp &+ $0 })
+                }
+            case .eventually:
+                if roles.contains(.answer) { slices[index].seen = true }
+            }
+        }
+        if roles.contains(.close), slices[index].inScope {
+            if !replayed {
+                for candidate in slices[index].deferred { candidates[candidate].deferred = false }
+                if let pending = slices[index].pending {
+                    _ = add(Candidate(key: key, occurrence: pending.trigger, verdict: .violation, related: [related(event, "scope ended by")]))
+                }
+                if program.pattern == .eventually, !slices[index].seen {
+                    var candidate = Candidate(key: key, occurrence: event, verdict: .violation)
+                    if let opened = slices[index].opened { candidate.related.append(related(opened, "scope opened by")) }
+                    _ = add(candidate)
+                }
+            }
+            slices[index].deferred = []
+            slices[index].pending = nil
+            slices[index].inScope = false
+            if program.scope == .before { slices[index].done = true }
+        }
+        if roles.contains(.open), !slices[index].inScope, !slices[index].done {
+            slices[index].inScope = true
+            slices[index].seen = false
+            slices[index].opened = event
+            if program.scope == .after { slices[index].done = true }
+        }
+    }
+
+    private func related(_ event: Occurrence, _ what: String) -> RelatedEvent {
+        RelatedEvent(ordinal: event.ordinal, timestamp: event.timestamp, message: "\(what) \(event.controller ?? "the app") \(event.callback ?? "")".trimmingSpaces, source: event.source)
+    }
+
+    private mutating func add(_ candidate: Candidate) -> Int {
+        candidates.append(candidate)
+        let index = candidates.count - 1
+        if escalate != nil, let serial = candidate.occurrence.serial, candidate.verdict == .violation {
+            watchers[serial, default: []].append(index)
+        }
+        return index
+    }
+
+    /// A new recording run: the previous process ended, and with it every response obligation.
+    private mutating func processEnded(lastOfRun: UInt64) {
+        for index in slices.indices {
+            guard let pending = slices[index].pending else { continue }
+            if let deadline = pending.deadline, lastOfRun > deadline {
+                _ = add(Candidate(key: slices[index].key, occurrence: pending.trigger, verdict: .violation))
+            }
+            slices[index].pending = nil
+        }
+        watchers.removeAll()
+    }
+
+    func finish(_ replay: ReplayView, _ findings: inout [Finding]) {
+        var all = candidates
+        for slice in slices {
+            if let pending = slice.pending {
+                let late = pending.deadline.map { replay.timestamp > $0 } ?? false
+                all.append(Candidate(key: slice.key, occurrence: pending.trigger, verdict: late ? .violation : .inconclusive))
+            }
+            if program.pattern == .eventually, slice.inScope, !slice.seen {
+                let start = slice.opened ?? Occurrence(
+                    ordinal: 0, timestamp: replay.traceStart, source: nil, serial: nil, controller: nil, type: "", callback: nil,
+                    enclosingOrdinal: nil, values: [], fields: [], duration: nil)
+                all.append(Candidate(key: slice.key, occurrence: start, verdict: .inconclusive))
+            }
+        }
+        for index in all.indices where all[index].deferred { all[index].verdict = .inconclusive }
+        all = all.filter { candidate in
+            !suppressed.contains(candidate.key) && !suppressedPartial.contains { $0.covers(candidate.key) }
+        }
+        // Grouped for `once`: the first of the worst (a violation before an inconclusive, the higher severity).
+        var groups: [[Int]] = []
+        if let once = program.once {
+            var byGroup: [String: Int] = [:]
+            for (index, candidate) in all.enumerated() {
+                let group = "\(candidate.key)|\(once == .perCallback ? candidate.occurrence.enclosingOrdinal.map(String.init) ?? "e\(candidate.occurrence.ordinal)" : "")"
+                if let at = byGroup[group] { groups[at].append(index) } else {
+                    byGroup[group] = groups.count
+                    groups.append([index])
+                }
+            }
+        } else {
+            groups = all.indices.map { [$0] }
+        }
+        for group in groups {
+            let ordered = group.sorted { a, b in
+                let (x, y) = (all[a], all[b])
+                if (x.verdict == .violation) != (y.verdict == .violation) { return x.verdict == .violation }
+                if self.severity(of: x) != self.severity(of: y) { return self.severity(of: x) > self.severity(of: y) }
+                return x.occurrence.ordinal < y.occurrence.ordinal
+            }
+            let chosen = all[ordered[0]]
+            let event = chosen.occurrence
+            var message = program.message.render(MessageTemplate.Values(
+                controller: event.controller ?? "the app", type: event.type.isEmpty ? "the app" : event.type, time: replay.time(event.timestamp),
+                callback: event.callback, count: group.count, duration: event.duration, within: limit, rule: program.id,
+                values: event.values, fields: event.fields))
+            if chosen.verdict == .inconclusive { message += " (The trace ended while this was still pending: inconclusive.)" }
+            findings.append(Finding(
+                ruleID: program.id, severity: severity(of: chosen), verdict: chosen.verdict, controller: event.controller,
+                timestamp: event.timestamp, ordinal: event.ordinal, callback: event.callback, message: message,
+                related: chosen.related, source: event.source))
+        }
+    }
+
+    private func severity(of candidate: Candidate) -> Severity {
+        if candidate.verdict == .inconclusive { return inconclusiveSeverity }
+        if candidate.escalated, let raised = program.escalation { return max(severity, raised) }
+        return severity
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,200 @@
+import Audit
+import Replay
+import TraceModel
+
+/// One way a fact matched an event term: the controller it is about and the variables it bound.
+struct Match {
+    /// The controller (`nil`: an app event, a mark of no controller).
+    var controller: UInt32?
+    /// The value of each of the rule's variables (`CompiledRule.variables`), `nil` where the term binds none.
+    var values: [String?]
+    /// The callback the event happened in (`in X`, a mark's enclosing callback) or is.
+    var callback: String?
+    /// The ordinal of that callback's begin, for `once per callback`.
+    var enclosingOrdinal: UInt64?
+    /// The mark's fields (for `{field.NAME}`).
+    var fields: [MarkField]
+    /// A callback end's duration in nanoseconds.
+    var duration: UInt64?
+}
+
+extension EventTerm {
+    /// Appends to `matches` each way `fact` matches the term (none, one, or one per controller a container
+    /// operation names). `variables` are the rule's, `parameters` its resolved parameter values.
+    func match(_ fact: Fact, _ replay: ReplayView, variables: [String], parameters: [String: ParameterValue], into matches: inout [Match]) {
+        var controllers: [UInt32?] = []
+        var callbackName: String?
+        var enclosingOrdinal: UInt64?
+        var fields: [MarkField] = []
+        var duration: UInt64?
+        var values = [String?](repeating: nil, count: variables.count)
+        var mark: MarkFact?
+        switch (subject, fact) {
+        case (.callback(let callback, let phase), .callback(let event)):
+            guard event.callback == callback, phase.accepts(event.phase) else { return }
+            if let parent {
+                guard case .some(let argument) = event.parent else { return }
+                guard (argument != nil) == parent else { return }
+            }
+            controllers = [event.controller]
+            callbackName = callback.name
+            duration = event.duration
+        case (.mark(let name, let phase), .mark(let event)):
+            guard event.name == name, phase.accepts(event.phase) else { return }
+            for constraint in self.fields {
+                guard let value = event[field: constraint.name] else { return }
+                switch constraint.value {
+                case .literal(let expected):
+                    guard Self.same(value, expected) else { return }
+                case .variable(let variable):
+                    guard let slot = variables.firstIndex(of: variable) else { return }
+                    let text = value.description
+                    if let bound = values[slot], bound != text { return }
+                    values[slot] = text
+                }
+            }
+            controllers = [event.controller]
+            callbackName = event.enclosingName
+            enclosingOrdinal = event.enclosing?.ordinal
+            fields = event.fields
+            mark = event
+        case (.container(let operation), .container(let event)):
+            guard event.operation == operation else { return }
+            controllers = event.controllers.isEmpty ? [nil] : event.controllers.map(\.serial)
+        case (.app(let transition, let scene, let phase), .app(let event)):
+            guard event.transition == transition, phase.accepts(event.phase) else { return }
+            if let scene, scene != (event.scene != nil) { return }
+            controllers = [nil]
+            callbackName = event.delegateMethodName
+        case (.swiftUI(let action, let view), .swiftUI(let event)):
+            guard event.action == action else { return }
+            if let view, view != event.view { return }
+            controllers = [event.host?.serial]
+        case (.cancellation, .disappearanceCancelled(let cancellation)):
+            controllers = [cancellation.controller]
+        case (.removed, .removed(let removal)):
+            controllers = [removal.controller]
+        case (.exit, .exitCompleted(let exit)):
+            controllers = [exit.controller]
+        default:
+            return
+        }
+        for controller in controllers {
+            if let typePattern {
+                guard let controller, let type = replay.ref(of: controller)?.typeName, Self.glob(typePattern, matches: type) else { continue }
+            }
+            var found = Match(controller: controller, values: values, callback: callbackName, enclosingOrdinal: enclosingOrdinal, fields: fields, duration: duration)
+            if let enclosing {
+                guard let active = Self.enclosing(enclosing, of: controller, mark: mark, replay) else { continue }
+                found.callback = ReplayView.methodName(of: active)
+                found.enclosingOrdinal = active.ordinal
+            }
+            guard guards.allSatisfy({ $0.holds(for: found, variables: variables, parameters: parameters) }) else { continue }
+            matches.append(found)
+        }
+    }
+
+    /// The callback that `enclosing` names, open around the event (a mark's own attribution for a mark).
+    private static func enclosing(_ enclosing: Enclosing, of controller: UInt32?, mark: MarkFact?, _ replay: ReplayView) -> ActiveCallback? {
+        if let mark {
+            guard let active = mark.enclosing, active.kind == Self.kind(enclosing.kind) else { return nil }
+            if enclosing.sameController { guard let controller, active.controllerSerial == controller else { return nil } }
+            return active
+        }
+        switch enclosing.kind {
+        case .callback(let callback):
+            if enclosing.sameController {
+                guard let controller else { return nil }
+                return replay.openCallback(callback, of: controller)
+            }
+            return replay.state.executing.last { $0.kind == .controller(callback) }
+        case .app(let transition):
+            guard !enclosing.sameController else { return nil }
+            return replay.state.executing.last { $0.kind == .app(transition) }
+        }
+    }
+
+    private static func kind(_ kind: Enclosing.Kind) -> ActiveCallback.Kind {
+        switch kind {
+        case .callback(let callback): .controller(callback)
+        case .app(let transition): .app(transition)
+        }
+    }
+
+    /// Field equality as the trace has it: the same type and value, numbers compared as numbers.
+    static func same(_ value: FieldValue, _ expected: FieldValue) -> Bool {
+        if let left = value.doubleValue, let right = expected.doubleValue { return left == right }
+        return value == expected
+    }
+
+    /// `pattern` with `*` matching any run of characters, else equal.
+    static func glob(_ pattern: String, matches text: String) -> Bool {
+        guard pattern.contains("*") else { return pattern == text }
+        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        var rest = Substring(text)
+        for (index, part) in parts.enumerated() {
+            if index == 0 {
+                guard rest.hasPrefix(part) else { return false }
+                rest = rest.dropFirst(part.count)
+            } else if index == parts.count - 1 {
+                return part.isEmpty || rest.hasSuffix(part)
+            } else if !part.isEmpty {
+                guard let range = rest.range(of: part) else { return false }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return rest.isEmpty
+    }
+}
+
+extension EventTerm.Guard {
+    /// Whether the comparison holds for `match`; an operand the event does not have makes it false.
+    func holds(for match: Match, variables: [String], parameters: [String: ParameterValue]) -> Bool {
+        guard let left = value(left, match, variables, parameters), let right = value(right, match, variables, parameters) else { return false }
+        let order: Int
+        if let a = left.number, let b = right.number {
+            order = a < b ? -1 : (a > b ? 1 : 0)
+        } else {
+            let a = left.text, b = right.text
+            order = a < b ? -1 : (a > b ? 1 : 0)
+        }
+        switch comparison {
+        case .equal: return order == 0
+        case .notEqual: return order != 0
+        case .less: return order < 0
+        case .lessOrEqual: return order <= 0
+        case .greater: return order > 0
+        case .greaterOrEqual: return order >= 0
+        }
+    }
+
+    private struct Value {
+        var number: Double?
+        var text: String
+    }
+
+    private func value(_ operand: Operand, _ match: Match, _ variables: [String], _ parameters: [String: ParameterValue]) -> Value? {
+        switch operand {
+        case .field(let name):
+            guard let field = match.fields.first(where: { $0.name == name })?.value else { return nil }
+            return Value(number: field.doubleValue, text: field.description)
+        case .duration:
+            return match.duration.map { Value(number: Double($0), text: String($0)) }
+        case .variable(let name):
+            guard let slot = variables.firstIndex(of: name), let text = match.values[slot] else { return nil }
+            return Value(number: Double(text), text: text)
+        case .number(let number): return Value(number: number, text: NumberText.text(number))
+        case .text(let text): return Value(number: nil, text: text)
+        case .flag(let flag): return Value(number: nil, text: flag ? "true" : "false")
+        case .nanoseconds(let nanoseconds): return Value(number: Double(nanoseconds), text: String(nanoseconds))
+        case .parameter(let name):
+            switch parameters[name] {
+            case .duration(let nanoseconds)?: return Value(number: Double(nanoseconds), text: String(nanoseconds))
+            case .count(let count)?: return Value(number: Double(count), text: String(count))
+            case .flag(let flag)?: return Value(number: nil, text: flag ? "true" : "false")
+            case .names(let names)?: return Value(number: nil, text: names.joined(separator: ","))
+            case nil: return nil
+            }
+        }
+    }
+}
