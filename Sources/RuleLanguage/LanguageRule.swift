@@ -107,6 +107,8 @@ struct LanguageRule: AuditRule {
     let program: CompiledRule
     let facts: [FactKind]
     private let severity: Severity
+    /// The severity an escalation raises to (`nil`: none, or the configuration set the severity).
+    private let escalation: Severity?
     private let inconclusiveSeverity: Severity
     private let parameters: [String: ParameterValue]
     private let limit: UInt64?
@@ -128,6 +130,7 @@ struct LanguageRule: AuditRule {
         self.program = program
         facts = program.facts
         severity = settings.severity
+        escalation = settings.isSeverityConfigured ? nil : program.escalation
         inconclusiveSeverity = settings.inconclusiveSeverity
         parameters = settings.parameters
         switch program.within {
@@ -376,7 +379,7 @@ struct LanguageRule: AuditRule {
 
     private func severity(of candidate: Candidate) -> Severity {
         if candidate.verdict == .inconclusive { return inconclusiveSeverity }
-        if candidate.escalated, let raised = program.escalation { return max(severity, raised) }
+        if candidate.escalated, let raised = escalation { return max(severity, raised) }
         return severity
     }
 }

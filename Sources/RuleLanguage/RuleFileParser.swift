@@ -49,7 +49,7 @@ enum RuleFileParser {
                     examples[examples.count - 1].lines.append((index, body))
                 }
             }
-            guard ended else { throw RuleFileError(location(lines.count + 1), "expected 'end' to close rule '\(id)' (begun at line \(ruleLocation.line))") }
+            guard ended else { throw RuleFileError(location(lines.count), "expected 'end' to close rule '\(id)' (begun at line \(ruleLocation.line))") }
             let endLocation = location(index)
             let tokens = try RuleLexer.tokens(statements, file: file, endLocation: endLocation)
             var declared: [String] = []
