@@ -154,20 +154,27 @@ struct LanguageRule: AuditRule {
         program.scope == .globally || program.scope == .before
     }
 
+    /// The matches of `term` for `fact` (in `scratch`, reused from fact to fact: valid until the next call).
     private mutating func matches(_ term: Term, _ fact: Fact, _ replay: ReplayView) -> [Match] {
-        scratch.removeAll(keepingCapacity: true)
+        if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
         for event in term.alternatives {
             event.match(fact, replay, variables: program.variables, parameters: parameters, into: &scratch)
         }
         return scratch
     }
 
-    private func occurrence(_ match: Match, _ replay: ReplayView) -> Occurrence {
-        let ref = match.controller.flatMap { replay.ref(of: $0) }
+    /// The event as a finding would show it; names are resolved (`named`) only where a finding can come from it.
+    private func occurrence(_ match: Match, _ replay: ReplayView, named: Bool) -> Occurrence {
+        let ref = named ? match.controller.flatMap { replay.ref(of: $0) } : nil
         return Occurrence(
             ordinal: replay.ordinal, timestamp: replay.timestamp, source: replay.source, serial: match.controller,
-            controller: match.controller.map { ref?.displayName ?? "#\($0)" }, type: ref?.typeName ?? "", callback: match.callback,
+            controller: named ? match.controller.map { ref?.displayName ?? "#\($0)" } : nil, type: ref?.typeName ?? "", callback: match.callback,
             enclosingOrdinal: match.enclosingOrdinal, values: match.values, fields: match.fields, duration: match.duration)
+    }
+
+    /// Whether an event in `role` can become a finding (and so needs the controller's names now).
+    private func reported(_ role: Roles) -> Bool {
+        role == .trigger || (program.pattern == .eventually && (role == .close || role == .open))
     }
 
     private func partial(_ match: Match, _ replay: ReplayView) -> Partial {
@@ -216,8 +223,9 @@ struct LanguageRule: AuditRule {
                 if role == .trigger, reach.subject == nil { reach.subject = .unattributed }
                 if let index = deliveries.firstIndex(where: { $0.partial == reach }) {
                     deliveries[index].roles.insert(role)
+                    if reported(role), deliveries[index].occurrence.controller == nil, match.controller != nil { deliveries[index].occurrence = occurrence(match, replay, named: true) }
                 } else {
-                    deliveries.append((reach, role, occurrence(match, replay)))
+                    deliveries.append((reach, role, occurrence(match, replay, named: reported(role))))
                 }
             }
         }
@@ -300,7 +308,7 @@ struct LanguageRule: AuditRule {
     }
 
     private func related(_ event: Occurrence, _ what: String) -> RelatedEvent {
-        RelatedEvent(ordinal: event.ordinal, timestamp: event.timestamp, message: "\(what) \(event.controller ?? "the app") \(event.callback ?? "")".trimmingSpaces, source: event.source)
+        RelatedEvent(ordinal: event.ordinal, timestamp: event.timestamp, message: "\(what) \(event.controller ?? event.serial.map { "#\($0)" } ?? "the app") \(event.callback ?? "")".trimmingSpaces, source: event.source)
     }
 
     private mutating func add(_ candidate: Candidate) -> Int {

@@ -22,12 +22,14 @@ extension EventTerm {
     /// Appends to `matches` each way `fact` matches the term (none, one, or one per controller a container
     /// operation names). `variables` are the rule's, `parameters` its resolved parameter values.
     func match(_ fact: Fact, _ replay: ReplayView, variables: [String], parameters: [String: ParameterValue], into matches: inout [Match]) {
-        var controllers: [UInt32?] = []
+        // The common case, a fact of another kind or name, returns before anything is allocated.
+        var controller: UInt32?
+        var listed: [ControllerRef] = []
         var callbackName: String?
         var enclosingOrdinal: UInt64?
         var fields: [MarkField] = []
         var duration: UInt64?
-        var values = [String?](repeating: nil, count: variables.count)
+        var values: [String?] = []
         var mark: MarkFact?
         switch (subject, fact) {
         case (.callback(let callback, let phase), .callback(let event)):
@@ -36,62 +38,76 @@ extension EventTerm {
                 guard case .some(let argument) = event.parent else { return }
                 guard (argument != nil) == parent else { return }
             }
-            controllers = [event.controller]
+            controller = event.controller
             callbackName = callback.name
             duration = event.duration
         case (.mark(let name, let phase), .mark(let event)):
             guard event.name == name, phase.accepts(event.phase) else { return }
-            for constraint in self.fields {
-                guard let value = event[field: constraint.name] else { return }
-                switch constraint.value {
-                case .literal(let expected):
-                    guard Self.same(value, expected) else { return }
-                case .variable(let variable):
-                    guard let slot = variables.firstIndex(of: variable) else { return }
-                    let text = value.description
-                    if let bound = values[slot], bound != text { return }
-                    values[slot] = text
+            if !self.fields.isEmpty {
+                values = [String?](repeating: nil, count: variables.count)
+                for constraint in self.fields {
+                    guard let value = event[field: constraint.name] else { return }
+                    switch constraint.value {
+                    case .literal(let expected):
+                        guard Self.same(value, expected) else { return }
+                    case .variable(let variable):
+                        guard let slot = variables.firstIndex(of: variable) else { return }
+                        let text = value.description
+                        if let bound = values[slot], bound != text { return }
+                        values[slot] = text
+                    }
                 }
             }
-            controllers = [event.controller]
+            controller = event.controller
             callbackName = event.enclosingName
             enclosingOrdinal = event.enclosing?.ordinal
             fields = event.fields
             mark = event
         case (.container(let operation), .container(let event)):
             guard event.operation == operation else { return }
-            controllers = event.controllers.isEmpty ? [nil] : event.controllers.map(\.serial)
+            listed = event.controllers
         case (.app(let transition, let scene, let phase), .app(let event)):
             guard event.transition == transition, phase.accepts(event.phase) else { return }
             if let scene, scene != (event.scene != nil) { return }
-            controllers = [nil]
             callbackName = event.delegateMethodName
         case (.swiftUI(let action, let view), .swiftUI(let event)):
             guard event.action == action else { return }
             if let view, view != event.view { return }
-            controllers = [event.host?.serial]
+            controller = event.host?.serial
         case (.cancellation, .disappearanceCancelled(let cancellation)):
-            controllers = [cancellation.controller]
+            controller = cancellation.controller
         case (.removed, .removed(let removal)):
-            controllers = [removal.controller]
+            controller = removal.controller
         case (.exit, .exitCompleted(let exit)):
-            controllers = [exit.controller]
+            controller = exit.controller
         default:
             return
         }
-        for controller in controllers {
-            if let typePattern {
-                guard let controller, let type = replay.ref(of: controller)?.typeName, Self.glob(typePattern, matches: type) else { continue }
-            }
-            var found = Match(controller: controller, values: values, callback: callbackName, enclosingOrdinal: enclosingOrdinal, fields: fields, duration: duration)
-            if let enclosing {
-                guard let active = Self.enclosing(enclosing, of: controller, mark: mark, replay) else { continue }
-                found.callback = ReplayView.methodName(of: active)
-                found.enclosingOrdinal = active.ordinal
-            }
-            guard guards.allSatisfy({ $0.holds(for: found, variables: variables, parameters: parameters) }) else { continue }
-            matches.append(found)
+        if values.count < variables.count { values = [String?](repeating: nil, count: variables.count) }
+        if listed.isEmpty {
+            add(controller, callbackName, enclosingOrdinal, fields, duration, values, mark, replay, variables, parameters, &matches)
+        } else {
+            for ref in listed { add(ref.serial, callbackName, enclosingOrdinal, fields, duration, values, mark, replay, variables, parameters, &matches) }
         }
+    }
+
+    /// The match for one controller, when the qualifiers hold.
+    private func add(
+        _ controller: UInt32?, _ callbackName: String?, _ enclosingOrdinal: UInt64?, _ fields: [MarkField], _ duration: UInt64?,
+        _ values: [String?], _ mark: MarkFact?, _ replay: ReplayView, _ variables: [String], _ parameters: [String: ParameterValue],
+        _ matches: inout [Match]
+    ) {
+        if let typePattern {
+            guard let controller, let type = replay.ref(of: controller)?.typeName, Self.glob(typePattern, matches: type) else { return }
+        }
+        var found = Match(controller: controller, values: values, callback: callbackName, enclosingOrdinal: enclosingOrdinal, fields: fields, duration: duration)
+        if let enclosing {
+            guard let active = Self.enclosing(enclosing, of: controller, mark: mark, replay) else { return }
+            found.callback = ReplayView.methodName(of: active)
+            found.enclosingOrdinal = active.ordinal
+        }
+        guard guards.allSatisfy({ $0.holds(for: found, variables: variables, parameters: parameters) }) else { return }
+        matches.append(found)
     }
 
     /// The callback that `enclosing` names, open around the event (a mark's own attribution for a mark).
