@@ -126,3 +126,25 @@ struct Term: Sendable {
 
     var factKinds: [FactKind] { alternatives.flatMap(\.factKinds) }
 }
+
+/// An event term held by reference, with its `code`: the compiled rule walks these for every fact it gets, and a
+/// reference is passed on without copying the term's arrays and strings.
+final class EventMatcher: Sendable {
+    let code: UInt16
+    let subject: EventTerm.Subject
+    let fields: [EventTerm.FieldConstraint]
+    let enclosing: EventTerm.Enclosing?
+    let typePattern: String?
+    let parent: Bool?
+    let guards: [EventTerm.Guard]
+
+    init(_ term: EventTerm) {
+        code = term.code
+        subject = term.subject
+        fields = term.fields
+        enclosing = term.enclosing
+        typePattern = term.typePattern
+        parent = term.parent
+        guards = term.guards
+    }
+}

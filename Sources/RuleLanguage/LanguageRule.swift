@@ -26,6 +26,8 @@ struct LanguageRule: AuditRule {
             case app
             /// A trigger of no controller under per-controller slicing.
             case unattributed
+            /// The state a new slice starts from: every event of no controller so far (never reported).
+            case prototype
         }
         var subject: Subject
         var values: [String]
@@ -37,10 +39,14 @@ struct LanguageRule: AuditRule {
         var values: [String?]
 
         func covers(_ key: Key) -> Bool {
+            if key.subject == .prototype { return false }
             if let subject, subject != key.subject { return false }
             for (value, known) in zip(values, key.values) where value != nil && value != known { return false }
             return true
         }
+
+        /// Reaches every slice: no controller, no variable value.
+        var isGlobal: Bool { subject == nil && values.allSatisfy { $0 == nil } }
 
         var full: Key? {
             guard let subject else { return nil }
@@ -112,23 +118,36 @@ struct LanguageRule: AuditRule {
     private let inconclusiveSeverity: Severity
     private let parameters: [String: ParameterValue]
     private let limit: UInt64?
-    private let roleTerms: [(role: Roles, term: Term)]
-    private let anywhere: Term?
-    private let escalate: Term?
-    private let settle: Term?
+    /// The pattern's and the scope's terms, with the role each plays and its alternatives' `EventTerm.code`s
+    /// (parallel arrays, walked by index: no term is copied per fact).
+    private let roles: [Roles]
+    private let roleTerms: [[EventMatcher]]
+    private let roleCodes: [[UInt16]]
+    private let anywhere: [EventMatcher]?
+    private let escalate: [EventMatcher]?
+    private let escalateText: String
+    private let settle: [EventMatcher]?
 
+    /// The live slices; `slices[0]` is the prototype.
     private var slices: [Slice] = []
     private var sliceIndex: [Key: Int] = [:]
+    /// Slices of controllers that are gone (deinit finished, or their process ended): judged at the end only.
+    private var retired: [Slice] = []
+    /// The keys of each controller's slices (per-controller slicing), for retiring them.
+    private var controllerKeys: [UInt32: [Key]] = [:]
+    /// Events of no controller (or binding no value), for slices that start later; while every one of them
+    /// reaches every slice (`hasSpecificLog` false), the prototype stands for the log.
     private var log: [(partial: Partial, roles: Roles, occurrence: Occurrence)] = []
+    private var hasSpecificLog = false
     private var candidates: [Candidate] = []
     private var watchers: [UInt32: [Int]] = [:]
     private var suppressed: Set<Key> = []
     private var suppressedPartial: [Partial] = []
     private var scratch: [Match] = []
+    private var deliveryBuffer: [(partial: Partial, roles: Roles, occurrence: Occurrence)] = []
 
     init(_ program: CompiledRule, settings: RuleSettings) {
         self.program = program
-        facts = program.facts
         severity = settings.severity
         escalation = settings.isSeverityConfigured ? nil : program.escalation
         inconclusiveSeverity = settings.inconclusiveSeverity
@@ -138,13 +157,29 @@ struct LanguageRule: AuditRule {
         case .parameter(let name)?: limit = settings.duration(name, default: 0)
         case nil: limit = nil
         }
-        var roleTerms: [(Roles, Term)] = []
+        var roles: [Roles] = []
+        var roleTerms: [[EventMatcher]] = []
         let map: [(CompiledRule.Role, Roles)] = [(.trigger, .trigger), (.answer, .answer), (.discharge, .discharge), (.open, .open), (.close, .close)]
-        for (role, bit) in map { if let term = program.term(role) { roleTerms.append((bit, term)) } }
+        for (role, bit) in map {
+            if let term = program.term(role) {
+                roles.append(bit)
+                roleTerms.append(term.alternatives.map(EventMatcher.init))
+            }
+        }
+        self.roles = roles
         self.roleTerms = roleTerms
-        anywhere = program.term(.anywhere)
-        escalate = program.term(.escalate)
-        settle = program.term(.settle)
+        roleCodes = roleTerms.map { $0.map(\.code) }
+        var facts = program.facts
+        if program.slicing == .controller {
+            // To retire a controller's slices when it is gone.
+            for kind in [FactKind.callback(.deinitialize), .runStarted] where !facts.contains(kind) { facts.append(kind) }
+        }
+        self.facts = facts
+        anywhere = program.term(.anywhere).map { $0.alternatives.map(EventMatcher.init) }
+        escalate = program.term(.escalate).map { $0.alternatives.map(EventMatcher.init) }
+        escalateText = program.term(.escalate)?.text ?? ""
+        settle = program.term(.settle).map { $0.alternatives.map(EventMatcher.init) }
+        slices.append(Slice(key: Key(subject: .prototype, values: []), inScope: program.scope == .globally || program.scope == .before))
         if program.slicing == .app, program.variables.isEmpty {
             _ = slice(Key(subject: .app, values: []))
         }
@@ -155,10 +190,11 @@ struct LanguageRule: AuditRule {
     }
 
     /// The matches of `term` for `fact` (in `scratch`, reused from fact to fact: valid until the next call).
-    private mutating func matches(_ term: Term, _ fact: Fact, _ replay: ReplayView) -> [Match] {
+    /// `code` is the fact's `EventTerm.code`: alternatives of other codes are not tried.
+    private mutating func matches(_ term: [EventMatcher], _ fact: Fact, _ replay: ReplayView, code: UInt16) -> [Match] {
         if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
-        for event in term.alternatives {
-            event.match(fact, replay, variables: program.variables, parameters: parameters, into: &scratch)
+        for matcher in term where matcher.code == code {
+            matcher.match(fact, replay, variables: program.variables, parameters: parameters, into: &scratch)
         }
         return scratch
     }
@@ -190,35 +226,72 @@ struct LanguageRule: AuditRule {
     mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
         if case .runStarted(_, let previous) = fact {
             processEnded(lastOfRun: previous ?? replay.timestamp)
+            for serial in Array(controllerKeys.keys) { retire(serial) }
             return
         }
+        let code = EventTerm.code(of: fact)
         if let escalate {
-            for match in matches(escalate, fact, replay) {
+            for match in matches(escalate, fact, replay, code: code) {
                 let serials = match.controller.map { [$0] } ?? Array(watchers.keys)
                 for serial in serials {
                     guard let waiting = watchers.removeValue(forKey: serial) else { continue }
                     for index in waiting where !candidates[index].escalated {
                         candidates[index].escalated = true
-                        candidates[index].related.append(replay.related("\(escalate.text) at \(replay.time(replay.timestamp))"))
+                        candidates[index].related.append(replay.related("\(escalateText) at \(replay.time(replay.timestamp))"))
                     }
                 }
             }
         }
         if let settle {
-            for match in matches(settle, fact, replay) {
+            for match in matches(settle, fact, replay, code: code) {
                 if let serial = match.controller { watchers[serial] = nil } else { watchers.removeAll() }
             }
         }
         if let anywhere {
-            for match in matches(anywhere, fact, replay) {
+            for match in matches(anywhere, fact, replay, code: code) {
                 let reach = partial(match, replay)
                 if let key = reach.full { suppressed.insert(key) } else if !suppressedPartial.contains(reach) { suppressedPartial.append(reach) }
             }
         }
-        // The pattern's and the scope's roles, gathered per slice reached.
-        var deliveries: [(partial: Partial, roles: Roles, occurrence: Occurrence)] = []
-        for (role, term) in roleTerms {
-            for match in matches(term, fact, replay) {
+        // The common case: the fact can play one role only, and each match reaches one slice. A slice that does
+        // not exist yet starts only for an event that can change it, so most facts end here, without an
+        // occurrence built.
+        var candidatesRoles = 0
+        var only = 0
+        for position in roles.indices where roleCodes[position].contains(code) {
+            candidatesRoles += 1
+            only = position
+        }
+        if candidatesRoles == 0 { return retireIfGone(fact) }
+        if candidatesRoles == 1 {
+            let role = roles[only]
+            let found = matches(roleTerms[only], fact, replay, code: code)
+            func key(_ match: Match) -> Key? {
+                var reach = partial(match, replay)
+                if role == .trigger, reach.subject == nil { reach.subject = .unattributed }
+                return reach.full
+            }
+            let general = found.count > 1 && found.contains { key($0) == nil }
+            for match in found where !general {
+                guard let key = key(match) else {
+                    // The only match, of no controller: the general path below.
+                    break
+                }
+                if let index = sliceIndex[key] {
+                    step(index, role, occurrence(match, replay, named: reported(role)), replayed: false)
+                } else if creates(role) {
+                    step(slice(key), role, occurrence(match, replay, named: reported(role)), replayed: false)
+                }
+            }
+            if !general, found.allSatisfy({ key($0) != nil }) { return retireIfGone(fact) }
+        }
+        // Several roles (or an event of no controller): gathered per slice reached, in a buffer kept from fact to fact.
+        var deliveries = deliveryBuffer
+        deliveryBuffer = []
+        for position in roles.indices {
+            guard roleCodes[position].contains(code) else { continue }
+            let role = roles[position]
+            for match in matches(roleTerms[position], fact, replay, code: code) {
                 var reach = partial(match, replay)
                 if role == .trigger, reach.subject == nil { reach.subject = .unattributed }
                 if let index = deliveries.firstIndex(where: { $0.partial == reach }) {
@@ -231,14 +304,54 @@ struct LanguageRule: AuditRule {
         }
         for delivery in deliveries {
             if let key = delivery.partial.full {
-                let index = slice(key)
-                step(index, delivery.roles, delivery.occurrence, replayed: false)
+                if let index = sliceIndex[key] {
+                    step(index, delivery.roles, delivery.occurrence, replayed: false)
+                } else if creates(delivery.roles) {
+                    step(slice(key), delivery.roles, delivery.occurrence, replayed: false)
+                }
             } else {
                 for index in slices.indices where delivery.partial.covers(slices[index].key) {
                     step(index, delivery.roles, delivery.occurrence, replayed: false)
                 }
+                if delivery.partial.isGlobal {
+                    step(0, delivery.roles, delivery.occurrence, replayed: true)
+                } else {
+                    hasSpecificLog = true
+                }
                 log.append(delivery)
             }
+        }
+        deliveries.removeAll(keepingCapacity: true)
+        deliveryBuffer = deliveries
+        retireIfGone(fact)
+    }
+
+    /// After a controller's deinit, its slices are retired (per-controller slicing).
+    private mutating func retireIfGone(_ fact: Fact) {
+        if program.slicing == .controller, case .callback(let callback) = fact, callback.callback == .deinitialize, callback.phase != .begin {
+            retire(callback.controller)
+        }
+    }
+
+    /// Whether an event in `roles` changes a slice that has seen nothing yet (else it need not start one).
+    private func creates(_ roles: Roles) -> Bool {
+        if roles.contains(.trigger) || roles.contains(.open) || roles.contains(.close) { return true }
+        // An answer before any trigger: precedence remembers it, eventually is satisfied by it.
+        return roles.contains(.answer) && (program.pattern == .precedence || program.pattern == .eventually)
+    }
+
+    /// Moves the slices of the controller `serial` out of the live ones: nothing more reaches them.
+    private mutating func retire(_ serial: UInt32) {
+        guard let keys = controllerKeys.removeValue(forKey: serial) else { return }
+        for key in keys {
+            guard let index = sliceIndex.removeValue(forKey: key) else { continue }
+            retired.append(slices[index])
+            let last = slices.count - 1
+            if index != last {
+                slices[index] = slices[last]
+                sliceIndex[slices[index].key] = index
+            }
+            slices.removeLast()
         }
     }
 
@@ -246,10 +359,17 @@ struct LanguageRule: AuditRule {
     private mutating func slice(_ key: Key) -> Int {
         if let index = sliceIndex[key] { return index }
         let index = slices.count
-        slices.append(Slice(key: key, inScope: initiallyInScope))
+        if case .controller(let serial) = key.subject { controllerKeys[serial, default: []].append(key) }
         sliceIndex[key] = index
-        for entry in log where entry.partial.covers(key) {
-            step(index, entry.roles, entry.occurrence, replayed: true)
+        if hasSpecificLog {
+            slices.append(Slice(key: key, inScope: initiallyInScope))
+            for entry in log where entry.partial.covers(key) {
+                step(index, entry.roles, entry.occurrence, replayed: true)
+            }
+        } else {
+            var slice = slices[0]
+            slice.key = key
+            slices.append(slice)
         }
         return index
     }
@@ -322,7 +442,7 @@ struct LanguageRule: AuditRule {
 
     /// A new recording run: the previous process ended, and with it every response obligation.
     private mutating func processEnded(lastOfRun: UInt64) {
-        for index in slices.indices {
+        for index in slices.indices.dropFirst() {
             guard let pending = slices[index].pending else { continue }
             if let deadline = pending.deadline, lastOfRun > deadline {
                 _ = add(Candidate(key: slices[index].key, occurrence: pending.trigger, verdict: .violation))
@@ -334,7 +454,7 @@ struct LanguageRule: AuditRule {
 
     func finish(_ replay: ReplayView, _ findings: inout [Finding]) {
         var all = candidates
-        for slice in slices {
+        for slice in slices.dropFirst() + retired {
             if let pending = slice.pending {
                 let late = pending.deadline.map { replay.timestamp > $0 } ?? false
                 all.append(Candidate(key: slice.key, occurrence: pending.trigger, verdict: late ? .violation : .inconclusive))

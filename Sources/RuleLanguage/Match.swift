@@ -19,99 +19,38 @@ struct Match {
 }
 
 extension EventTerm {
-    /// Appends to `matches` each way `fact` matches the term (none, one, or one per controller a container
-    /// operation names). `variables` are the rule's, `parameters` its resolved parameter values.
-    func match(_ fact: Fact, _ replay: ReplayView, variables: [String], parameters: [String: ParameterValue], into matches: inout [Match]) {
-        // The common case, a fact of another kind or name, returns before anything is allocated.
-        var controller: UInt32?
-        var listed: [ControllerRef] = []
-        var callbackName: String?
-        var enclosingOrdinal: UInt64?
-        var fields: [MarkField] = []
-        var duration: UInt64?
-        var values: [String?] = []
-        var mark: MarkFact?
-        switch (subject, fact) {
-        case (.callback(let callback, let phase), .callback(let event)):
-            guard event.callback == callback, phase.accepts(event.phase) else { return }
-            if let parent {
-                guard case .some(let argument) = event.parent else { return }
-                guard (argument != nil) == parent else { return }
-            }
-            controller = event.controller
-            callbackName = callback.name
-            duration = event.duration
-        case (.mark(let name, let phase), .mark(let event)):
-            guard event.name == name, phase.accepts(event.phase) else { return }
-            if !self.fields.isEmpty {
-                values = [String?](repeating: nil, count: variables.count)
-                for constraint in self.fields {
-                    guard let value = event[field: constraint.name] else { return }
-                    switch constraint.value {
-                    case .literal(let expected):
-                        guard Self.same(value, expected) else { return }
-                    case .variable(let variable):
-                        guard let slot = variables.firstIndex(of: variable) else { return }
-                        let text = value.description
-                        if let bound = values[slot], bound != text { return }
-                        values[slot] = text
-                    }
-                }
-            }
-            controller = event.controller
-            callbackName = event.enclosingName
-            enclosingOrdinal = event.enclosing?.ordinal
-            fields = event.fields
-            mark = event
-        case (.container(let operation), .container(let event)):
-            guard event.operation == operation else { return }
-            listed = event.controllers
-        case (.app(let transition, let scene, let phase), .app(let event)):
-            guard event.transition == transition, phase.accepts(event.phase) else { return }
-            if let scene, scene != (event.scene != nil) { return }
-            callbackName = event.delegateMethodName
-        case (.swiftUI(let action, let view), .swiftUI(let event)):
-            guard event.action == action else { return }
-            if let view, view != event.view { return }
-            controller = event.host?.serial
-        case (.cancellation, .disappearanceCancelled(let cancellation)):
-            controller = cancellation.controller
-        case (.removed, .removed(let removal)):
-            controller = removal.controller
-        case (.exit, .exitCompleted(let exit)):
-            controller = exit.controller
-        default:
-            return
-        }
-        if values.count < variables.count { values = [String?](repeating: nil, count: variables.count) }
-        if listed.isEmpty {
-            add(controller, callbackName, enclosingOrdinal, fields, duration, values, mark, replay, variables, parameters, &matches)
-        } else {
-            for ref in listed { add(ref.serial, callbackName, enclosingOrdinal, fields, duration, values, mark, replay, variables, parameters, &matches) }
+    /// A number for the kind of fact the term can match (a callback's own, one for all marks, …), compared
+    /// with `code(of:)` before the term is tried.
+    var code: UInt16 {
+        switch subject {
+        case .callback(let callback, _): 0x100 | UInt16(callback.rawValue)
+        case .mark: 1
+        case .container: 2
+        case .app: 3
+        case .swiftUI: 4
+        case .cancellation: 5
+        case .removed: 6
+        case .exit: 7
         }
     }
 
-    /// The match for one controller, when the qualifiers hold.
-    private func add(
-        _ controller: UInt32?, _ callbackName: String?, _ enclosingOrdinal: UInt64?, _ fields: [MarkField], _ duration: UInt64?,
-        _ values: [String?], _ mark: MarkFact?, _ replay: ReplayView, _ variables: [String], _ parameters: [String: ParameterValue],
-        _ matches: inout [Match]
-    ) {
-        if let typePattern {
-            guard let controller, let type = replay.ref(of: controller)?.typeName, Self.glob(typePattern, matches: type) else { return }
+    /// The code of `fact` (`code`), 0 for kinds no term matches.
+    static func code(of fact: Fact) -> UInt16 {
+        switch fact {
+        case .callback(let callback): 0x100 | UInt16(callback.callback.rawValue)
+        case .mark: 1
+        case .container: 2
+        case .app: 3
+        case .swiftUI: 4
+        case .disappearanceCancelled: 5
+        case .removed: 6
+        case .exitCompleted: 7
+        default: 0
         }
-        var found = Match(controller: controller, values: values, callback: callbackName, enclosingOrdinal: enclosingOrdinal, fields: fields, duration: duration)
-        if let enclosing {
-            guard let active = Self.enclosing(enclosing, of: controller, mark: mark, replay) else { return }
-            found.callback = ReplayView.methodName(of: active)
-            found.enclosingOrdinal = active.ordinal
-        }
-        guard guards.allSatisfy({ $0.holds(for: found, variables: variables, parameters: parameters) }) else { return }
-        matches.append(found)
     }
 
     /// The callback that `enclosing` names, open around the event (a mark's own attribution for a mark).
-    private static func enclosing(_ enclosing: Enclosing, of controller: UInt32?, mark: MarkFact?, _ replay: ReplayView) -> ActiveCallback? {
+    static func enclosing(_ enclosing: Enclosing, of controller: UInt32?, mark: MarkFact?, _ replay: ReplayView) -> ActiveCallback? {
         if let mark {
             guard let active = mark.enclosing, active.kind == Self.kind(enclosing.kind) else { return nil }
             if enclosing.sameController { guard let controller, active.controllerSerial == controller else { return nil } }
@@ -212,5 +151,103 @@ extension EventTerm.Guard {
             case nil: return nil
             }
         }
+    }
+}
+
+extension EventMatcher {
+    /// Appends to `matches` each way `fact` matches the term (none, one, or one per controller a container
+    /// operation names). `variables` are the rule's, `parameters` its resolved parameter values.
+    func match(_ fact: Fact, _ replay: ReplayView, variables: [String], parameters: [String: ParameterValue], into matches: inout [Match]) {
+        // The common case, a fact of another kind or name, returns before anything is allocated.
+        var controller: UInt32?
+        var listed: [ControllerRef] = []
+        var callbackName: String?
+        var enclosingOrdinal: UInt64?
+        var fields: [MarkField] = []
+        var duration: UInt64?
+        var values: [String?] = []
+        var mark: MarkFact?
+        // By the fact first, then the subject: a switch over the pair would copy both (and retain the mark's
+        // fields) for every term tried.
+        switch fact {
+        case .callback(let event):
+            guard case .callback(let callback, let phase) = subject, event.callback == callback, phase.accepts(event.phase) else { return }
+            if let parent {
+                guard case .some(let argument) = event.parent else { return }
+                guard (argument != nil) == parent else { return }
+            }
+            controller = event.controller
+            callbackName = callback.name
+            duration = event.duration
+        case .mark(let event):
+            guard case .mark(let name, let phase) = subject, event.name == name, phase.accepts(event.phase) else { return }
+            if !self.fields.isEmpty {
+                values = [String?](repeating: nil, count: variables.count)
+                for constraint in self.fields {
+                    guard let value = event[field: constraint.name] else { return }
+                    switch constraint.value {
+                    case .literal(let expected):
+                        guard EventTerm.same(value, expected) else { return }
+                    case .variable(let variable):
+                        guard let slot = variables.firstIndex(of: variable) else { return }
+                        let text = value.description
+                        if let bound = values[slot], bound != text { return }
+                        values[slot] = text
+                    }
+                }
+            }
+            controller = event.controller
+            callbackName = event.enclosingName
+            enclosingOrdinal = event.enclosing?.ordinal
+            fields = event.fields
+            mark = event
+        case .container(let event):
+            guard case .container(let operation) = subject, event.operation == operation else { return }
+            listed = event.controllers
+        case .app(let event):
+            guard case .app(let transition, let scene, let phase) = subject, event.transition == transition, phase.accepts(event.phase) else { return }
+            if let scene, scene != (event.scene != nil) { return }
+            callbackName = event.delegateMethodName
+        case .swiftUI(let event):
+            guard case .swiftUI(let action, let view) = subject, event.action == action else { return }
+            if let view, view != event.view { return }
+            controller = event.host?.serial
+        case .disappearanceCancelled(let cancellation):
+            guard case .cancellation = subject else { return }
+            controller = cancellation.controller
+        case .removed(let removal):
+            guard case .removed = subject else { return }
+            controller = removal.controller
+        case .exitCompleted(let exit):
+            guard case .exit = subject else { return }
+            controller = exit.controller
+        default:
+            return
+        }
+        if values.count < variables.count { values = [String?](repeating: nil, count: variables.count) }
+        if listed.isEmpty {
+            add(controller, callbackName, enclosingOrdinal, fields, duration, values, mark, replay, variables, parameters, &matches)
+        } else {
+            for ref in listed { add(ref.serial, callbackName, enclosingOrdinal, fields, duration, values, mark, replay, variables, parameters, &matches) }
+        }
+    }
+
+    /// The match for one controller, when the qualifiers hold.
+    private func add(
+        _ controller: UInt32?, _ callbackName: String?, _ enclosingOrdinal: UInt64?, _ fields: [MarkField], _ duration: UInt64?,
+        _ values: [String?], _ mark: MarkFact?, _ replay: ReplayView, _ variables: [String], _ parameters: [String: ParameterValue],
+        _ matches: inout [Match]
+    ) {
+        if let typePattern {
+            guard let controller, let type = replay.ref(of: controller)?.typeName, EventTerm.glob(typePattern, matches: type) else { return }
+        }
+        var found = Match(controller: controller, values: values, callback: callbackName, enclosingOrdinal: enclosingOrdinal, fields: fields, duration: duration)
+        if let enclosing {
+            guard let active = EventTerm.enclosing(enclosing, of: controller, mark: mark, replay) else { return }
+            found.callback = ReplayView.methodName(of: active)
+            found.enclosingOrdinal = active.ordinal
+        }
+        guard guards.allSatisfy({ $0.holds(for: found, variables: variables, parameters: parameters) }) else { return }
+        matches.append(found)
     }
 }
