@@ -7,6 +7,7 @@
 //        │            │          │
 //        │            └────► Recorder ─► Simulator, AdapterCore ─► LifetraceUIKit
 //        └─► ConsoleImport             Replay, Audit ─► TraceViews (Perfetto export, HTML report)
+//   Audit, ArgumentParsing ─► RuleLanguage (rule files compiled to audit rules)
 //   ArgumentParsing ─► LifetraceCLI (uses all) ─► lifetrace
 import PackageDescription
 
@@ -49,11 +50,12 @@ let package = Package(
         // One call for library users: audit a trace, a JSON Lines export or a console log (`FileAuditor`).
         .target(name: "LifetraceAudit", dependencies: ["Audit", "ConsoleImport", "TraceLog", "TraceModel"]),
         .target(name: "ArgumentParsing"),
+        .target(name: "RuleLanguage", dependencies: ["Audit", "Replay", "TraceModel", "ArgumentParsing"]),
         .target(
             name: "LifetraceCLI",
             dependencies: [
                 "ArgumentParsing", "TraceModel", "TraceLog", "Replay", "Recorder",
-                "Simulator", "Audit", "ConsoleImport", "TraceViews",
+                "Simulator", "Audit", "ConsoleImport", "TraceViews", "RuleLanguage",
             ]
         ),
         .target(
@@ -64,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "lifetrace-bench",
             dependencies: [
-                "TraceModel", "TraceLog", "Replay", "Recorder", "Simulator", "Audit", "CZlib", "LifetraceCLI",
+                "TraceModel", "TraceLog", "Replay", "Recorder", "Simulator", "Audit", "CZlib", "LifetraceCLI", "RuleLanguage",
             ]
         ),
         .testTarget(name: "TraceModelTests", dependencies: ["TraceModel"]),
@@ -100,6 +102,10 @@ let package = Package(
         .testTarget(
             name: "TraceViewsTests",
             dependencies: ["TraceViews", "Audit", "Replay", "TraceLog", "TraceModel", "LifetraceTestSupport"]
+        ),
+        .testTarget(
+            name: "RuleLanguageTests",
+            dependencies: ["RuleLanguage", "Audit", "Replay", "TraceLog", "TraceModel", "ConsoleImport", "LifetraceTestSupport"]
         ),
         .testTarget(
             name: "LifetraceCLITests",

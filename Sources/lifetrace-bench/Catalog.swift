@@ -45,6 +45,9 @@ enum Catalog {
             name: "audit", summary: "audit with all rules ÷ replay alone",
             goal: "≤ 3", run: audit),
         Benchmark(
+            name: "custom-rules", summary: "audit with ten rules from the rule language ÷ audit without; a compiled rule ÷ the same rule in Swift",
+            goal: "≤ 1 + replay ÷ audit; ≤ 2", run: customRules),
+        Benchmark(
             name: "query", summary: "lifetrace events --controller X --from A --to B ÷ the same query in SQLite (indexed) and DuckDB; load time separate",
             goal: "≤ 1", run: query),
         Benchmark(

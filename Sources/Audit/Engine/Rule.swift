@@ -9,6 +9,13 @@ public struct Rule: Sendable {
         self.make = make
     }
 
+    /// A rule whose descriptor is a value rather than its type's (`AuditRule.descriptor`): a rule compiled at run
+    /// time from a rule file (module `RuleLanguage`), whose id, severity and examples come from that file.
+    public init(descriptor: RuleDescriptor, make: @escaping @Sendable (RuleSettings) -> any AuditRule) {
+        self.descriptor = descriptor
+        self.make = make
+    }
+
     public var id: String { descriptor.id }
 
     /// A fresh value of the rule for one trace.

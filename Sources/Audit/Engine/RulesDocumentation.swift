@@ -125,6 +125,20 @@ public enum RulesDocumentation {
             (mark names, type names) are arrays of strings and replace the default list: `"marks": ["timer.start",
             "playback.start"]`.
 
+            ## Rules of your own
+
+            A team writes its own rules in a small temporal rule language (docs/RULE_LANGUAGE.md has the grammar and
+            what each pattern reports), one or more rules per file, in `*.rule` files under a `lifetrace-rules/`
+            directory committed next to the app's `.lifetrace.json`. `lifetrace audit` and `lifetrace rules` read
+            every `*.rule` file of the nearest `lifetrace-rules/` directory from the current directory up (the same
+            search as `.lifetrace.json`), or of `--rules PATH` (a file or directory, repeatable) instead. Why files of
+            their own rather than a section of `.lifetrace.json`: a rule has statements and example traces written
+            one per line, which JSON strings would bury in escapes; a `.rule` file gets errors at its own
+            FILE:LINE:COLUMN; and one file per concern reviews and merges like code. The configuration still
+            applies: a custom rule is disabled, given a severity or a parameter value in `.lifetrace.json` by its id,
+            like a built-in. `lifetrace rules --check` runs every rule's examples. examples/rules/ has five to copy,
+            and examples/rules/builtins/ has five of the rules below written in the language.
+
             ## Output
 
             `--format text` (default): `TRACE:event N: severity: message (rule_id)`, then the time, controller and

@@ -9,7 +9,7 @@ struct AuditCommand: Command {
     static let spec = CommandSpec(
         name: "audit",
         abstract: "Check traces against the lifecycle rules (see 'lifetrace rules').",
-        usage: "[TRACE…] [--config FILE] [--format text|json|ndjson|sarif|junit|github|markdown] [--strict] [--category NAME] [-o FILE] [--jobs N]",
+        usage: "[TRACE…] [--config FILE] [--format text|json|ndjson|sarif|junit|github|markdown] [--strict] [--category NAME] [-o FILE] [--jobs N] [--rules PATH]…",
         discussion: """
             With no TRACE, audits every *.lifetrace under traces/ (recursively); a TRACE that is a directory is
             searched the same way.
@@ -20,6 +20,9 @@ struct AuditCommand: Command {
             upwards holding .git; file:// URIs outside it): the recorded source of the event (the Swift line of a
             recorded mark, an imported console log's line), else the line of a JSON Lines input, else the trace
             file. Nothing is written beside a trace.
+            Custom rules: every *.rule file of --rules PATH (a file or a directory; repeatable), else of the
+            nearest lifetrace-rules/ directory upwards; they run, report and are configured like the built-in
+            ones (docs/RULE_LANGUAGE.md). A bad rule file is exit 2, naming FILE:LINE:COLUMN.
 
             Examples:
               lifetrace audit
@@ -50,6 +53,7 @@ struct AuditCommand: Command {
             OptionSpec("category", value: "NAME", help: "SARIF automationDetails category, to keep several audits' alerts apart on GitHub."),
             OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output (- for standard output)."),
             OptionSpec("jobs", short: "j", value: "N", help: "Audit up to N traces at a time (default: the number of active processors)."),
+            CustomRules.option,
         ],
         positionalCount: (0, nil)
     )
@@ -59,8 +63,9 @@ struct AuditCommand: Command {
         let format = ReportFormat(rawValue: formatName)!
         output.isHumanReadable = format == .text
         let jobs = try jobCount(arguments.value("jobs"))
-        let configuration = try loadConfiguration(arguments.value("config"))
-        let auditor = try Auditor(configuration: configuration)
+        let rules = BuiltinRules.all + (try CustomRules.load(arguments))
+        let configuration = try loadConfiguration(arguments.value("config"), rules: rules)
+        let auditor = try Auditor(configuration: configuration, rules: rules)
         let paths = arguments.positionals.isEmpty ? try defaultTraces() : try arguments.positionals.flatMap(tracesIn)
         // `-o -` is standard output, as for every command.
         let outputFile = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
@@ -146,7 +151,7 @@ struct AuditCommand: Command {
     }
 
     /// `--config FILE`, else the nearest `.lifetrace.json`, else the defaults.
-    static func loadConfiguration(_ explicit: String?) throws -> AuditConfiguration {
+    static func loadConfiguration(_ explicit: String?, rules: [Rule] = BuiltinRules.all) throws -> AuditConfiguration {
         if let explicit {
             guard FileManager.default.fileExists(atPath: explicit) else {
                 throw ValidationError("configuration file '\(explicit)' does not exist")
@@ -154,11 +159,11 @@ struct AuditCommand: Command {
             if let kind = FilePaths.specialInputKind(explicit) {
                 throw FilePaths.SpecialInput(path: explicit, kind: kind)
             }
-            return try AuditConfiguration.load(contentsOf: URL(fileURLWithPath: explicit), displayPath: explicit, rules: BuiltinRules.all)
+            return try AuditConfiguration.load(contentsOf: URL(fileURLWithPath: explicit), displayPath: explicit, rules: rules)
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         guard let found = AuditConfiguration.locate(from: cwd) else { return .default }
-        return try AuditConfiguration.load(contentsOf: found, rules: BuiltinRules.all)
+        return try AuditConfiguration.load(contentsOf: found, rules: rules)
     }
 
     /// Every `*.lifetrace` under `traces/`, sorted.
