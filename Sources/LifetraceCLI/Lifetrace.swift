@@ -75,6 +75,13 @@ public enum Lifetrace {
         }
     }
 
+    /// How messages about running `arguments` begin: `lifetrace events` for a command (every error, warning and
+    /// note of a command names it), `lifetrace` without one.
+    public static func messagePrefix(arguments: [String]) -> String {
+        guard let first = arguments.first, let command = command(named: first) else { return program }
+        return "\(program) \(command.spec.name)"
+    }
+
     /// Commands that work but are not listed in `--help`: test helpers.
     static let hiddenCommands: [any Command.Type] = [RecordStressCommand.self]
 

@@ -50,6 +50,7 @@ struct AuditCommand: Command {
             OptionSpec("category", value: "NAME", help: "SARIF automationDetails category, to keep several audits' alerts apart on GitHub."),
             OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output (- for standard output)."),
             OptionSpec("jobs", short: "j", value: "N", help: "Audit up to N traces at a time (default: the number of active processors)."),
+            ColorOption.spec,
         ],
         positionalCount: (0, nil)
     )
@@ -58,6 +59,7 @@ struct AuditCommand: Command {
         let formatName = try arguments.choice("format", among: ReportFormat.allCases.map(\.rawValue), default: "text")
         let format = ReportFormat(rawValue: formatName)!
         output.isHumanReadable = format == .text
+        let style = try ColorOption.style(arguments, output: output)
         let jobs = try jobCount(arguments.value("jobs"))
         let configuration = try loadConfiguration(arguments.value("config"))
         let auditor = try Auditor(configuration: configuration)
@@ -94,7 +96,7 @@ struct AuditCommand: Command {
         }
         let (audits, problems) = try auditAll(
             paths, jobs: jobs, auditor: auditor, paths: repository, sources: SourceFileIndex(root: repository.root), output: output,
-            stream: stream)
+            stream: stream, progress: paths.count > 1 ? ProgressLine(output: output, printsToStandardOutput: stream != nil && outputFile == nil) : nil)
         var report = AuditReport(
             traces: audits, rules: auditor.active.map(\.rule.descriptor), isStrict: arguments.flag("strict"), inputProblems: problems
         )
@@ -122,7 +124,11 @@ struct AuditCommand: Command {
             }
             output.errorLine(TextReporter.summaryLine(report) + " → \(file)")
         } else {
-            output.write(format == .ndjson ? NDJSONReporter.summaryLine(report) : text)
+            if format == .text, style.isEnabled {
+                output.write(styled: TextReporter.render(report, style: style))  // names escaped by the reporter
+            } else {
+                output.write(format == .ndjson ? NDJSONReporter.summaryLine(report) : text)
+            }
         }
         if report.hasUnreadableInput { return .usageOrInput }
         return report.hasFailures || !problems.isEmpty ? .problemFound : .success
