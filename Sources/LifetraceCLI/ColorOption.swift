@@ -14,7 +14,8 @@ enum ColorOption {
     /// The option, as every command that colours lists it.
     static let spec = OptionSpec(
         "color", value: "WHEN",
-        help: "Colour on standard output: auto (default: on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.")
+        help: "Colour on standard output: auto (default: on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.",
+        choices: choices)
 
     /// The style `--color` (and, for `auto`, the terminal and the environment) asks for.
     ///

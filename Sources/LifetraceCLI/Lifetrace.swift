@@ -21,6 +21,7 @@ public enum Lifetrace {
         AuditCommand.self,
         ReportCommand.self,
         RulesCommand.self,
+        CompletionsCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
@@ -38,6 +39,14 @@ public enum Lifetrace {
         case "--help", "-h", "help":
             guard arguments.count > 1 else {
                 output.write(overview)
+                return .success
+            }
+            if arguments[1] == "--man" {
+                guard arguments.count == 2 else {
+                    output.errorLine("\(program): error: 'help --man' takes nothing more; got '\(arguments[2])'")
+                    return .usageOrInput
+                }
+                output.write(ManPage.render())
                 return .success
             }
             guard let command = command(named: arguments[1]) else {
@@ -119,6 +128,7 @@ public enum Lifetrace {
             "",
             "USAGE: \(program) <command> [options]",
             "       \(program) --help | -h | help [<command>]",
+            "       \(program) help --man                 the manual page (roff: man -l <(\(program) help --man))",
             "       \(program) --version | -V",
             "",
             "COMMANDS:",
