@@ -11,6 +11,9 @@ enum ManPage {
         let program = Lifetrace.program
         var out: [String] = [
             ".TH \(program.uppercased()) 1 \"\" \"\(program) \(Lifetrace.version)\" \"User Commands\"",
+            // Left-aligned and never hyphenated: option names and paths must stay as they are typed.
+            ".ad l",
+            ".nh",
             ".SH NAME",
             "\(program) \\- record, replay and audit UIViewController lifecycle traces",
             ".SH SYNOPSIS",

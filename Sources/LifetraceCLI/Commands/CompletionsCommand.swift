@@ -13,8 +13,8 @@ struct CompletionsCommand: Command {
             prints the manual page from the same data.
 
             Examples:
-              source <(lifetrace completions bash)                     (in ~/.bashrc)
               lifetrace completions bash > ~/.local/share/bash-completion/completions/lifetrace
+              source <(lifetrace completions bash)                     (in ~/.bashrc)
               lifetrace completions zsh > ~/.zfunc/_lifetrace          (a directory of $fpath)
               lifetrace completions fish > ~/.config/fish/completions/lifetrace.fish
             """,
