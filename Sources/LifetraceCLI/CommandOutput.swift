@@ -69,9 +69,15 @@ public final class CommandOutput: @unchecked Sendable {
         writeOut(isHumanReadable ? text.displayEscapedKeepingLineFeeds : text)
     }
 
-    /// Writes `text` to standard output exactly as it is, for text a person reads that the caller has already
-    /// escaped (`displayEscaped`) and coloured (`TerminalStyle`): the only escape sequences in it are the colours.
+    /// Writes coloured text (`TerminalStyle`) to standard output: the colour sequences as they are, the rest
+    /// escaped as `isHumanReadable` says (as `write(_:)` does), so no other escape sequence reaches the terminal.
     public func write(styled text: String) {
+        guard isHumanReadable else { return writeOut(text) }
+        writeOut(TerminalStyle.mappingText(of: text) { $0.displayEscapedKeepingLineFeeds })
+    }
+
+    /// Writes `text` to standard output exactly as it is: text that another output escaped already (`HeldOutput`).
+    func write(escaped text: String) {
         writeOut(text)
     }
 

@@ -31,14 +31,14 @@ final class HeldOutput: @unchecked Sendable {
     private func receive(_ text: String) {
         guard !discarded else { return }
         if !passing, isReleased() { release() }
-        if passing { target.write(styled: text) } else { buffer += text }
+        if passing { target.write(escaped: text) } else { buffer += text }
     }
 
     /// Passes on what is held, and everything written from now on.
     func release() {
         guard !discarded else { return }
         passing = true
-        if !buffer.isEmpty { target.write(styled: buffer) }
+        if !buffer.isEmpty { target.write(escaped: buffer) }
         buffer = ""
     }
 

@@ -44,4 +44,27 @@ public struct TerminalStyle: Sendable, Equatable {
         guard isEnabled, !text.isEmpty else { return text }
         return "\u{1B}[\(role.parameters)m\(text)\u{1B}[0m"
     }
+
+    /// The parameters of the sequences `apply` writes: the roles' and the reset's.
+    private static let parameters = Set(Role.allCases.map(\.parameters) + ["0"])
+
+    /// `text` with `transform` applied to everything but the colour sequences `apply` writes, which stay as they
+    /// are: a caller writes coloured text for people with the rest escaped (`displayEscaped`), so that only
+    /// those sequences, and no other escape sequence a name from a trace might hold, reach the terminal.
+    public static func mappingText(of text: String, _ transform: (String) -> String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let start = rest.firstIndex(of: "\u{1B}") {
+            let after = rest[rest.index(after: start)...]
+            let body = after.dropFirst().prefix { $0 == ";" || ("0"..."9").contains($0) }
+            if after.first == "[", body.endIndex < after.endIndex, after[body.endIndex] == "m", parameters.contains(String(body)) {
+                out += transform(String(rest[..<start])) + "\u{1B}[\(body)m"
+                rest = after[after.index(after: body.endIndex)...]
+            } else {
+                out += transform(String(rest[...start]))
+                rest = after
+            }
+        }
+        return out + transform(String(rest))
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TraceModel
 
 @testable import LifetraceCLI
 
@@ -180,5 +181,22 @@ struct TerminalOutputTests {
         let plain = try onTerminal(["NO_COLOR": "1"])
         #expect(plain.contains("ok: "), "\(plain.debugDescription)")
         #expect(!plain.contains("\u{1B}[1;32m"))
+    }
+}
+
+/// Coloured text keeps only the colour sequences `TerminalStyle` writes; any other escape sequence (from a name in a
+/// trace) is written out.
+@Suite("coloured text is escaped but for its colours")
+struct StyledTextEscapingTests {
+    @Test("write(styled:) keeps the style's sequences and writes out every other control character")
+    func escaping() {
+        let style = TerminalStyle(isEnabled: true)
+        let (output, captured) = CommandOutput.capturing()
+        output.isHumanReadable = true
+        output.write(styled: style.apply(.error, to: "error") + ": Evil\u{1B}[2Jname \u{1B}[31mred\u{1B}[0m \u{202E}x\n")
+        #expect(captured.standardOutput == "\u{1B}[1;31merror\u{1B}[0m: Evil\\u{1B}[2Jname \\u{1B}[31mred\u{1B}[0m \\u{202E}x\n", "\(captured.standardOutput.debugDescription)")
+        #expect(TerminalStyle.mappingText(of: "plain", { $0.uppercased() }) == "PLAIN")
+        #expect(TerminalStyle.mappingText(of: "a\u{1B}", { $0.displayEscaped }) == "a\\u{1B}", "a lone escape at the end is text")
+        #expect(TerminalStyle.plain.apply(.error, to: "error") == "error")
     }
 }

@@ -125,7 +125,7 @@ struct AuditCommand: Command {
             output.errorLine(TextReporter.summaryLine(report) + " → \(file)")
         } else {
             if format == .text, style.isEnabled {
-                output.write(styled: TextReporter.render(report, style: style))  // names escaped by the reporter
+                output.write(styled: TextReporter.render(report, style: style))
             } else {
                 output.write(format == .ndjson ? NDJSONReporter.summaryLine(report) : text)
             }
