@@ -14,7 +14,9 @@ struct EventsCommand: Command {
             Times are relative to the first event and accept 1.5s, 1500ms, 250us, 1500000000ns, 2m, or a bare
             number of seconds; both ends are inclusive. With --from, frames that end earlier are not decoded.
             --controller and --kind may be given more than once: an event passes when it matches one of the
-            controllers and one of the kinds.
+            controllers and one of the kinds. A --controller (or --visible) NAME that names no controller of the trace
+            exactly matches the type names that start with it, else that contain it ignoring case; a note on
+            standard error says which.
 
             Text output: time since the first event (seconds, ms precision), the event's ordinal (0-based position
             in the trace), and the event; a mark ends with the callback it happened in, "(in X.viewWillDisappear)",
@@ -41,7 +43,7 @@ struct EventsCommand: Command {
             OptionSpec("to", value: "T", help: "Last time to list, after the first event (inclusive)."),
             OptionSpec(
                 "controller", value: "NAME", repeatable: true,
-                help: "Only events naming this controller: display name (Editor#2, Page<0>) or type name (all instances)."
+                help: "Only events naming this controller: display name (Editor#2, Page<0>) or type name (all instances); a prefix or part of one."
             ),
             OptionSpec(
                 "kind", value: "K", repeatable: true,
