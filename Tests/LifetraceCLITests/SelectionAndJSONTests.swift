@@ -100,6 +100,7 @@ struct SelectionAndJSONTests {
 
         let none = runCLI(["timeline", sample.trace, "--controller", "Settings"])
         #expect(none.code == .problemFound)
+        #expect(none.out.isEmpty, "\(none.out)")
         #expect(none.err.hasPrefix("lifetrace timeline: warning: no controller named 'Settings' in the trace; use a display name such as NotesListViewController#1"), "\(none.err)")
         let late = runCLI(["timeline", sample.trace, "--from", "60s"])
         #expect(late.code == .problemFound)

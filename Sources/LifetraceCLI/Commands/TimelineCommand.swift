@@ -121,7 +121,8 @@ struct TimelineCommand: Command {
         }
         if json {
             output.line(TimelineJSON.render(timeline, path: input.path, origin: origin))
-        } else if timeline.start != nil {
+        } else if timeline.start != nil, names.isEmpty || !timeline.lanes.isEmpty {
+            // Nothing when --controller selected no lane (as 'events' lists nothing): the warning says why.
             output.write(timeline.render(width: width, origin: origin))
         }
         if !json, arguments.flag("spans"), let start = origin {
