@@ -126,6 +126,20 @@ struct TerminalOutputTests {
         #expect(printed.err.isEmpty, "\(printed.err.prefix(200).debugDescription)")
     }
 
+    @Test("import shows its progress line through the same type, erased before its summary")
+    func importProgress() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let log = root.appendingPathComponent("Tests/Fixtures/cases/09-background-draft-lost.log").path
+        let scratch = try CLIScratch("import-progress")
+        let result = run(["import", log, "-o", scratch.path("chat.lifetrace")], errorTerminal: true, progressDelay: 0)
+        #expect(result.code == .success)
+        #expect(result.err.hasPrefix("\rlifetrace import: \(log): 100% of 0.0 MB, "), "\(result.err.debugDescription)")
+        #expect(result.err.hasSuffix("\r\u{1B}[K"), "\(result.err.debugDescription)")
+        let piped = run(["import", log, "-o", scratch.path("chat2.lifetrace")], progressDelay: 0)
+        #expect(piped.err.isEmpty, "\(piped.err.debugDescription)")
+    }
+
     @Test("a message on standard error erases the progress line first, so it starts a line of its own")
     func messageAfterProgress() {
         let (output, captured) = CommandOutput.capturing(isStandardErrorTerminal: true)
