@@ -38,6 +38,13 @@ struct CommandPrefixTests {
         #expect(!result.err.contains("cannot open"))
     }
 
+    @Test("a SCENARIO given as '-' says that scenarios are read from files")
+    func scenarioFromStandardInput() {
+        let result = runCLI(["simulate", "-"])
+        #expect(result.code == .usageOrInput)
+        #expect(result.err == "lifetrace simulate: error: -: a scenario is read from a file (its errors name FILE:LINE:COLUMN), not from standard input; save it to a file first\n")
+    }
+
     @Test("a failed write to standard output names the command (the built binary, standard output /dev/full)")
     func writeFailure() throws {
         let executable = try #require(FileSizeLimitTests.lifetrace(), "build the lifetrace product first")

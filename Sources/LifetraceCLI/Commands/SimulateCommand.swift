@@ -70,6 +70,10 @@ struct SimulateCommand: Command {
                 throw ValidationError("missing SCENARIO (or --generate N)")
             }
             if arguments.value("seed") != nil { throw ValidationError("--seed only goes with --generate") }
+            if path == "-", !FileManager.default.fileExists(atPath: path) {
+                output.errorLine("lifetrace simulate: error: -: a scenario is read from a file (its errors name FILE:LINE:COLUMN), not from standard input; save it to a file first")
+                return .usageOrInput
+            }
             if let kind = FilePaths.specialInputKind(path) {
                 output.errorLine("lifetrace simulate: error: \(path): \(FilePaths.specialInputMessage(kind))")
                 return .usageOrInput
