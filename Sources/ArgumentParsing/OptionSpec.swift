@@ -11,13 +11,20 @@ public struct OptionSpec: Sendable, Equatable {
     public var isRepeatable: Bool
     /// One line of help.
     public var help: String
+    /// The values it takes, when they are a fixed set (`auto`, `always`, `never`), for shell completion; `nil`
+    /// when the set is the one the command's usage line lists (`--format text|json`) or the value is free.
+    public var choices: [String]?
 
-    public init(_ name: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false, help: String) {
+    public init(
+        _ name: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false, help: String,
+        choices: [String]? = nil
+    ) {
         self.name = name
         self.short = short
         self.valueName = valueName
         self.isRepeatable = repeatable
         self.help = help
+        self.choices = choices
     }
 
     /// Whether this option is a flag (takes no value).

@@ -21,6 +21,7 @@ public enum Lifetrace {
         AuditCommand.self,
         ReportCommand.self,
         RulesCommand.self,
+        CompletionsCommand.self,
     ]
 
     /// Runs `lifetrace` with `arguments` (without the program name).
@@ -38,6 +39,14 @@ public enum Lifetrace {
         case "--help", "-h", "help":
             guard arguments.count > 1 else {
                 output.write(overview)
+                return .success
+            }
+            if arguments[1] == "--man" {
+                guard arguments.count == 2 else {
+                    output.errorLine("\(program): error: 'help --man' takes nothing more; got '\(arguments[2])'")
+                    return .usageOrInput
+                }
+                output.write(ManPage.render())
                 return .success
             }
             guard let command = command(named: arguments[1]) else {
@@ -73,6 +82,13 @@ public enum Lifetrace {
             output.errorLine("\(program) \(spec.name): error: \(error)")
             return .usageOrInput
         }
+    }
+
+    /// How messages about running `arguments` begin: `lifetrace events` for a command (every error, warning and
+    /// note of a command names it), `lifetrace` without one.
+    public static func messagePrefix(arguments: [String]) -> String {
+        guard let first = arguments.first, let command = command(named: first) else { return program }
+        return "\(program) \(command.spec.name)"
     }
 
     /// Commands that work but are not listed in `--help`: test helpers.
@@ -112,6 +128,7 @@ public enum Lifetrace {
             "",
             "USAGE: \(program) <command> [options]",
             "       \(program) --help | -h | help [<command>]",
+            "       \(program) help --man                 the manual page (roff: man -l <(\(program) help --man))",
             "       \(program) --version | -V",
             "",
             "COMMANDS:",

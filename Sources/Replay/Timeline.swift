@@ -202,7 +202,10 @@ public struct Timeline: Sendable, Equatable {
     /// the column replaces it with its letter; `!` marks a diagnostic; `x` the deinit; `~` the end of the
     /// controller's process (killed or crashed, no deinit); blank before the controller was first seen and after
     /// its deinit or process end. Times relative to the first event.
-    public func render(width: Int = 80) -> String {
+    ///
+    /// - Parameter origin: The time the header's times count from (`timeline 5.000 s … 6.500 s`): the trace's first
+    ///   event, when the timeline is a window of the trace (`clipped(from:to:)`); `start` by default.
+    public func render(width: Int = 80, origin: UInt64? = nil) -> String {
         guard let start, let end else { return "(empty trace)\n" }
         let columns = max(10, width)
         let duration = max(end >= start ? end - start : 0, 1)
@@ -213,7 +216,8 @@ public struct Timeline: Sendable, Equatable {
         let nameWidth = min(40, lanes.map { $0.controller.displayName.count }.max() ?? 0)
         var lines: [String] = []
         let perColumn = TimeText.duration(duration / UInt64(max(columns - 1, 1)))
-        lines.append("timeline 0.000 s … \(TimeText.seconds(duration)), \(columns) columns, \(perColumn) per column")
+        let first = start - min(start, origin ?? start)
+        lines.append("timeline \(TimeText.seconds(first)) … \(TimeText.seconds(first + duration)), \(columns) columns, \(perColumn) per column")
         lines.append("legend: # appeared  / appearing  \\ disappearing  . disappeared  ? unknown  x deinit  ~ process ended  ! diagnostic  marks: S save  E edit  T timer  O observer  R task/request  * other")
         func rank(_ appearance: Appearance) -> Int {
             switch appearance {

@@ -67,12 +67,14 @@ signal(SIGPIPE, SIG_IGN)
 signal(SIGXFSZ, SIG_IGN)
 let streams = StandardStreams()
 let output = CommandOutput(
-    standardOutput: streams.writeOut, standardError: streams.writeError, isStandardOutputClosed: { streams.isOutputClosed }
+    standardOutput: streams.writeOut, standardError: streams.writeError, isStandardOutputClosed: { streams.isOutputClosed },
+    isStandardOutputTerminal: isatty(STDOUT_FILENO) == 1, isStandardErrorTerminal: isatty(STDERR_FILENO) == 1
 )
-var code = Lifetrace.run(arguments: Array(CommandLine.arguments.dropFirst()), output: output)
+let arguments = Array(CommandLine.arguments.dropFirst())
+var code = Lifetrace.run(arguments: arguments, output: output)
 streams.flush()
 if let failure = streams.outputFailure {
-    streams.writeError("lifetrace: error: cannot write standard output: \(failure); the output is incomplete\n")
+    streams.writeError("\(Lifetrace.messagePrefix(arguments: arguments)): error: cannot write standard output: \(failure); the output is incomplete\n")
     code = ExitCode(max(code.rawValue, ExitCode.usageOrInput.rawValue))
 }
 exit(code.rawValue)

@@ -180,7 +180,7 @@ struct StandardOutputFailureTests {
         defer { try? full.close() }
         let result = try run(["export", trace], standardOutput: full)
         #expect(result.status == 2)
-        #expect(result.err == "lifetrace: error: cannot write standard output: No space left on device; the output is incomplete\n")
+        #expect(result.err == "lifetrace export: error: cannot write standard output: No space left on device; the output is incomplete\n")
     }
 
     @Test("a pipe whose reader is gone: no crash by SIGPIPE, no error message, the command's own status (0)")

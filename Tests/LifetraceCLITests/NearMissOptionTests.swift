@@ -33,8 +33,8 @@ struct NearMissOptionTests {
         let strict = runCLI(["events", "x.lifetrace", "--strict"])
         #expect(strict.code == .usageOrInput)
         #expect(strict.err.hasPrefix("lifetrace events: error: unknown option '--strict' for 'events' (an option of 'import' and 'audit')\n"), "\(strict.err)")
-        let at = runCLI(["timeline", "x.lifetrace", "--at=5s"])
-        #expect(at.err.hasPrefix("lifetrace timeline: error: unknown option '--at=5s' for 'timeline' (an option of 'state')\n"), "\(at.err)")
+        let repair = runCLI(["timeline", "x.lifetrace", "--repair=yes"])
+        #expect(repair.err.hasPrefix("lifetrace timeline: error: unknown option '--repair=yes' for 'timeline' (an option of 'verify')\n"), "\(repair.err)")
         let nowhere = runCLI(["state", "x.lifetrace", "--verbose"])
         #expect(nowhere.err.hasPrefix("lifetrace state: error: unknown option '--verbose' for 'state'\n"), "\(nowhere.err)")
     }

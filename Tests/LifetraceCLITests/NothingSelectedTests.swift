@@ -32,7 +32,7 @@ struct NothingSelectedTests {
         let controller = runCLI(["events", path, "--controller", "NoteEditorViewControler"])
         #expect(controller.code == .problemFound)
         #expect(controller.out.isEmpty)
-        #expect(controller.err == "lifetrace events: warning: no event matched --controller 'NoteEditorViewControler': no controller of the trace has that name (did you mean 'NoteEditorViewController'?); use a display name such as Editor#2, or a type name ('lifetrace state TRACE' lists them)\n", "\(controller.err)")
+        #expect(controller.err == "lifetrace events: warning: no event matched --controller 'NoteEditorViewControler': no controller of the trace has that name (did you mean 'NoteEditorViewController'?); use a display name such as NotesListViewController#1, or a type name ('lifetrace state TRACE' lists them)\n", "\(controller.err)")
 
         let serial = runCLI(["events", path, "--controller", "NoteEditorViewController#9", "--kind", "callback"])
         #expect(serial.code == .problemFound)
@@ -41,7 +41,7 @@ struct NothingSelectedTests {
         let visible = runCLI(["events", path, "--visible", "NoteEditorViewControler"])
         #expect(visible.code == .problemFound)
         #expect(visible.out.isEmpty)
-        #expect(visible.err == "lifetrace events: warning: no controller named 'NoteEditorViewControler' in the trace (did you mean 'NoteEditorViewController'?); use a display name such as Editor#2, or a type name ('lifetrace state TRACE' lists them)\n")
+        #expect(visible.err == "lifetrace events: warning: no controller named 'NoteEditorViewControler' in the trace (did you mean 'NoteEditorViewController'?); use a display name such as NotesListViewController#1, or a type name ('lifetrace state TRACE' lists them)\n")
         #expect(!visible.err.contains("usage:"))
 
         let far = runCLI(["events", path, "--visible", "Zzz"])

@@ -16,14 +16,19 @@ import TraceModel
 /// `String.displayEscaped`: a newline cannot split a finding's line or forge another, and control characters,
 /// bidirectional overrides and zero-width characters are shown as `\n`, `\u{1B}`, `\u{202E}`. The JSON, SARIF
 /// and JUnit reports keep that text exactly.
+///
+/// With an enabled `style` (the command line's `--color`, on a terminal), each finding's severity and rule id,
+/// and the `note` of a trace's nothing-to-check line, are coloured; the words are the same.
 public enum TextReporter {
-    public static func render(_ report: AuditReport) -> String {
+    public static func render(_ report: AuditReport, style: TerminalStyle = .plain) -> String {
         var out = ""
         for trace in report.traces {
             let path = trace.path.displayEscaped
             for finding in trace.findings {
-                let label = finding.verdict == .inconclusive ? "\(finding.severity) (inconclusive)" : finding.severity.rawValue
-                out += "\(path)\(trace.placeSuffix(of: finding.ordinal)): \(label): \(finding.message.displayEscaped) (\(finding.ruleID))\n"
+                var label = style.apply(role(of: finding.severity), to: finding.severity.rawValue)
+                if finding.verdict == .inconclusive { label += " (inconclusive)" }
+                let rule = style.apply(.identifier, to: finding.ruleID)
+                out += "\(path)\(trace.placeSuffix(of: finding.ordinal)): \(label): \(finding.message.displayEscaped) (\(rule))\n"
                 var context = "    at \(trace.time(finding.timestamp)) (t=\(finding.timestamp) ns)"
                 if let controller = finding.controller { context += " in \(controller.displayEscaped)" }
                 if let callback = finding.callback { context += ", callback \(callback)" }
@@ -40,12 +45,21 @@ public enum TextReporter {
             }
             if !trace.idleRules.isEmpty {
                 let ids = trace.idleRules.map(\.ruleID).joined(separator: ", ")
-                out += "\(path): note: nothing to check for \(trace.idleRules.count) of \(report.rules.count) rules: \(ids)\n"
+                out += "\(path): \(style.apply(.note, to: "note")): nothing to check for \(trace.idleRules.count) of \(report.rules.count) rules: \(ids)\n"
             }
         }
         out += idleRulesSection(report)
         out += summaryLine(report) + "\n"
         return out
+    }
+
+    /// The colour of a severity's word.
+    public static func role(of severity: Severity) -> TerminalStyle.Role {
+        switch severity {
+        case .error: .error
+        case .warning: .warning
+        case .note: .note
+        }
     }
 
     /// Each rule that had nothing to check in some trace, once, with what it missed and how a trace comes to

@@ -43,10 +43,11 @@ extension AuditCommand {
     static func auditAll(
         _ paths: [String], jobs: Int, auditor: Auditor, paths repository: RepositoryPaths, sources: SourceFileIndex,
         output: CommandOutput,
-        stream: (@Sendable (TraceOutcome) -> Void)? = nil
+        stream: (@Sendable (TraceOutcome) -> Void)? = nil, progress: ProgressLine? = nil
     ) throws -> (audits: [TraceAudit], problems: [InputProblem]) {
         let workers = min(jobs, paths.count)
-        let outcomes = OrderedOutcomes(count: paths.count, output: output, stream: stream)
+        let outcomes = OrderedOutcomes(count: paths.count, output: output, stream: stream, progress: progress)
+        defer { progress?.finish() }
         if workers <= 1 {
             for index in paths.indices {
                 outcomes.deliver(auditOne(paths[index], auditor: auditor, paths: repository, sources: sources), at: index)
@@ -100,16 +101,20 @@ extension AuditCommand {
             var nextToClaim = 0
             var nextToWrite = 0
             var stopped = false
+            var finished = 0
+            var events: UInt64 = 0
         }
 
         private let state: Mutex<State>
         private let output: CommandOutput
         private let stream: (@Sendable (TraceOutcome) -> Void)?
+        private let progress: ProgressLine?
 
-        init(count: Int, output: CommandOutput, stream: (@Sendable (TraceOutcome) -> Void)? = nil) {
+        init(count: Int, output: CommandOutput, stream: (@Sendable (TraceOutcome) -> Void)? = nil, progress: ProgressLine? = nil) {
             state = Mutex(State(slots: Array(repeating: nil, count: count)))
             self.output = output
             self.stream = stream
+            self.progress = progress
         }
 
         /// The next trace to audit, or `nil` when none is left (or the command stops).
@@ -136,6 +141,12 @@ extension AuditCommand {
                         stream?(ready)
                     }
                     state.nextToWrite += 1
+                }
+                state.finished += 1
+                state.events += outcome.audit?.eventCount ?? 0
+                if let progress {
+                    let (finished, count, events) = (state.finished, state.slots.count, state.events)
+                    progress.update("lifetrace audit: \(finished) of \(count) traces audited (\(events) events)")
                 }
             }
         }

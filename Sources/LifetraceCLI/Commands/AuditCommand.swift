@@ -54,6 +54,7 @@ struct AuditCommand: Command {
             OptionSpec("output", short: "o", value: "FILE", help: "Write the report to FILE instead of standard output (- for standard output)."),
             OptionSpec("jobs", short: "j", value: "N", help: "Audit up to N traces at a time (default: the number of active processors)."),
             CustomRules.option,
+            ColorOption.spec,
         ],
         positionalCount: (0, nil)
     )
@@ -62,6 +63,7 @@ struct AuditCommand: Command {
         let formatName = try arguments.choice("format", among: ReportFormat.allCases.map(\.rawValue), default: "text")
         let format = ReportFormat(rawValue: formatName)!
         output.isHumanReadable = format == .text
+        let style = try ColorOption.style(arguments, output: output)
         let jobs = try jobCount(arguments.value("jobs"))
         let rules = BuiltinRules.all + (try CustomRules.load(arguments))
         let configuration = try loadConfiguration(arguments.value("config"), rules: rules)
@@ -99,7 +101,7 @@ struct AuditCommand: Command {
         }
         let (audits, problems) = try auditAll(
             paths, jobs: jobs, auditor: auditor, paths: repository, sources: SourceFileIndex(root: repository.root), output: output,
-            stream: stream)
+            stream: stream, progress: paths.count > 1 ? ProgressLine(output: output, printsToStandardOutput: stream != nil && outputFile == nil) : nil)
         var report = AuditReport(
             traces: audits, rules: auditor.active.map(\.rule.descriptor), isStrict: arguments.flag("strict"), inputProblems: problems
         )
@@ -127,7 +129,11 @@ struct AuditCommand: Command {
             }
             output.errorLine(TextReporter.summaryLine(report) + " → \(file)")
         } else {
-            output.write(format == .ndjson ? NDJSONReporter.summaryLine(report) : text)
+            if format == .text, style.isEnabled {
+                output.write(styled: TextReporter.render(report, style: style))
+            } else {
+                output.write(format == .ndjson ? NDJSONReporter.summaryLine(report) : text)
+            }
         }
         if report.hasUnreadableInput { return .usageOrInput }
         return report.hasFailures || !problems.isEmpty ? .problemFound : .success

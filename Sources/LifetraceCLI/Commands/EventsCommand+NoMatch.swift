@@ -10,8 +10,8 @@ extension EventsCommand {
     ///   - arguments: The parsed command line (for `--controller`, `--from`, `--to`, `--kind`).
     ///   - input: The trace, scanned again (every event) only when a `--controller` name matched nothing, to tell
     ///     a name the trace does not have from one the other options filtered away.
-    static func nothingListed(_ arguments: ParsedArguments, input: TraceInput) throws -> String {
-        let controllers = arguments.allValues("controller")
+    ///   - controllers: The `--controller` names, loose ones replaced by the type names they matched.
+    static func nothingListed(_ arguments: ParsedArguments, controllers: [String], input: TraceInput) throws -> String {
         // `--from 60s`, `--kind deinit --kind save`: the options that narrow the listing, as given.
         let limits = ["from", "to", "kind"].flatMap { option in arguments.allValues(option).map { "--\(option) \($0)" } }
         guard !controllers.isEmpty else {
@@ -28,7 +28,7 @@ extension EventsCommand {
         let suggestions = unknown.compactMap { nearestController(to: $0, among: known) }
         let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?)"
         return "no event matched --controller \(names): no controller of the trace has \(unknown.count == 1 ? "that name" : "those names")\(hint); "
-            + "use a display name such as Editor#2, or a type name ('lifetrace state TRACE' lists them)"
+            + "use a display name such as \(LooseControllerMatch.exampleName(among: known)), or a type name ('lifetrace state TRACE' lists them)"
     }
 
     /// Every controller an event of `input` names (`Event.controllers`), in order of first appearance.

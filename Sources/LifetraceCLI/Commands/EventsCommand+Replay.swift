@@ -87,12 +87,17 @@ extension EventsCommand {
             return true
         }
         let timeline = builder.timeline
-        let lanes = timeline.lanes.filter { $0.controller.displayName == name || $0.controller.typeName == name }
+        var lanes = timeline.lanes.filter { ControllerName(name).matches($0.controller) }
+        if lanes.isEmpty, let loose = LooseControllerMatch.find(name, among: timeline.lanes.map(\.controller)) {
+            output.errorLine(loose.note(command: "events", option: "--visible"))
+            lanes = timeline.lanes.filter { loose.types.contains($0.controller.typeName) }
+        }
         guard !lanes.isEmpty else {
             // Nothing selected, as `--controller` with no match: exit 1 (grep-like), not a usage error.
-            let hint = nearestController(to: name, among: timeline.lanes.map(\.controller)).map { " (did you mean '\($0)'?)" } ?? ""
+            let known = timeline.lanes.map(\.controller)
+            let hint = nearestController(to: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
             output.errorLine(
-                "lifetrace events: warning: no controller named '\(name)' in the trace\(hint); use a display name such as Editor#2, or a type name ('lifetrace state TRACE' lists them)")
+                "lifetrace events: warning: no controller named '\(name)' in the trace\(hint); use a display name such as \(LooseControllerMatch.exampleName(among: known)), or a type name ('lifetrace state TRACE' lists them)")
             return (stop, false)
         }
         let traceEnd = state.time ?? origin

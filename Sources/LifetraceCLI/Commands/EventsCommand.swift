@@ -14,7 +14,9 @@ struct EventsCommand: Command {
             Times are relative to the first event and accept 1.5s, 1500ms, 250us, 1500000000ns, 2m, or a bare
             number of seconds; both ends are inclusive. With --from, frames that end earlier are not decoded.
             --controller and --kind may be given more than once: an event passes when it matches one of the
-            controllers and one of the kinds.
+            controllers and one of the kinds. A --controller (or --visible) NAME that names no controller of the trace
+            exactly matches the type names that start with it, else that contain it ignoring case; a note on
+            standard error says which.
 
             Text output: time since the first event (seconds, ms precision), the event's ordinal (0-based position
             in the trace), and the event; a mark ends with the callback it happened in, "(in X.viewWillDisappear)",
@@ -41,7 +43,7 @@ struct EventsCommand: Command {
             OptionSpec("to", value: "T", help: "Last time to list, after the first event (inclusive)."),
             OptionSpec(
                 "controller", value: "NAME", repeatable: true,
-                help: "Only events naming this controller: display name (Editor#2, Page<0>) or type name (all instances)."
+                help: "Only events naming this controller: display name (Editor#2, Page<0>) or type name (all instances); a prefix or part of one."
             ),
             OptionSpec(
                 "kind", value: "K", repeatable: true,
@@ -75,7 +77,9 @@ struct EventsCommand: Command {
         if let from, let to, from > to {
             throw ValidationError("--from (\(TimeText.seconds(from))) is after --to (\(TimeText.seconds(to)))")
         }
-        let filter = try EventFilter(controllers: arguments.allValues("controller"), kinds: arguments.allValues("kind"))
+        let kinds = arguments.allValues("kind")
+        var controllers = arguments.allValues("controller")
+        let filter = try EventFilter(controllers: controllers, kinds: kinds)
 
         let input = try TraceInput(path: arguments.positionals[0])
         let damage = input.reportOpenProblems(command: "events", output: output)
@@ -84,26 +88,55 @@ struct EventsCommand: Command {
             let status = found ? damage : TraceDamage.worse(damage, .problemFound)
             return stop.map { TraceDamage.worse(status, $0.report(command: "events", output: output)) } ?? status
         }
-        let attribution = format == "text" ? MarkAttribution(input: input, fromOffset: from) : nil
-        if let warning = attribution?.warning {
-            output.errorLine("lifetrace events: warning: \(warning)")
+        func list(_ filter: EventFilter, to output: CommandOutput, warn: Bool) throws -> (listed: Int, stop: TraceInput.Stop?) {
+            let attribution = format == "text" ? MarkAttribution(input: input, fromOffset: from) : nil
+            if warn, let warning = attribution?.warning {
+                output.errorLine("lifetrace events: warning: \(warning)")
+            }
+            var listing = Listing(format: format, to: to, filter: filter, attribution: attribution, output: output)
+            let stop: TraceInput.Stop?
+            if reading == .records, case .trace(let reader) = input.source {
+                stop = try listing.listRecords(reader, fromOffset: from)
+            } else {
+                stop = try listing.listEvents(input, fromOffset: from)
+            }
+            return (listing.listed, stop)
         }
-        var listing = Listing(format: format, to: to, filter: filter, attribution: attribution, output: output)
-        let stop: TraceInput.Stop?
-        if reading == .records, case .trace(let reader) = input.source {
-            stop = try listing.listRecords(reader, fromOffset: from)
-        } else {
-            stop = try listing.listEvents(input, fromOffset: from)
+        // The listing is held back until every --controller name has named a controller: a name that names none
+        // exactly may match type names loosely (`LooseControllerMatch`), and the listing is then made again.
+        let held = HeldOutput(output, releasedWhen: { filter.matched.all })
+        var (listed, stop) = try list(filter, to: controllers.isEmpty ? output : held.output, warn: true)
+        if !controllers.isEmpty, !filter.matched.all {
+            let known = try controllerNames(in: input)
+            var loose: [LooseControllerMatch] = []
+            var resolved: [String] = []
+            for (index, name) in controllers.enumerated() {
+                if !filter.matched.flags[index], !known.contains(where: { ControllerName(name).matches($0) }),
+                   let match = LooseControllerMatch.find(name, among: known) {
+                    loose.append(match)
+                    resolved += match.types
+                } else {
+                    resolved.append(name)
+                }
+            }
+            if loose.isEmpty {
+                held.release()
+            } else {
+                held.discard()
+                for match in loose { output.errorLine(match.note(command: "events")) }
+                controllers = resolved
+                (listed, stop) = try list(try EventFilter(controllers: resolved, kinds: kinds), to: output, warn: false)
+            }
         }
         var status = damage
         if let stop {
             status = TraceDamage.worse(status, stop.report(command: "events", output: output))
             guard stop.isBeyondRequest else { return status }
         }
-        guard listing.listed == 0, !output.isStandardOutputClosed else { return status }
+        guard listed == 0, !output.isStandardOutputClosed else { return status }
         // Nothing listed: exit 1, as grep does when no line matches (2 stays for errors), saying which options
         // left nothing; a misspelt --controller name gets the nearest name of the trace.
-        output.errorLine("lifetrace events: warning: \(try nothingListed(arguments, input: input))")
+        output.errorLine("lifetrace events: warning: \(try nothingListed(arguments, controllers: controllers, input: input))")
         return TraceDamage.worse(status, .problemFound)
     }
 
@@ -131,12 +164,35 @@ struct EventFilter {
     var kinds: [String]
     /// `controllers`, each resolved once into a test that needs no display name (see `ControllerName`).
     private var names: [ControllerName]
+    /// Which of `controllers` has named a controller so far.
+    let matched: MatchedNames
+
+    /// Which `--controller` names have named some controller the listing met (shared by the filter's copies).
+    final class MatchedNames: @unchecked Sendable {
+        private(set) var flags: [Bool]
+        private var missing: Int
+
+        init(count: Int) {
+            flags = Array(repeating: false, count: count)
+            missing = count
+        }
+
+        /// Whether every name has matched.
+        var all: Bool { missing == 0 }
+
+        func mark(_ index: Int) {
+            guard !flags[index] else { return }
+            flags[index] = true
+            missing -= 1
+        }
+    }
 
     /// - Throws: `ValidationError` for a `--kind` that is neither a kind, an event name nor a standard mark name.
     init(controllers: [String], kinds: [String]) throws {
         self.controllers = controllers
         self.kinds = kinds
         self.names = controllers.map(ControllerName.init)
+        self.matched = MatchedNames(count: controllers.count)
         let known = Set(JSONLSchema.Kind.allCases.map(\.rawValue))
             .union(JSONLSchema.eventNames.flatMap(\.names))
             .union(MarkName.standard)
@@ -190,7 +246,12 @@ extension EventFilter {
 
     /// Whether one of the `--controller` names names `ref` (`false` when none was given).
     func matches(_ ref: ControllerRef) -> Bool {
-        names.contains { $0.matches(ref) }
+        var any = false
+        for index in names.indices where names[index].matches(ref) {
+            matched.mark(index)
+            any = true
+        }
+        return any
     }
 }
 

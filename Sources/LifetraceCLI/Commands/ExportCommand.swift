@@ -80,7 +80,9 @@ struct ExportCommand: Command {
 
         guard let outputPath, outputPath != "-" else {
             var writer = JSONLWriter { bytes in output.write(String(decoding: bytes, as: UTF8.self)) }
-            let stop = try export(input, to: &writer, until: { output.isStandardOutputClosed })
+            let progress = ProgressLine(output: output, printsToStandardOutput: true)
+            defer { progress?.finish() }
+            let stop = try export(input, to: &writer, progress: progress, until: { output.isStandardOutputClosed })
             return finish(damage, stop, output: output)
         }
 
@@ -89,7 +91,9 @@ struct ExportCommand: Command {
         let stop: TraceInput.Stop?
         do {
             var writer = JSONLWriter { bytes in try file.write(bytes) }
-            stop = try export(input, to: &writer)
+            let progress = ProgressLine(output: output)
+            defer { progress?.finish() }
+            stop = try export(input, to: &writer, progress: progress)
             try file.commit()
             let prefix = stop == nil ? "" : "the readable prefix: "
             output.line("exported \(prefix)\(writer.eventCount) events (\(writer.byteCount) bytes) to \(outputPath.displayEscaped)")
@@ -110,7 +114,10 @@ struct ExportCommand: Command {
     /// - Parameter isAbandoned: Checked before each event: `true` stops the export there (standard output's reader
     ///   went away).
     /// - Returns: Where reading stopped early, if it did: the events before it were written.
-    static func export(_ input: TraceInput, to writer: inout JSONLWriter, until isAbandoned: () -> Bool = { false }) throws -> TraceInput.Stop? {
+    /// - Parameter progress: Shows the events written so far (of the trace's count, for a `.lifetrace`).
+    static func export(
+        _ input: TraceInput, to writer: inout JSONLWriter, progress: ProgressLine? = nil, until isAbandoned: () -> Bool = { false }
+    ) throws -> TraceInput.Stop? {
         if let header = try input.header() {
             try writer.writeHeader(header)
         }
@@ -121,6 +128,8 @@ struct ExportCommand: Command {
         var backwards: TraceInput.Stop?
         // Counted here: an out-of-order frame carries the ordinals it was written with, not its place in the file.
         var ordinal: UInt64 = 0
+        var total: UInt64 = 0
+        if case .trace(let reader) = input.source { total = reader.eventCount }
         let stop = try input.scan(fromOffset: nil) { _, event, _ in
             if isAbandoned() { return false }
             if let previous, event.timestamp < previous {
@@ -134,6 +143,10 @@ struct ExportCommand: Command {
             previous = event.timestamp
             ordinal += 1
             try writer.write(event)
+            if let progress, ordinal & 0xFFF == 0 {
+                let done = ordinal
+                progress.update("lifetrace export: \(ProgressLine.fraction(done, of: total, "events"))")
+            }
             return true
         }
         try writer.finish()

@@ -97,29 +97,27 @@ extension ImportCommand {
         }
     }
 
-    /// A progress line on standard error while a long import runs, when standard error is a terminal: the first
-    /// after one second, then four a second, rewritten in place and erased at the end.
+    /// The progress line of a long import (`ProgressLine`: on a terminal only): how much of the input was read,
+    /// its lines and the events written.
     final class ImportProgress {
         let input: String
         let totalBytes: UInt64
-        private let start = DispatchTime.now().uptimeNanoseconds
-        private var nextUpdate: UInt64
-        private var shown = false
+        private let line: ProgressLine
 
-        init(input: String, totalBytes: UInt64) {
+        init(input: String, totalBytes: UInt64, line: ProgressLine) {
             self.input = input
             self.totalBytes = totalBytes
-            nextUpdate = start + 1_000_000_000
+            self.line = line
         }
 
         /// A progress reporter when standard error is a terminal, else `nil`.
         /// - Parameters:
         ///   - input: The file read (its size is the 100 %).
         ///   - shownAs: How the line names the input (`input` itself, or `<stdin>` for standard input's copy).
-        static func forTerminal(input: String, shownAs: String? = nil) -> ImportProgress? {
-            guard isatty(STDERR_FILENO) == 1 else { return nil }
+        static func forTerminal(input: String, shownAs: String? = nil, output: CommandOutput) -> ImportProgress? {
+            guard let line = ProgressLine(output: output) else { return nil }
             let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? NSNumber)?.uint64Value ?? 0
-            return ImportProgress(input: shownAs ?? input, totalBytes: size)
+            return ImportProgress(input: shownAs ?? input, totalBytes: size, line: line)
         }
 
         /// - Parameters:
@@ -127,28 +125,18 @@ extension ImportCommand {
         ///   - lines: Lines read so far.
         ///   - events: Events written so far.
         func update(bytes: UInt64?, lines: Int, events: UInt64) {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now >= nextUpdate else { return }
-            nextUpdate = now + 250_000_000
-            var text = "\rlifetrace import: \(input): "
-            if let bytes, totalBytes > 0 {
-                text += "\(min(100, bytes * 100 / totalBytes))% of \(Self.megabytes(totalBytes)), "
-            }
-            text += "\(lines) lines, \(events) events\u{1B}[K"
-            Self.writeToStandardError(text)
-            shown = true
+            line.update({
+                var text = "lifetrace import: \(input): "
+                if let bytes, totalBytes > 0 {
+                    text += "\(min(100, bytes * 100 / totalBytes))% of \(Self.megabytes(totalBytes)), "
+                }
+                return text + "\(lines) lines, \(events) events"
+            }())
         }
 
         /// Erases the progress line.
         func clear() {
-            guard shown else { return }
-            Self.writeToStandardError("\r\u{1B}[K")
-            shown = false
-        }
-
-        static func writeToStandardError(_ text: String) {
-            var bytes = Array(text.utf8)
-            _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            line.finish()
         }
 
         /// `12.3 MB` (decimal megabytes, one decimal).

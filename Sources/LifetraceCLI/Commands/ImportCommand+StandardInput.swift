@@ -207,33 +207,24 @@ extension ImportCommand {
         }
     }
 
-    /// A progress line on standard error while standard input is read, when standard error is a terminal: how
-    /// much was read, and that Ctrl-C ends the input (after one second, then four times a second).
+    /// The progress line while standard input is read (`ProgressLine`: on a terminal only): how much was read,
+    /// and that Ctrl-C ends the input.
     final class SpoolProgress {
-        private let start = DispatchTime.now().uptimeNanoseconds
-        private var nextUpdate: UInt64
-        private var shown = false
+        private let line: ProgressLine
 
-        init() { nextUpdate = start + 1_000_000_000 }
+        init(line: ProgressLine) { self.line = line }
 
         /// A reporter when standard error is a terminal, else `nil`.
-        static func forTerminal() -> SpoolProgress? {
-            isatty(STDERR_FILENO) == 1 ? SpoolProgress() : nil
+        static func forTerminal(output: CommandOutput) -> SpoolProgress? {
+            ProgressLine(output: output).map(SpoolProgress.init)
         }
 
         func update(bytes: UInt64) {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now >= nextUpdate else { return }
-            nextUpdate = now + 250_000_000
-            ImportProgress.writeToStandardError(
-                "\rlifetrace import: reading standard input: \(ImportProgress.megabytes(bytes)); Ctrl-C ends the input\u{1B}[K")
-            shown = true
+            line.update("lifetrace import: reading standard input: \(ImportProgress.megabytes(bytes)); Ctrl-C ends the input")
         }
 
         func clear() {
-            guard shown else { return }
-            ImportProgress.writeToStandardError("\r\u{1B}[K")
-            shown = false
+            line.finish()
         }
     }
 }

@@ -209,7 +209,7 @@ struct ImportCommand: Command {
             output.errorLine("lifetrace import: reading the log from standard input (the terminal); end it with Ctrl-D")
         }
         // Not when standard input is the terminal too: the line would be redrawn over what is being typed.
-        let progress = isatty(STDIN_FILENO) == 1 ? nil : SpoolProgress.forTerminal()
+        let progress = isatty(STDIN_FILENO) == 1 ? nil : SpoolProgress.forTerminal(output: output)
         do {
             let path = spool.path
             try spool.readAll(
@@ -275,7 +275,7 @@ struct ImportCommand: Command {
                     of: request.destination, "spooling", command: "import", output: output,
                     keepingAs: { StandardInputSpool.keep($0, besides: request.destination) })
             }
-            report = try importFile(request, progress: ImportProgress.forTerminal(input: path, shownAs: input))
+            report = try importFile(request, progress: ImportProgress.forTerminal(input: path, shownAs: input, output: output))
         } catch let error as ConsoleImportError {
             output.errorLine("lifetrace import: error: \(printable(shown("\(error)"), limit: 400))")
             return .usageOrInput

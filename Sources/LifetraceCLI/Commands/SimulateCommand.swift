@@ -70,6 +70,10 @@ struct SimulateCommand: Command {
                 throw ValidationError("missing SCENARIO (or --generate N)")
             }
             if arguments.value("seed") != nil { throw ValidationError("--seed only goes with --generate") }
+            if path == "-", !FileManager.default.fileExists(atPath: path) {
+                output.errorLine("lifetrace simulate: error: -: a scenario is read from a file (its errors name FILE:LINE:COLUMN), not from standard input; save it to a file first")
+                return .usageOrInput
+            }
             if let kind = FilePaths.specialInputKind(path) {
                 output.errorLine("lifetrace simulate: error: \(path): \(FilePaths.specialInputMessage(kind))")
                 return .usageOrInput
@@ -118,7 +122,9 @@ struct SimulateCommand: Command {
                     failure = ScenarioError(.illegalStep, "\(error)", file: path)
                 }
             case .generated(let count, let seed):
-                SessionGenerator(seed: seed).generate(count: count, into: sink)
+                let progress = ProgressLine(output: output, printsToStandardOutput: printing)
+                SessionGenerator(seed: seed).generate(count: count, into: progress.map { ProgressSink(forwardingTo: sink, line: $0, total: count) } ?? sink)
+                progress?.finish()
             }
         }
         if let outputPath, let resolvedOutput {
@@ -157,7 +163,12 @@ struct SimulateCommand: Command {
             }
         } else if case .generated(let count, let seed) = source {
             // Long sessions stream: nothing is held in memory; without -o, the session ends when nobody reads it.
-            SessionGenerator(seed: seed).generate(count: count, into: PrintingSink(write: output.line), until: { output.isStandardOutputClosed })
+            let sink = PrintingSink(write: output.line)
+            let progress = ProgressLine(output: output, printsToStandardOutput: true)
+            SessionGenerator(seed: seed).generate(
+                count: count, into: progress.map { ProgressSink(forwardingTo: sink, line: $0, total: count) } ?? sink,
+                until: { output.isStandardOutputClosed })
+            progress?.finish()
         } else {
             simulate(into: copy)
         }

@@ -1,12 +1,13 @@
 import ArgumentParsing
 import TraceLog
+import TraceModel
 
 /// `lifetrace verify TRACE [--repair]`: checks every byte of a trace that can be checked.
 struct VerifyCommand: Command {
     static let spec = CommandSpec(
         name: "verify",
         abstract: "Check a trace's CRCs, monotonic time, frame sequence and index; optionally cut a torn tail.",
-        usage: "TRACE [--repair]",
+        usage: "TRACE [--repair] [--format text|json] [--color WHEN]",
         discussion: """
             Walks every frame (ignoring the index), checks header and payload CRCs, decodes every event,
             checks that time never goes backwards and that frame sequence numbers and event ordinals follow
@@ -18,29 +19,39 @@ struct VerifyCommand: Command {
             A JSON Lines export is checked line by line: every line must be an event of the schema (docs/JSONL.md)
             and times must not go backwards; it has no CRCs, and --repair does not apply.
 
+            --format json prints one JSON object instead (docs/CLI.md "Machine formats"): "status" is "ok",
+            "failed" or "unreadable", with every problem, the counts checked and how the file was closed.
+
             Examples:
               lifetrace verify app.lifetrace
               lifetrace verify app.lifetrace --repair
+              lifetrace verify app.lifetrace --format json | jq .status
 
             Exit 0 when the file is sound (or was repaired to a sound file), 1 when problems are found; the
             "unreadable:" line of an exit 2 says where the events that other commands read end.
             """,
-        options: [OptionSpec("repair", help: "Truncate a torn tail in place after saying what it drops.")],
+        options: [
+            OptionSpec("repair", help: "Truncate a torn tail in place after saying what it drops."),
+            OptionSpec("format", value: "FORMAT", help: "Output format: text (default) or json."),
+            ColorOption.spec,
+        ],
         positionalCount: (1, 1)
     )
 
     static func run(_ arguments: ParsedArguments, output: CommandOutput) throws -> ExitCode {
         let path = arguments.positionals[0]
-        output.isHumanReadable = true
-        // The path as the report lines show it (a newline in a file name would split them).
-        let shown = path.displayEscaped
+        let json = try arguments.choice("format", among: ["text", "json"], default: "text") == "json"
+        output.isHumanReadable = !json
+        let style = json ? TerminalStyle.plain : try ColorOption.style(arguments, output: output)
         let input = try TraceInput(path: path)
         guard case .trace(var reader) = input.source else {
             if arguments.flag("repair") {
                 // Said before checking the file: it may be sound ("fix the bad line" misled for a sound export).
                 throw ValidationError("--repair applies only to a .lifetrace trace (it cuts a torn tail); \(path) is JSON Lines, which has none: 'lifetrace verify \(path)' checks it, and a bad line is fixed or deleted by hand")
             }
-            return try verifyJSONL(input, output: output)
+            let result = try verifyJSONL(input)
+            write(result, json: json, style: style, output: output)
+            return result.exitCode
         }
         // Checked first, whatever the file holds: the bytes a writer is writing can look like a torn tail, or like
         // a sound file that a repair then reports "ok" while the writer goes on (docs/RECORDING.md: exit 2).
@@ -48,64 +59,68 @@ struct VerifyCommand: Command {
             output.errorLine("lifetrace verify: error: \(path): another writer has this trace open (a recorder in another process, or another TraceWriter); --repair would cut what it is writing. Stop that writer first")
             return .usageOrInput
         }
+        var result = VerifyResult(path: path, format: "lifetrace")
         var report = try reader.verify()
         if arguments.flag("repair"), let tail = report.tornTail {
             // Say "dropping" only for what was cut: the walk can see a torn tail where the file's own index
             // (which truncateTornTail trusts) lists a complete frame, and then nothing is cut.
             if let done = try TraceWriter.truncateTornTail(path: path) {
-                output.line("repair: dropping \(done.droppedBytes) bytes at offset \(done.offset): \(tail.reason)")
-                output.line("repair: \(shown) now ends at offset \(done.offset)")
+                result.repair = .cut(RecoveryReport(offset: done.offset, droppedBytes: done.droppedBytes, reason: tail.reason))
             } else {
-                output.line("repair: nothing cut: the damage at offset \(tail.offset) is inside a frame the file's index lists, not a torn tail")
+                result.repair = .nothingCut(offset: tail.offset)
             }
             reader = try TraceReader(path: path)
             report = try reader.verify()
         }
-        for problem in report.problems {
-            output.line(problem.description.displayEscaped)
-        }
+        result.problems = report.problems
+        result.frames = report.framesChecked
+        result.events = report.eventsChecked
+        result.checkpoints = report.checkpointsChecked
         // The verification's "cleanly closed" also needs the index to match the walk; a file with a footer whose
         // index disagrees is not one "with no valid footer".
-        let closed = report.isCleanlyClosed ? "closed cleanly"
-            : reader.hasFooter && report.tornTail != nil ? "closed cleanly, then \(report.tornTail!.droppedBytes) bytes of junk after the footer"
-            : reader.hasFooter ? "footer present, but its index does not match the frames found"
-            : "not closed cleanly (no valid footer)"
-        func count(_ value: some BinaryInteger, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
-        let checked = "\(count(report.framesChecked, "frame")), \(count(report.eventsChecked, "event")), \(count(report.checkpointsChecked, "checkpoint")) checked; \(closed)"
-        if report.problems.isEmpty {
-            output.line("ok: \(shown): \(checked)")
-            return .success
-        }
-        let plural = report.problems.count == 1 ? "problem" : "problems"
-        output.line("FAILED: \(shown): \(report.problems.count) \(plural); \(checked)")
+        result.closed = report.isCleanlyClosed ? .cleanly
+            : reader.hasFooter && report.tornTail != nil ? .junkAfterFooter(bytes: report.tornTail!.droppedBytes)
+            : reader.hasFooter ? .indexMismatch
+            : .notClosed
         if report.tornTail != nil, !arguments.flag("repair") {
-            output.line("hint: 'lifetrace verify --repair \(shown)' cuts off the torn tail\(reader.hasFooter ? " (only the bytes after the footer)" : "")")
+            result.hint = "'lifetrace verify --repair \(path)' cuts off the torn tail\(reader.hasFooter ? " (only the bytes after the footer)" : "")"
         }
         // A frame of the valid prefix (its CRCs hold: opening checked them) that does not decode is unreadable
         // input, as for every other command: exit 2, saying where the readable events end.
         let prefix = Dictionary(reader.frames.map { ($0.offset, $0) }, uniquingKeysWith: { first, _ in first })
         if let bad = report.problems.first(where: { $0.code == .corruptFrame && $0.offset.flatMap { prefix[$0] } != nil }),
            let frame = bad.offset.flatMap({ prefix[$0] }) {
-            output.line("unreadable: \(shown): offset \(frame.offset): events frame \(frame.sequence) passes its CRC checks but does not decode; the other commands read the \(frame.firstOrdinal) events before it (event \(frame.firstOrdinal) onwards cannot be read)")
-            return .usageOrInput
+            result.unreadable = VerifyResult.Unreadable(
+                offset: frame.offset, line: nil, readableEvents: frame.firstOrdinal,
+                text: "offset \(frame.offset): events frame \(frame.sequence) passes its CRC checks but does not decode; the other commands read the \(frame.firstOrdinal) events before it (event \(frame.firstOrdinal) onwards cannot be read)")
         }
-        return .problemFound
+        write(result, json: json, style: style, output: output)
+        return result.exitCode
     }
 
     /// Checks a JSON Lines file: every line parses as an event of the schema and times never go backwards.
-    static func verifyJSONL(_ input: TraceInput, output: CommandOutput) throws -> ExitCode {
-        var events: UInt64 = 0
+    static func verifyJSONL(_ input: TraceInput) throws -> VerifyResult {
+        var result = VerifyResult(path: input.path, format: "jsonl")
         let stop = try input.scan(fromOffset: nil) { _, _, _ in
-            events += 1
+            result.events += 1
             return true
         }
-        let checked = "\(events) events checked (JSON Lines: every line parsed as an event, times in order; the format has no CRCs)"
-        guard let stop else {
-            output.line("ok: \(input.path.displayEscaped): \(checked)")
-            return .success
+        if let stop {
+            let line = (stop.underlying as? JSONLError).map { UInt64($0.line) }
+            result.jsonlProblem = stop.underlying
+            result.unreadable = VerifyResult.Unreadable(
+                offset: nil, line: line, readableEvents: stop.readableEvents,
+                text: "\(stop.place); the other commands read the \(stop.readableEvents) events before it")
         }
-        output.line("\(stop.underlying)".displayEscaped)
-        output.line("FAILED: \(input.path.displayEscaped): 1 problem; \(checked) before \(stop.place); the other commands read the \(stop.readableEvents) events before it")
-        return .usageOrInput
+        return result
+    }
+
+    /// Prints `result`: the report lines, or (`--format json`) one JSON object.
+    static func write(_ result: VerifyResult, json: Bool, style: TerminalStyle, output: CommandOutput) {
+        if json {
+            output.line(result.json)
+        } else {
+            for line in result.textLines(style: style) { output.write(styled: line + "\n") }
+        }
     }
 }
