@@ -144,12 +144,11 @@ public enum RulesDocumentation {
             `--format text` (default): `TRACE:event N: severity: message (rule_id)`, then the time, controller and
             callback, related events and the fix, then a summary line. `json`: `{"traces", "findings",
             "input_problems", "summary"}`. `sarif`: SARIF 2.1.0 for GitHub code scanning. `junit`: a test suite per
-            trace, a test case per rule. `github`: `::error file=…,line=…::` workflow commands. For `sarif` and
-            `github` the audit writes `TRACE.jsonl` beside each trace (line N+1 is event N) and points findings at
-            its lines (a file or symbolic link already at that name is left as it was, unless it is this very
-            export from an earlier audit; findings then point at the trace file, with a warning), unless the event has a recorded source location (the instrumented call, or the console-log
-            line it was imported from). A JSON Lines input is pointed at directly, each finding at the line that
-            holds its event (a header line and blank lines, LF or CRLF, counted).
+            trace, a test case per rule. `github`: `::error file=…,line=…::` workflow commands. Every format locates a
+            finding at the event's recorded source when it has one (the instrumented call's Swift file and line, or
+            the console-log line it was imported from), else at the line of a JSON Lines input that holds the event
+            (a header line and blank lines, LF or CRLF, counted), else at the trace file; paths are relative to the
+            repository root (file:// URIs outside it). The audit writes no file beside a trace.
 
             An input that cannot be read (not a trace, or a frame or JSON line that does not decode: only the events
             before it are audited) or that is damaged (a torn tail or a frame failing its CRC: audited up to the

@@ -1,5 +1,5 @@
 /// GitHub Actions workflow commands, one per finding:
-/// `::error file=traces/a.lifetrace.jsonl,line=11,title=critical_save_placement::message`; warnings use
+/// `::error file=Sources/App/NoteEditorViewController.swift,line=42,title=critical_save_placement::message`; warnings use
 /// `::warning`, notes `::notice`. Then the summary as a plain line. Location as in `TraceAudit.location`.
 ///
 /// The `file=` property is the path exactly (GitHub places the annotation by it); a message is text a person
