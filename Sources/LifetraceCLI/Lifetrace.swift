@@ -150,9 +150,9 @@ public enum Lifetrace {
             "  \(program) state app.lifetrace --at 6s            every controller's state 6 s after the first event",
             "",
             "Exit codes (every command): 0 success; 1 problem found (error-level findings, a damaged trace, failed verification, or",
-            "'events' that lists nothing, as grep); 2 usage error or unreadable input (not a trace, a frame or JSON line",
-            "that does not decode), or standard output that cannot be written (a full disk; a reader that went away, as",
-            "in '| head', only stops the output).",
+            "'events' or 'timeline' that selects nothing, as grep); 2 usage error or unreadable input (not a trace, a frame or",
+            "JSON line that does not decode), or standard output that cannot be written (a full disk; a reader that went away,",
+            "as in '| head', only stops the output).",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

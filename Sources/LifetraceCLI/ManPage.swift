@@ -59,7 +59,7 @@ enum ManPage {
             text("Success; for audit, no error-level finding."),
             ".TP",
             ".B 1",
-            text("A problem was found: error-level findings (warnings too with audit --strict), a damaged trace read up to its damage, a failed verify, events that lists nothing (as grep)."),
+            text("A problem was found: error-level findings (warnings too with audit --strict), a damaged trace read up to its damage, a failed verify, events or timeline that selects nothing (as grep)."),
             ".TP",
             ".B 2",
             text("Usage error (missing or unknown command, option or argument), bad configuration, unreadable input (not a trace, a frame or JSON line that does not decode), or standard output that cannot be written."),
