@@ -133,8 +133,11 @@ struct LanguageRule: AuditRule {
     private var sliceIndex: [Key: Int] = [:]
     /// Slices of controllers that are gone (deinit finished, or their process ended): judged at the end only.
     private var retired: [Slice] = []
-    /// The keys of each controller's slices (per-controller slicing), for retiring them.
-    private var controllerKeys: [UInt32: [Key]] = [:]
+    /// The keys of the live slices of each subject (a controller, a type), for events of that subject that bind
+    /// no variable value, and for retiring a controller's slices.
+    private var subjectKeys: [Key.Subject: [Key]] = [:]
+    /// Such events, by subject, for slices of the subject that start later.
+    private var subjectLog: [Key.Subject: [(partial: Partial, roles: Roles, occurrence: Occurrence)]] = [:]
     /// Events of no controller (or binding no value), for slices that start later; while every one of them
     /// reaches every slice (`hasSpecificLog` false), the prototype stands for the log.
     private var log: [(partial: Partial, roles: Roles, occurrence: Occurrence)] = []
@@ -226,7 +229,7 @@ struct LanguageRule: AuditRule {
     mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
         if case .runStarted(_, let previous) = fact {
             processEnded(lastOfRun: previous ?? replay.timestamp)
-            for serial in Array(controllerKeys.keys) { retire(serial) }
+            for case .controller(let serial) in Array(subjectKeys.keys) { retire(serial) }
             return
         }
         let code = EventTerm.code(of: fact)
@@ -309,6 +312,11 @@ struct LanguageRule: AuditRule {
                 } else if creates(delivery.roles) {
                     step(slice(key), delivery.roles, delivery.occurrence, replayed: false)
                 }
+            } else if let subject = delivery.partial.subject {
+                for key in subjectKeys[subject] ?? [] where delivery.partial.covers(key) {
+                    if let index = sliceIndex[key] { step(index, delivery.roles, delivery.occurrence, replayed: false) }
+                }
+                subjectLog[subject, default: []].append(delivery)
             } else {
                 for index in slices.indices where delivery.partial.covers(slices[index].key) {
                     step(index, delivery.roles, delivery.occurrence, replayed: false)
@@ -342,7 +350,8 @@ struct LanguageRule: AuditRule {
 
     /// Moves the slices of the controller `serial` out of the live ones: nothing more reaches them.
     private mutating func retire(_ serial: UInt32) {
-        guard let keys = controllerKeys.removeValue(forKey: serial) else { return }
+        subjectLog[.controller(serial)] = nil
+        guard let keys = subjectKeys.removeValue(forKey: .controller(serial)) else { return }
         for key in keys {
             guard let index = sliceIndex.removeValue(forKey: key) else { continue }
             retired.append(slices[index])
@@ -359,11 +368,15 @@ struct LanguageRule: AuditRule {
     private mutating func slice(_ key: Key) -> Int {
         if let index = sliceIndex[key] { return index }
         let index = slices.count
-        if case .controller(let serial) = key.subject { controllerKeys[serial, default: []].append(key) }
+        if key.subject != .app, key.subject != .unattributed { subjectKeys[key.subject, default: []].append(key) }
         sliceIndex[key] = index
-        if hasSpecificLog {
+        let own = subjectLog[key.subject] ?? []
+        if hasSpecificLog || !own.isEmpty {
+            // The events so far that reach the new slice, in trace order.
             slices.append(Slice(key: key, inScope: initiallyInScope))
-            for entry in log where entry.partial.covers(key) {
+            var earlier = (log + own).filter { $0.partial.covers(key) }
+            if !own.isEmpty { earlier.sort { $0.occurrence.ordinal < $1.occurrence.ordinal } }
+            for entry in earlier {
                 step(index, entry.roles, entry.occurrence, replayed: true)
             }
         } else {
