@@ -127,6 +127,8 @@ struct LanguageRule: AuditRule {
     private let escalate: [EventMatcher]?
     private let escalateText: String
     private let settle: [EventMatcher]?
+    /// The type patterns of the trigger's alternatives, when every one has `of TYPE` (else `nil`).
+    private let triggerTypes: [String]?
 
     /// The live slices; `slices[0]` is the prototype.
     private var slices: [Slice] = []
@@ -182,6 +184,8 @@ struct LanguageRule: AuditRule {
         escalate = program.term(.escalate).map { $0.alternatives.map(EventMatcher.init) }
         escalateText = program.term(.escalate)?.text ?? ""
         settle = program.term(.settle).map { $0.alternatives.map(EventMatcher.init) }
+        let triggerPatterns = program.term(.trigger)?.alternatives.map(\.typePattern) ?? [nil]
+        triggerTypes = triggerPatterns.contains(nil) ? nil : triggerPatterns.compactMap { $0 }
         slices.append(Slice(key: Key(subject: .prototype, values: []), inScope: program.scope == .globally || program.scope == .before))
         if program.slicing == .app, program.variables.isEmpty {
             _ = slice(Key(subject: .app, values: []))
@@ -282,7 +286,7 @@ struct LanguageRule: AuditRule {
                 }
                 if let index = sliceIndex[key] {
                     step(index, role, occurrence(match, replay, named: reported(role)), replayed: false)
-                } else if creates(role) {
+                } else if creates(role, match.controller, replay) {
                     step(slice(key), role, occurrence(match, replay, named: reported(role)), replayed: false)
                 }
             }
@@ -309,7 +313,7 @@ struct LanguageRule: AuditRule {
             if let key = delivery.partial.full {
                 if let index = sliceIndex[key] {
                     step(index, delivery.roles, delivery.occurrence, replayed: false)
-                } else if creates(delivery.roles) {
+                } else if creates(delivery.roles, delivery.occurrence.serial, replay) {
                     step(slice(key), delivery.roles, delivery.occurrence, replayed: false)
                 }
             } else if let subject = delivery.partial.subject {
@@ -341,11 +345,20 @@ struct LanguageRule: AuditRule {
         }
     }
 
-    /// Whether an event in `roles` changes a slice that has seen nothing yet (else it need not start one).
-    private func creates(_ roles: Roles) -> Bool {
-        if roles.contains(.trigger) || roles.contains(.open) || roles.contains(.close) { return true }
-        // An answer before any trigger: precedence remembers it, eventually is satisfied by it.
-        return roles.contains(.answer) && (program.pattern == .precedence || program.pattern == .eventually)
+    /// Whether an event in `roles`, of `controller`, changes a slice that has seen nothing yet (else it need not
+    /// start one): a trigger or a scope's opening does; a scope's closing only when a new slice would be inside
+    /// the scope; an answer only where it is remembered (precedence, eventually). A controller whose type no
+    /// trigger names (`of TYPE` on every alternative) never needs one.
+    private func creates(_ roles: Roles, _ controller: UInt32?, _ replay: ReplayView) -> Bool {
+        if let triggerTypes, program.slicing != .app {
+            guard let controller, let type = replay.ref(of: controller)?.typeName,
+                  triggerTypes.contains(where: { EventTerm.glob($0, matches: type) }) else { return false }
+        }
+        if roles.contains(.trigger) || roles.contains(.open) { return true }
+        // A new slice starts as the prototype (the events of no controller so far), unless a log is replayed.
+        let freshInScope = hasSpecificLog || !subjectLog.isEmpty || slices[0].inScope
+        if roles.contains(.close), freshInScope { return true }
+        return roles.contains(.answer) && freshInScope && (program.pattern == .precedence || program.pattern == .eventually)
     }
 
     /// Moves the slices of the controller `serial` out of the live ones: nothing more reaches them.
