@@ -363,7 +363,7 @@ struct LanguageRule: AuditRule {
 
     /// Moves the slices of the controller `serial` out of the live ones: nothing more reaches them.
     private mutating func retire(_ serial: UInt32) {
-        subjectLog[.controller(serial)] = nil
+        if !subjectLog.isEmpty { subjectLog[.controller(serial)] = nil }
         guard let keys = subjectKeys.removeValue(forKey: .controller(serial)) else { return }
         for key in keys {
             guard let index = sliceIndex.removeValue(forKey: key) else { continue }
