@@ -127,14 +127,19 @@ struct LanguageRule: AuditRule {
     private let escalate: [EventMatcher]?
     private let escalateText: String
     private let settle: [EventMatcher]?
+    /// The type patterns of the trigger's alternatives, when every one has `of TYPE` (else `nil`).
+    private let triggerTypes: [String]?
 
     /// The live slices; `slices[0]` is the prototype.
     private var slices: [Slice] = []
     private var sliceIndex: [Key: Int] = [:]
     /// Slices of controllers that are gone (deinit finished, or their process ended): judged at the end only.
     private var retired: [Slice] = []
-    /// The keys of each controller's slices (per-controller slicing), for retiring them.
-    private var controllerKeys: [UInt32: [Key]] = [:]
+    /// The keys of the live slices of each subject (a controller, a type), for events of that subject that bind
+    /// no variable value, and for retiring a controller's slices.
+    private var subjectKeys: [Key.Subject: [Key]] = [:]
+    /// Such events, by subject, for slices of the subject that start later.
+    private var subjectLog: [Key.Subject: [(partial: Partial, roles: Roles, occurrence: Occurrence)]] = [:]
     /// Events of no controller (or binding no value), for slices that start later; while every one of them
     /// reaches every slice (`hasSpecificLog` false), the prototype stands for the log.
     private var log: [(partial: Partial, roles: Roles, occurrence: Occurrence)] = []
@@ -179,6 +184,8 @@ struct LanguageRule: AuditRule {
         escalate = program.term(.escalate).map { $0.alternatives.map(EventMatcher.init) }
         escalateText = program.term(.escalate)?.text ?? ""
         settle = program.term(.settle).map { $0.alternatives.map(EventMatcher.init) }
+        let triggerPatterns = program.term(.trigger)?.alternatives.map(\.typePattern) ?? [nil]
+        triggerTypes = triggerPatterns.contains(nil) ? nil : triggerPatterns.compactMap { $0 }
         slices.append(Slice(key: Key(subject: .prototype, values: []), inScope: program.scope == .globally || program.scope == .before))
         if program.slicing == .app, program.variables.isEmpty {
             _ = slice(Key(subject: .app, values: []))
@@ -226,7 +233,7 @@ struct LanguageRule: AuditRule {
     mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
         if case .runStarted(_, let previous) = fact {
             processEnded(lastOfRun: previous ?? replay.timestamp)
-            for serial in Array(controllerKeys.keys) { retire(serial) }
+            for case .controller(let serial) in Array(subjectKeys.keys) { retire(serial) }
             return
         }
         let code = EventTerm.code(of: fact)
@@ -279,7 +286,7 @@ struct LanguageRule: AuditRule {
                 }
                 if let index = sliceIndex[key] {
                     step(index, role, occurrence(match, replay, named: reported(role)), replayed: false)
-                } else if creates(role) {
+                } else if creates(role, match.controller, replay) {
                     step(slice(key), role, occurrence(match, replay, named: reported(role)), replayed: false)
                 }
             }
@@ -306,9 +313,14 @@ struct LanguageRule: AuditRule {
             if let key = delivery.partial.full {
                 if let index = sliceIndex[key] {
                     step(index, delivery.roles, delivery.occurrence, replayed: false)
-                } else if creates(delivery.roles) {
+                } else if creates(delivery.roles, delivery.occurrence.serial, replay) {
                     step(slice(key), delivery.roles, delivery.occurrence, replayed: false)
                 }
+            } else if let subject = delivery.partial.subject {
+                for key in subjectKeys[subject] ?? [] where delivery.partial.covers(key) {
+                    if let index = sliceIndex[key] { step(index, delivery.roles, delivery.occurrence, replayed: false) }
+                }
+                subjectLog[subject, default: []].append(delivery)
             } else {
                 for index in slices.indices where delivery.partial.covers(slices[index].key) {
                     step(index, delivery.roles, delivery.occurrence, replayed: false)
@@ -333,16 +345,26 @@ struct LanguageRule: AuditRule {
         }
     }
 
-    /// Whether an event in `roles` changes a slice that has seen nothing yet (else it need not start one).
-    private func creates(_ roles: Roles) -> Bool {
-        if roles.contains(.trigger) || roles.contains(.open) || roles.contains(.close) { return true }
-        // An answer before any trigger: precedence remembers it, eventually is satisfied by it.
-        return roles.contains(.answer) && (program.pattern == .precedence || program.pattern == .eventually)
+    /// Whether an event in `roles`, of `controller`, changes a slice that has seen nothing yet (else it need not
+    /// start one): a trigger or a scope's opening does; a scope's closing only when a new slice would be inside
+    /// the scope; an answer only where it is remembered (precedence, eventually). A controller whose type no
+    /// trigger names (`of TYPE` on every alternative) never needs one.
+    private func creates(_ roles: Roles, _ controller: UInt32?, _ replay: ReplayView) -> Bool {
+        if let triggerTypes, program.slicing != .app {
+            guard let controller, let type = replay.ref(of: controller)?.typeName,
+                  triggerTypes.contains(where: { EventTerm.glob($0, matches: type) }) else { return false }
+        }
+        if roles.contains(.trigger) || roles.contains(.open) { return true }
+        // A new slice starts as the prototype (the events of no controller so far), unless a log is replayed.
+        let freshInScope = hasSpecificLog || !subjectLog.isEmpty || slices[0].inScope
+        if roles.contains(.close), freshInScope { return true }
+        return roles.contains(.answer) && freshInScope && (program.pattern == .precedence || program.pattern == .eventually)
     }
 
     /// Moves the slices of the controller `serial` out of the live ones: nothing more reaches them.
     private mutating func retire(_ serial: UInt32) {
-        guard let keys = controllerKeys.removeValue(forKey: serial) else { return }
+        if !subjectLog.isEmpty { subjectLog[.controller(serial)] = nil }
+        guard let keys = subjectKeys.removeValue(forKey: .controller(serial)) else { return }
         for key in keys {
             guard let index = sliceIndex.removeValue(forKey: key) else { continue }
             retired.append(slices[index])
@@ -359,11 +381,15 @@ struct LanguageRule: AuditRule {
     private mutating func slice(_ key: Key) -> Int {
         if let index = sliceIndex[key] { return index }
         let index = slices.count
-        if case .controller(let serial) = key.subject { controllerKeys[serial, default: []].append(key) }
+        if key.subject != .app, key.subject != .unattributed { subjectKeys[key.subject, default: []].append(key) }
         sliceIndex[key] = index
-        if hasSpecificLog {
+        let own = subjectLog[key.subject] ?? []
+        if hasSpecificLog || !own.isEmpty {
+            // The events so far that reach the new slice, in trace order.
             slices.append(Slice(key: key, inScope: initiallyInScope))
-            for entry in log where entry.partial.covers(key) {
+            var earlier = (log + own).filter { $0.partial.covers(key) }
+            if !own.isEmpty { earlier.sort { $0.occurrence.ordinal < $1.occurrence.ordinal } }
+            for entry in earlier {
                 step(index, entry.roles, entry.occurrence, replayed: true)
             }
         } else {

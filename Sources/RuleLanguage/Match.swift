@@ -84,7 +84,8 @@ extension EventTerm {
 
     /// `pattern` with `*` matching any run of characters, else equal.
     static func glob(_ pattern: String, matches text: String) -> Bool {
-        guard pattern.contains("*") else { return pattern == text }
+        // Bytes, not characters: this runs for every fact a typed term is tried on.
+        guard pattern.utf8.contains(UInt8(ascii: "*")) else { return pattern == text }
         let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
         var rest = Substring(text)
         for (index, part) in parts.enumerated() {
