@@ -56,7 +56,6 @@ public enum JSONReporter {
                 ]))
             }
         }
-        let summary = report.summary
         return .object([
             ("traces", .array(traces)),
             ("findings", .array(findings)),
@@ -69,17 +68,23 @@ public enum JSONReporter {
                     ("byte_offset", problem.byteOffset.map { .int(Int64(clamping: $0)) } ?? .null),
                 ])
             })),
-            ("summary", .object([
-                ("traces", .int(Int64(summary.traces))),
-                ("events", .int(Int64(clamping: summary.events))),
-                ("rules", .int(Int64(report.rules.count))),
-                ("findings", .int(Int64(summary.findings))),
-                ("errors", .int(Int64(summary.errors))),
-                ("warnings", .int(Int64(summary.warnings))),
-                ("notes", .int(Int64(summary.notes))),
-                ("inconclusive", .int(Int64(summary.inconclusive))),
-                ("failed", .bool(report.hasFailures)),
-            ])),
+            ("summary", .object(countMembers(report) + [("failed", .bool(report.hasFailures))])),
         ])
+    }
+
+    /// The run's counts, as the JSON report's `summary` and the NDJSON summary line give them: `traces`,
+    /// `events`, `rules`, `findings`, `errors`, `warnings`, `notes`, `inconclusive`.
+    static func countMembers(_ report: AuditReport) -> [(String, JSONValue)] {
+        let summary = report.summary
+        return [
+            ("traces", .int(Int64(summary.traces))),
+            ("events", .int(Int64(clamping: summary.events))),
+            ("rules", .int(Int64(report.rules.count))),
+            ("findings", .int(Int64(summary.findings))),
+            ("errors", .int(Int64(summary.errors))),
+            ("warnings", .int(Int64(summary.warnings))),
+            ("notes", .int(Int64(summary.notes))),
+            ("inconclusive", .int(Int64(summary.inconclusive))),
+        ]
     }
 }

@@ -72,22 +72,13 @@ public enum NDJSONReporter {
     /// The last line: the run's counts (as the JSON report's `summary`), `failed` (error-level findings, or
     /// warnings with `--strict`) and `complete` (no input problem).
     public static func summaryLine(_ report: AuditReport) -> String {
-        let summary = report.summary
-        return JSONValue.object([
-            ("schema", .string(schema)),
-            ("type", .string("summary")),
-            ("traces", .int(Int64(summary.traces))),
-            ("events", .int(Int64(clamping: summary.events))),
-            ("rules", .int(Int64(report.rules.count))),
-            ("findings", .int(Int64(summary.findings))),
-            ("errors", .int(Int64(summary.errors))),
-            ("warnings", .int(Int64(summary.warnings))),
-            ("notes", .int(Int64(summary.notes))),
-            ("inconclusive", .int(Int64(summary.inconclusive))),
-            ("input_problems", .int(Int64(report.inputProblems.count))),
-            ("failed", .bool(report.hasFailures)),
-            ("complete", .bool(report.inputProblems.isEmpty)),
-        ]).serialized() + "\n"
+        JSONValue.object(
+            [("schema", .string(schema)), ("type", .string("summary"))] + JSONReporter.countMembers(report) + [
+                ("input_problems", .int(Int64(report.inputProblems.count))),
+                ("failed", .bool(report.hasFailures)),
+                ("complete", .bool(report.inputProblems.isEmpty)),
+            ]
+        ).serialized() + "\n"
     }
 
     static func findingMembers(_ finding: Finding, in audit: TraceAudit) -> [(String, JSONValue)] {
