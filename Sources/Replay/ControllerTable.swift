@@ -55,11 +55,24 @@ public struct ControllerTable: Sendable, Hashable, Sequence, ExpressibleByDictio
         }
     }
 
-    /// `body` run on the record of `serial`, lent in place (no copy of the record); `nil` when there is none.
+    /// `body` run on the record of `serial`; `nil` when there is none.
     @inline(__always)
     public func withState<R>(of serial: UInt32, _ body: (ControllerState) -> R) -> R? {
         guard let position = position(of: serial) else { return nil }
         return body(self[at: position])
+    }
+
+    /// The `ref` of the record of `serial`, read in place (`withState` copies the whole record into its
+    /// closure); `nil` when there is none.
+    public func ref(of serial: UInt32) -> ControllerRef? {
+        guard let position = position(of: serial) else { return nil }
+        return storage.states[position].ref
+    }
+
+    /// The `appearance` of the record of `serial`, read in place; `nil` when there is none.
+    public func appearance(of serial: UInt32) -> Appearance? {
+        guard let position = position(of: serial) else { return nil }
+        return storage.states[position].appearance
     }
 
     /// Whether the table holds a record for `serial`.

@@ -15,7 +15,7 @@
 /// ```
 ///
 /// A rule value is made per trace and used on one thread; it need not be `Sendable`.
-public protocol AuditRule {
+public protocol AuditRule: SendableMetatype {
     /// Id, severity, parameters (with units), explanation, fix and examples.
     static var descriptor: RuleDescriptor { get }
     /// The kinds of facts the rule wants: the only filter (read once, when the engine starts on a trace).

@@ -67,9 +67,7 @@ public final class AuditSession {
                         } else {
                             let entry = entries[index]
                             state.apply(callback: entry, ordinal: ordinal, from: cursor)
-                            var fact = CallbackFact(entry)
-                            if entry.parent == .controller { fact.parentRef = cursor.pointee.controller(atSlot: entry.parentSlot) }
-                            take(.callback(fact), ordinal: ordinal, timestamp: entry.timestamp, source: nil)
+                            take(.callback(CallbackFact(entry)), ordinal: ordinal, timestamp: entry.timestamp, source: nil)
                         }
                     }
                 }
@@ -85,11 +83,9 @@ public final class AuditSession {
         state.apply(record, from: cursor)
         let input: EngineEvent?
         if record.kind == .callback {
-            var fact = CallbackFact(record)
-            if record.parent == .controller { fact.parentRef = cursor.pointee.controller(atSlot: record.parentSlot) }
-            input = .callback(fact)
+            input = .callback(CallbackFact(record))
         } else {
-            input = EngineEvent(cursor.pointee.event(of: record))
+            input = EngineEvent(cursor.event(of: record))
         }
         if let input { take(input, ordinal: record.ordinal, timestamp: record.timestamp, source: nil) }
     }

@@ -24,8 +24,7 @@ public struct Auditor: Sendable {
     /// A fresh session for one trace.
     public func makeSession() -> AuditSession {
         let rules = active.map { rule, settings in
-            let value = rule.makeRule(settings)
-            return (rule: value, id: rule.id, facts: value.facts, needs: rule.descriptor.needs)
+            (slot: rule.makeSlot(settings), id: rule.id, needs: rule.descriptor.needs)
         }
         return AuditSession(facts: FactEngine(rules: rules))
     }

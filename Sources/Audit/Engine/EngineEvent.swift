@@ -12,7 +12,7 @@ enum EngineEvent {
     case recorder(RecorderEvent)
 
     /// `event` as the engine takes it (`nil` for an event of a kind this version does not know).
-    init?(_ event: Event) {
+    init?(_ event: consuming Event) {
         switch event.payload {
         case .callback(let callback): self = .callback(CallbackFact(callback))
         case .mark(let mark): self = .mark(mark)
@@ -30,7 +30,7 @@ extension CallbackFact {
     init(_ event: CallbackEvent) {
         self.init(
             controller: event.controller.serial, callback: event.callback, phase: event.phase, animated: event.animated,
-            parent: event.parent.map { $0.controller?.serial }, parentRef: event.parent?.controller)
+            parent: event.parent.map { $0.controller?.serial })
     }
 
     /// A callback record (of kind `.callback`).

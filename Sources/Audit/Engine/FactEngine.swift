@@ -10,26 +10,21 @@ import TraceModel
 /// a dynamic exclusivity check per access (a quarter of the audit's instructions, measured with callgrind), and
 /// the engine is used from one thread and never lends them out overlapping.
 final class FactEngine {
-    /// A rule's value, held in a class so that `reduce` mutates it in place.
-    final class Slot {
-        @exclusivity(unchecked) var rule: any AuditRule
+    /// A rule's slot with its id and `needs` (for `idleRules`).
+    private struct Entry {
+        let slot: any RuleSlot
         let id: String
         let needs: [FactKind]
-        init(_ rule: any AuditRule, id: String, needs: [FactKind]) {
-            self.rule = rule
-            self.id = id
-            self.needs = needs
-        }
     }
 
-    private let slots: [Slot]
-    /// Rule indexes by callback raw value.
-    private let byCallback: [[Int]]
-    /// Rule indexes by mark name, and the rules that want every mark.
-    private let byMark: [String: [Int]]
-    private let anyMark: [Int]
-    /// Rule indexes by the other kinds (`FactKind.otherIndex`).
-    private let byKind: [[Int]]
+    private let entries: [Entry]
+    /// The rules (in registry order) by callback raw value.
+    private let byCallback: [[any RuleSlot]]
+    /// The rules by mark name, and the rules that want every mark; both with the rule's registry index.
+    private let byMark: [String: [(index: Int, slot: any RuleSlot)]]
+    private let anyMark: [(index: Int, slot: any RuleSlot)]
+    /// The rules by the other kinds (`FactKind.otherIndex`).
+    private let byKind: [[any RuleSlot]]
     @exclusivity(unchecked) private var deriver = FactDeriver()
     @exclusivity(unchecked) private(set) var findings: [Finding] = []
     @exclusivity(unchecked) private var firstTimestamp: UInt64?
@@ -41,30 +36,31 @@ final class FactEngine {
     @exclusivity(unchecked) private var seenCallbacks = [Bool](repeating: false, count: Callback.allCases.count)
     @exclusivity(unchecked) private var seenMarks = Set<String>()
 
-    init(rules: [(rule: any AuditRule, id: String, facts: [FactKind], needs: [FactKind])]) {
-        slots = rules.map { Slot($0.rule, id: $0.id, needs: $0.needs) }
-        var byCallback = [[Int]](repeating: [], count: Callback.allCases.count)
-        var byMark: [String: [Int]] = [:]
-        var anyMark: [Int] = []
-        var byKind = [[Int]](repeating: [], count: FactKind.otherCount)
-        for (index, entry) in rules.enumerated() {
-            for kind in Set(entry.facts) {
+    /// - Parameter rules: Each rule's slot, id and descriptor's `needs`, in registry order.
+    init(rules: [(slot: any RuleSlot, id: String, needs: [FactKind])]) {
+        entries = rules.map { Entry(slot: $0.slot, id: $0.id, needs: $0.needs) }
+        var byCallback = [[any RuleSlot]](repeating: [], count: Callback.allCases.count)
+        var byMark: [String: [(index: Int, slot: any RuleSlot)]] = [:]
+        var anyMark: [(index: Int, slot: any RuleSlot)] = []
+        var byKind = [[any RuleSlot]](repeating: [], count: FactKind.otherCount)
+        for (index, entry) in entries.enumerated() {
+            var wanted = Set<FactKind>()
+            for kind in entry.slot.facts where wanted.insert(kind).inserted {
                 switch kind {
-                case .callback(let callback): byCallback[Int(callback.rawValue)].append(index)
-                case .mark(let name): byMark[name, default: []].append(index)
-                case .anyMark: anyMark.append(index)
-                default: if let other = kind.otherIndex { byKind[other].append(index) }
+                case .callback(let callback): byCallback[Int(callback.rawValue)].append(entry.slot)
+                case .mark(let name): byMark[name, default: []].append((index, entry.slot))
+                case .anyMark: anyMark.append((index, entry.slot))
+                default: if let other = kind.otherIndex { byKind[other].append(entry.slot) }
                 }
             }
         }
-        for index in byCallback.indices { byCallback[index].sort() }
         self.byCallback = byCallback
-        self.byMark = byMark.mapValues { $0.sorted() }
+        self.byMark = byMark
         self.anyMark = anyMark
-        self.byKind = byKind.map { $0.sorted() }
+        self.byKind = byKind
     }
 
-    var isEmpty: Bool { slots.isEmpty }
+    var isEmpty: Bool { entries.isEmpty }
 
     /// Takes `event` (ordinal `ordinal`, at `timestamp` ns), which the fold has applied: `state` is the state after it.
     func observe(_ event: EngineEvent, ordinal: UInt64, timestamp: UInt64, source: EventSource?, state: UnsafePointer<ReplayState>) {
@@ -72,24 +68,32 @@ final class FactEngine {
         let previous = lastTimestamp
         lastTimestamp = timestamp
         lastOrdinal = ordinal
-        let view = ReplayView(state, ordinal: ordinal, timestamp: timestamp, source: source, traceStart: firstTimestamp ?? 0)
-        deriver.derive(event, ordinal: ordinal, timestamp: timestamp, source: source, previousTimestamp: previous, state: state) { dispatch($0, view) }
+        let start = firstTimestamp ?? 0
+        guard let source else {
+            let view = ReplayView(state, ordinal: ordinal, timestamp: timestamp, source: nil, traceStart: start)
+            deriver.derive(event, ordinal: ordinal, timestamp: timestamp, source: nil, previousTimestamp: previous, state: state) { dispatch($0, view) }
+            return
+        }
+        withUnsafePointer(to: source) { pointer in
+            let view = ReplayView(state, ordinal: ordinal, timestamp: timestamp, source: pointer, traceStart: start)
+            deriver.derive(event, ordinal: ordinal, timestamp: timestamp, source: source, previousTimestamp: previous, state: state) { dispatch($0, view) }
+        }
     }
 
     /// Ends the trace: the exits still open complete, then every rule's `finish`. Returns the findings (unsorted).
     func finish(state: UnsafePointer<ReplayState>) -> [Finding] {
         let view = ReplayView(state, ordinal: lastOrdinal, timestamp: lastTimestamp ?? 0, source: nil, traceStart: firstTimestamp ?? 0)
         deriver.finish { dispatch($0, view) }
-        for slot in slots { slot.rule.finish(view, &findings) }
+        for entry in entries { entry.slot.finish(view, &findings) }
         return findings
     }
 
     /// The rules that received none of the facts they need to have anything to check (`AuditRule` descriptors'
     /// `needs`), with the kinds missing: `critical_save_placement: no save marks`.
     var idleRules: [IdleRule] {
-        slots.compactMap { slot in
-            guard !slot.needs.isEmpty, !slot.needs.contains(where: hasSeen) else { return nil }
-            return IdleRule(ruleID: slot.id, missing: slot.needs)
+        entries.compactMap { entry in
+            guard !entry.needs.isEmpty, !entry.needs.contains(where: hasSeen) else { return nil }
+            return IdleRule(ruleID: entry.id, missing: entry.needs)
         }
     }
 
@@ -106,22 +110,23 @@ final class FactEngine {
         switch fact {
         case .callback(let callback):
             seenCallbacks[Int(callback.callback.rawValue)] = true
-            for index in byCallback[Int(callback.callback.rawValue)] { slots[index].rule.reduce(fact, view, &findings) }
+            for slot in byCallback[Int(callback.callback.rawValue)] { slot.reduce(fact, view, &findings) }
         case .mark(let mark):
             if !seenMarks.contains(mark.name) { seenMarks.insert(mark.name) }
-            if let targets = byMark[mark.name] {
-                if anyMark.isEmpty {
-                    for index in targets { slots[index].rule.reduce(fact, view, &findings) }
-                } else {
-                    for index in Set(targets).union(anyMark).sorted() { slots[index].rule.reduce(fact, view, &findings) }
-                }
+            let named = byMark[mark.name] ?? []
+            if anyMark.isEmpty || named.isEmpty {
+                for target in named.isEmpty ? anyMark : named { target.slot.reduce(fact, view, &findings) }
             } else {
-                for index in anyMark { slots[index].rule.reduce(fact, view, &findings) }
+                // Both lists, each rule once, in registry order.
+                var seen = Set<Int>()
+                for target in (named + anyMark).sorted(by: { $0.index < $1.index }) where seen.insert(target.index).inserted {
+                    target.slot.reduce(fact, view, &findings)
+                }
             }
         default:
             guard let other = fact.kind.otherIndex else { return }
             seenKinds[other] = true
-            for index in byKind[other] { slots[index].rule.reduce(fact, view, &findings) }
+            for slot in byKind[other] { slot.reduce(fact, view, &findings) }
         }
     }
 }

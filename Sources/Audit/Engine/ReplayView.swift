@@ -3,23 +3,24 @@ import TraceModel
 
 /// What a rule may read besides the fact: the replayed state after the event the fact comes from, where that
 /// event is, and how to name controllers and times in a finding. Read-only, and valid only during the call it is
-/// passed to.
+/// passed to. A trivial value (pointers and numbers): passing it to every rule copies no reference.
 public struct ReplayView {
     private let pointer: UnsafePointer<ReplayState>
+    private let sourcePointer: UnsafePointer<EventSource>?
     /// The ordinal (0-based) of the event the fact comes from; at `finish`, the last event's (0 for none).
     public let ordinal: UInt64
     /// Its timestamp: nanoseconds on the trace's monotonic clock.
     public let timestamp: UInt64
     /// Its recorded source location, when it has one.
-    public let source: EventSource?
+    public var source: EventSource? { sourcePointer?.pointee }
     /// The first event's timestamp (nanoseconds); `time(_:)` measures from it.
     public let traceStart: UInt64
 
-    init(_ pointer: UnsafePointer<ReplayState>, ordinal: UInt64, timestamp: UInt64, source: EventSource?, traceStart: UInt64) {
+    init(_ pointer: UnsafePointer<ReplayState>, ordinal: UInt64, timestamp: UInt64, source: UnsafePointer<EventSource>?, traceStart: UInt64) {
         self.pointer = pointer
         self.ordinal = ordinal
         self.timestamp = timestamp
-        self.source = source
+        sourcePointer = source
         self.traceStart = traceStart
     }
 
@@ -33,14 +34,14 @@ public struct ReplayView {
         pointer.pointee.controllers[serial]
     }
 
-    /// `body` run on the record of the controller `serial`, lent (no copy); `nil` when the state has none.
+    /// `body` run on the record of the controller `serial`; `nil` when the state has none.
     public func withController<R>(_ serial: UInt32, _ body: (ControllerState) -> R) -> R? {
         pointer.pointee.controllers.withState(of: serial, body)
     }
 
     /// The controller `serial` as the state names it (`ControllerRef`), `nil` when its record is gone.
     public func ref(of serial: UInt32) -> ControllerRef? {
-        pointer.pointee.controllers.withState(of: serial) { $0.ref }
+        pointer.pointee.controllers.ref(of: serial)
     }
 
     /// `NoteEditorViewController#2` (`#7` when the record is gone).
@@ -50,7 +51,7 @@ public struct ReplayView {
 
     /// The appearance of the controller `serial` (`unknown` when not known).
     public func appearance(of serial: UInt32) -> Appearance {
-        pointer.pointee.controllers.withState(of: serial) { $0.appearance } ?? .unknown
+        pointer.pointee.controllers.appearance(of: serial) ?? .unknown
     }
 
     /// The innermost open interval (begun, not ended) of `callback` of the controller `serial`, or `nil`.

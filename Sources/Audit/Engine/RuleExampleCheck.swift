@@ -19,8 +19,7 @@ public enum RuleExampleCheck {
         let settings = RuleSettings(defaultsOf: rule.descriptor)
         for example in rule.descriptor.examples {
             let session = AuditSession(facts: FactEngine(rules: [{
-                let value = rule.makeRule(settings)
-                return (rule: value, id: rule.id, facts: value.facts, needs: rule.descriptor.needs)
+                (slot: rule.makeSlot(settings), id: rule.id, needs: rule.descriptor.needs)
             }()]))
             for (ordinal, event) in example.events.enumerated() { session.observe(event, ordinal: UInt64(ordinal)) }
             let findings = session.finish().filter { $0.ruleID == rule.id }
