@@ -116,9 +116,17 @@ struct LeakedControllerRule: AuditRule {
     /// A controller removed and not deinitialized yet: its first and latest removal.
     struct Removal {
         var controller: String
-        var first: RelatedEvent
-        var last: RelatedEvent
+        var first: Signal
+        var last: Signal
         var deadline: UInt64
+    }
+
+    /// One removal signal: how and where (put into words only when reported).
+    struct Signal {
+        var how: RemovalFact.How
+        var ordinal: UInt64
+        var timestamp: UInt64
+        var source: EventSource?
     }
 
     let settings: RuleSettings
@@ -133,7 +141,7 @@ struct LeakedControllerRule: AuditRule {
     mutating func reduce(_ fact: Fact, _ replay: ReplayView, _ findings: inout [Finding]) {
         switch fact {
         case .removed(let removal):
-            let here = replay.related("removed: \(removal.how.text) at \(replay.time(replay.timestamp))")
+            let here = Signal(how: removal.how, ordinal: replay.ordinal, timestamp: replay.timestamp, source: replay.source)
             if removed[removal.controller] != nil {
                 removed[removal.controller]!.last = here
                 removed[removal.controller]!.deadline = replay.timestamp &+ grace
@@ -144,7 +152,7 @@ struct LeakedControllerRule: AuditRule {
             guard callback.isStart, let removal = removed.removeValue(forKey: callback.controller), replay.timestamp > removal.deadline else { return }
             let after = TimeText.duration(replay.timestamp - removal.last.timestamp)
             findings.append(finding(
-                removal, severity: settings.severity, verdict: .violation,
+                removal, replay, severity: settings.severity, verdict: .violation,
                 message: "\(removal.controller) was removed at \(replay.time(removal.last.timestamp)) but deinitialized only at \(replay.time(replay.timestamp)), \(after) later (grace \(TimeText.duration(grace))): something retained it after it left the screen.",
                 extra: replay.related("deinit at \(replay.time(replay.timestamp))")))
         case .callback(let callback):
@@ -166,7 +174,7 @@ struct LeakedControllerRule: AuditRule {
             let lastOfRun = previous ?? replay.timestamp
             for removal in removed.values.sorted(by: { $0.last.ordinal < $1.last.ordinal }) where lastOfRun > removal.deadline {
                 findings.append(finding(
-                    removal, severity: settings.severity, verdict: .violation,
+                    removal, replay, severity: settings.severity, verdict: .violation,
                     message: "\(removal.controller) was removed at \(replay.time(removal.last.timestamp)) and never deinitialized: still alive at \(replay.time(lastOfRun)), the last event of its process, \(TimeText.duration(lastOfRun - removal.last.timestamp)) later (grace \(TimeText.duration(grace))); the process then ended (a new run starts at \(replay.time(replay.timestamp))). Something retains it.",
                     extra: nil))
             }
@@ -183,21 +191,24 @@ struct LeakedControllerRule: AuditRule {
             let alive = TimeText.duration(end &- removal.last.timestamp)
             if end > removal.deadline {
                 findings.append(finding(
-                    removal, severity: settings.severity, verdict: .violation,
+                    removal, replay, severity: settings.severity, verdict: .violation,
                     message: "\(removal.controller) was removed at \(removedAt) and never deinitialized: still alive when the trace ends at \(replay.time(end)), \(alive) later (grace \(TimeText.duration(grace))). Something retains it.",
                     extra: nil))
             } else {
                 findings.append(finding(
-                    removal, severity: settings.inconclusiveSeverity, verdict: .inconclusive,
+                    removal, replay, severity: settings.inconclusiveSeverity, verdict: .inconclusive,
                     message: "\(removal.controller) was removed at \(removedAt) and not deinitialized before the trace ends at \(replay.time(end)), only \(alive) later; the \(TimeText.duration(grace)) grace had not run out, so whether it leaks is unknown.",
                     extra: nil))
             }
         }
     }
 
-    private func finding(_ removal: Removal, severity: Severity, verdict: Verdict, message: String, extra: RelatedEvent?) -> Finding {
-        var related = [removal.first]
-        if removal.last.ordinal != removal.first.ordinal { related.append(removal.last) }
+    private func finding(_ removal: Removal, _ replay: ReplayView, severity: Severity, verdict: Verdict, message: String, extra: RelatedEvent?) -> Finding {
+        let describe = { (signal: Signal) in
+            RelatedEvent(ordinal: signal.ordinal, timestamp: signal.timestamp, message: "removed: \(signal.how.text) at \(replay.time(signal.timestamp))", source: signal.source)
+        }
+        var related = [describe(removal.first)]
+        if removal.last.ordinal != removal.first.ordinal { related.append(describe(removal.last)) }
         if let extra { related.append(extra) }
         return Finding(
             ruleID: Self.id, severity: severity, verdict: verdict, controller: removal.controller, timestamp: removal.last.timestamp,
