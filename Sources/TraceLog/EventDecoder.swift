@@ -843,6 +843,12 @@ struct EventDecoder {
 
     /// The `Event` a record of this frame stands for (for `.other`, the last one decoded).
     func event(of record: EventRecord) -> Event {
+        if record.kind == .other { return event ?? Event(timestamp: record.timestamp, .unknown(UnknownEvent(tag: 0, body: []))) }
+        return Event(timestamp: record.timestamp, payload(of: record))
+    }
+
+    /// The payload of `event(of:)`.
+    func payload(of record: EventRecord) -> EventPayload {
         let payload: EventPayload
         switch record.kind {
         case .callback:
@@ -881,9 +887,9 @@ struct EventDecoder {
                 controller: record.hasController ? controller(atSlot: record.controllerSlot) : nil, fields: list
             ))
         case .other:
-            return event ?? Event(timestamp: record.timestamp, .unknown(UnknownEvent(tag: 0, body: [])))
+            payload = event?.payload ?? .unknown(UnknownEvent(tag: 0, body: []))
         }
-        return Event(timestamp: record.timestamp, payload)
+        return payload
     }
 
     private func failure(_ message: String) -> TraceError {

@@ -91,6 +91,11 @@ public struct FrameCursor {
         decoder.event(of: record)
     }
 
+    /// The payload of `event(of:)`, without the `Event` around it.
+    public func payload(of record: EventRecord) -> EventPayload {
+        decoder.payload(of: record)
+    }
+
     /// The string at `slot` of the frame's string table (`EventRecord.stringSlot`, a field's `nameSlot` or string
     /// value). The slot must come from a record of this frame.
     public func string(atSlot slot: UInt32) -> String {
@@ -162,12 +167,21 @@ extension UnsafePointer where Pointee == FrameCursor {
         // In place: `pointee.decoder.event(of:)` copied the whole decoder per call.
         UnsafeMutablePointer(mutating: self).pointee.decoder.borrowedEvent(of: record)
     }
+    /// `FrameCursor.payload(of:)`.
+    public func payload(of record: EventRecord) -> EventPayload {
+        UnsafeMutablePointer(mutating: self).pointee.decoder.borrowedPayload(of: record)
+    }
 }
 
 extension EventDecoder {
     /// `event(of:)`, mutating only so that a call through a pointer borrows the decoder instead of copying it.
     fileprivate mutating func borrowedEvent(of record: EventRecord) -> Event {
         event(of: record)
+    }
+
+    /// `payload(of:)`, mutating for the same reason.
+    fileprivate mutating func borrowedPayload(of record: EventRecord) -> EventPayload {
+        payload(of: record)
     }
 
     /// `controller(atSlot:)`, mutating for the same reason.

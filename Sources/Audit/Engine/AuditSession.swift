@@ -85,7 +85,7 @@ public final class AuditSession {
         if record.kind == .callback {
             input = .callback(CallbackFact(record))
         } else {
-            input = EngineEvent(cursor.event(of: record))
+            input = EngineEvent(cursor.payload(of: record))
         }
         if let input { take(input, ordinal: record.ordinal, timestamp: record.timestamp, source: nil) }
     }

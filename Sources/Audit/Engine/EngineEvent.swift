@@ -12,8 +12,13 @@ enum EngineEvent {
     case recorder(RecorderEvent)
 
     /// `event` as the engine takes it (`nil` for an event of a kind this version does not know).
-    init?(_ event: consuming Event) {
-        switch event.payload {
+    init?(_ event: Event) {
+        self.init(event.payload)
+    }
+
+    /// An event's payload as the engine takes it.
+    init?(_ payload: consuming EventPayload) {
+        switch consume payload {
         case .callback(let callback): self = .callback(CallbackFact(callback))
         case .mark(let mark): self = .mark(mark)
         case .container(let container): self = .container(container)
