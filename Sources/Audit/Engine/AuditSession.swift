@@ -67,7 +67,9 @@ public final class AuditSession {
                         } else {
                             let entry = entries[index]
                             state.apply(callback: entry, ordinal: ordinal, from: cursor)
-                            take(.callback(CallbackFact(entry)), ordinal: ordinal, timestamp: entry.timestamp, source: nil)
+                            var fact = CallbackFact(entry)
+                            if entry.parent == .controller { fact.parentRef = cursor.controller(atSlot: entry.parentSlot) }
+                            take(.callback(fact), ordinal: ordinal, timestamp: entry.timestamp, source: nil)
                         }
                     }
                 }
@@ -83,7 +85,9 @@ public final class AuditSession {
         state.apply(record, from: cursor)
         let input: EngineEvent?
         if record.kind == .callback {
-            input = .callback(CallbackFact(record))
+            var fact = CallbackFact(record)
+            if record.parent == .controller { fact.parentRef = cursor.controller(atSlot: record.parentSlot) }
+            input = .callback(fact)
         } else {
             input = EngineEvent(cursor.payload(of: record))
         }

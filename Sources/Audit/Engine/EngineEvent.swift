@@ -35,7 +35,7 @@ extension CallbackFact {
     init(_ event: CallbackEvent) {
         self.init(
             controller: event.controller.serial, callback: event.callback, phase: event.phase, animated: event.animated,
-            parent: event.parent.map { $0.controller?.serial })
+            parent: event.parent.map { $0.controller?.serial }, parentRef: event.parent?.controller)
     }
 
     /// A callback record (of kind `.callback`).

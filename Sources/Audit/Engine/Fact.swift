@@ -72,6 +72,8 @@ public struct CallbackFact: Sendable, Hashable {
     /// The `parent` argument of `willMove(toParent:)`/`didMove(toParent:)`: `.some(nil)` for UIKit's `nil`,
     /// `.some(serial)` for a controller, `nil` when absent.
     public var parent: UInt32??
+    /// The parent argument's controller as this event names it (`nil` without a controller argument).
+    public var parentRef: ControllerRef?
     /// For an `end`: nanoseconds since its `begin` (the matching begin of the same controller and callback),
     /// `nil` when that begin is not in the trace or for a begin or instant.
     public var duration: UInt64?

@@ -161,7 +161,8 @@ struct OrphanChildRule: AuditRule {
         case .willMoveToParent, .didMoveToParent:
             switch callback.parent {
             case .some(.some(let parent)):
-                let ref = replay.ref(of: parent) ?? ControllerRef(serial: parent, typeName: "")
+                // Named as this event names it (one serial may be recorded under two names).
+                let ref = callback.parentRef ?? replay.ref(of: parent) ?? ControllerRef(serial: parent, typeName: "")
                 setParent(of: serial, to: ref, clearingLeaving: callback.callback == .willMoveToParent)
             case .some(.none) where callback.phase != .end:
                 if callback.callback == .willMoveToParent {
