@@ -20,9 +20,9 @@ final class FactEngine {
     private let entries: [Entry]
     /// The rules (in registry order) by callback raw value.
     private let byCallback: [[any RuleSlot]]
-    /// The rules by mark name, and the rules that want every mark; both with the rule's registry index.
-    private let byMark: [String: [(index: Int, slot: any RuleSlot)]]
-    private let anyMark: [(index: Int, slot: any RuleSlot)]
+    /// The rules by mark name (those that want every mark included), and the rules that want every mark.
+    private let byMark: [String: [any RuleSlot]]
+    private let anyMark: [any RuleSlot]
     /// The rules by the other kinds (`FactKind.otherIndex`).
     private let byKind: [[any RuleSlot]]
     @exclusivity(unchecked) private var deriver = FactDeriver()
@@ -40,23 +40,24 @@ final class FactEngine {
     init(rules: [(slot: any RuleSlot, id: String, needs: [FactKind])]) {
         entries = rules.map { Entry(slot: $0.slot, id: $0.id, needs: $0.needs) }
         var byCallback = [[any RuleSlot]](repeating: [], count: Callback.allCases.count)
-        var byMark: [String: [(index: Int, slot: any RuleSlot)]] = [:]
-        var anyMark: [(index: Int, slot: any RuleSlot)] = []
+        var byMark: [String: [Int]] = [:]
+        var anyMark: [Int] = []
         var byKind = [[any RuleSlot]](repeating: [], count: FactKind.otherCount)
         for (index, entry) in entries.enumerated() {
             var wanted = Set<FactKind>()
             for kind in entry.slot.facts where wanted.insert(kind).inserted {
                 switch kind {
                 case .callback(let callback): byCallback[Int(callback.rawValue)].append(entry.slot)
-                case .mark(let name): byMark[name, default: []].append((index, entry.slot))
-                case .anyMark: anyMark.append((index, entry.slot))
+                case .mark(let name): byMark[name, default: []].append(index)
+                case .anyMark: anyMark.append(index)
                 default: if let other = kind.otherIndex { byKind[other].append(entry.slot) }
                 }
             }
         }
         self.byCallback = byCallback
-        self.byMark = byMark
-        self.anyMark = anyMark
+        let slots = entries.map(\.slot)
+        self.byMark = byMark.mapValues { Set($0 + anyMark).sorted().map { slots[$0] } }
+        self.anyMark = anyMark.map { slots[$0] }
         self.byKind = byKind
     }
 
@@ -113,16 +114,7 @@ final class FactEngine {
             for slot in byCallback[Int(callback.callback.rawValue)] { slot.reduce(fact, view, &findings) }
         case .mark(let mark):
             if !seenMarks.contains(mark.name) { seenMarks.insert(mark.name) }
-            let named = byMark[mark.name] ?? []
-            if anyMark.isEmpty || named.isEmpty {
-                for target in named.isEmpty ? anyMark : named { target.slot.reduce(fact, view, &findings) }
-            } else {
-                // Both lists, each rule once, in registry order.
-                var seen = Set<Int>()
-                for target in (named + anyMark).sorted(by: { $0.index < $1.index }) where seen.insert(target.index).inserted {
-                    target.slot.reduce(fact, view, &findings)
-                }
-            }
+            for slot in byMark[mark.name] ?? anyMark { slot.reduce(fact, view, &findings) }
         default:
             guard let other = fact.kind.otherIndex else { return }
             seenKinds[other] = true
