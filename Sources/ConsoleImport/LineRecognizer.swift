@@ -197,7 +197,9 @@ enum LineRecognizer {
                 hash = LifecycleVocabulary.hash(hash, next.asciiLowercased)
                 end += 1
             }
-            guard let name = LifecycleVocabulary.name(hash: hash, length: end - index, chars, index..<end) else {
+            guard let name = LifecycleVocabulary.name(hash: hash, length: end - index, chars, index..<end),
+                  !isInsideURL(chars, wordStart: index)
+            else {
                 index = end
                 continue
             }
@@ -214,6 +216,17 @@ enum LineRecognizer {
                 argument: argument)
         }
         return nil
+    }
+
+    /// Whether the word at `wordStart` is part of a URL: the run of non-space characters it is in has `://`
+    /// before it (`https://android.benigumo.com/20240328/onappear-onchange-task` names no callback).
+    private static func isInsideURL(_ chars: [Unicode.Scalar], wordStart: Int) -> Bool {
+        var index = wordStart
+        while index >= 3, !chars[index - 1].isSpace {
+            if chars[index - 1] == "/", chars[index - 2] == "/", chars[index - 3] == ":" { return true }
+            index -= 1
+        }
+        return false
     }
 
     /// Whether a word ends between `previous` and `next`: CJK text next to ASCII, either way.
