@@ -126,6 +126,10 @@ final class MorePublicLogTests {
                 "0.000 A#1 viewWillDisappear", "0.001 B#2 viewWillAppear", "0.002 A#1 viewDidDisappear", "0.003 B#2 viewDidAppear",
             ],
             finalControllers: ["A#1 disappeared", "B#2 appeared"]),
+        Expected(
+            name: "benigumo-swiftui-nested-onappear",
+            events: ["0.000 Text.onAppear", "0.001 VStack.onAppear", "0.002 Group.onAppear"],
+            finalControllers: []),
     ]
 
     let directory: URL
