@@ -130,6 +130,21 @@ final class MorePublicLogTests {
             name: "benigumo-swiftui-nested-onappear",
             events: ["0.000 Text.onAppear", "0.001 VStack.onAppear", "0.002 Group.onAppear"],
             finalControllers: []),
+        Expected(
+            name: "remkoh-present-over-pushed-screen",
+            events: [
+                "0.000 vc1#1 loadView", "0.001 vc1#1 viewDidLoad", "0.002 vc1#1 viewWillAppear",
+                "0.003 vc1#1 viewWillLayoutSubviews", "0.004 vc1#1 viewDidLayoutSubviews", "0.005 vc1#1 viewDidAppear",
+                "0.006 mark uikit.callback method=prepare(for:sender:) of=UIViewController @ vc1#1",
+                "0.007 vc2#2 loadView", "0.008 vc2#2 viewDidLoad", "0.009 vc1#1 viewWillDisappear", "0.010 vc2#2 viewWillAppear",
+                "0.011 vc2#2 viewWillLayoutSubviews", "0.012 vc2#2 viewDidLayoutSubviews", "0.013 vc1#1 viewWillLayoutSubviews",
+                "0.014 vc1#1 viewDidLayoutSubviews", "0.015 vc2#2 viewDidAppear", "0.016 vc1#1 viewDidDisappear",
+                "0.017 vc3#3 loadView", "0.018 vc3#3 viewDidLoad", "0.019 vc2#2 viewWillDisappear", "0.020 vc3#3 viewWillAppear",
+                "0.021 vc1#1 viewDidDisappear", "0.022 vc3#3 viewWillLayoutSubviews", "0.023 vc3#3 viewDidLayoutSubviews",
+                "0.024 vc3#3 viewDidAppear", "0.025 vc2#2 viewDidDisappear",
+            ],
+            finalControllers: ["vc1#1 disappeared", "vc2#2 disappeared", "vc3#3 appeared"],
+            findings: ["appearance_balance warning vc1#1 0.021 viewDidDisappear"]),
     ]
 
     let directory: URL
