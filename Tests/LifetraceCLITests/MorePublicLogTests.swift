@@ -145,6 +145,16 @@ final class MorePublicLogTests {
             ],
             finalControllers: ["vc1#1 disappeared", "vc2#2 disappeared", "vc3#3 appeared"],
             findings: ["appearance_balance warning vc1#1 0.021 viewDidDisappear"]),
+        Expected(
+            name: "openradar-19810773-split-view-rotation-twice",
+            events: [
+                "0.000 mark uikit.callback method=willRotate(to:duration:) of=UIViewController @ ContentViewController#1",
+                "0.001 mark uikit.callback method=willRotate(to:duration:) of=UIViewController @ ContentViewController#1",
+                "0.003 mark uikit.callback method=willAnimateRotation(to:duration:) of=UIViewController @ ContentViewController#1",
+                "0.006 mark uikit.callback method=willAnimateRotation(to:duration:) of=UIViewController @ ContentViewController#1",
+                "0.419 mark uikit.callback method=didRotate(from:) of=UIViewController @ ContentViewController#1",
+            ],
+            finalControllers: ["ContentViewController#1 unknown"]),
     ]
 
     let directory: URL
