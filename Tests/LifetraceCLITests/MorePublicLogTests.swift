@@ -155,6 +155,10 @@ final class MorePublicLogTests {
                 "0.419 mark uikit.callback method=didRotate(from:) of=UIViewController @ ContentViewController#1",
             ],
             finalControllers: ["ContentViewController#1 unknown"]),
+        Expected(
+            name: "openradar-51112884-split-view-tab-loaded-in-background",
+            events: ["0.000 applicationDidEnterBackground(_:)", "0.001 SecondViewController#1 viewDidLoad"],
+            finalControllers: ["SecondViewController#1 disappeared"]),
     ]
 
     let directory: URL
