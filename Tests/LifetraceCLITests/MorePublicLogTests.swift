@@ -159,6 +159,18 @@ final class MorePublicLogTests {
             name: "openradar-51112884-split-view-tab-loaded-in-background",
             events: ["0.000 applicationDidEnterBackground(_:)", "0.001 SecondViewController#1 viewDidLoad"],
             finalControllers: ["SecondViewController#1 disappeared"]),
+        Expected(
+            name: "juejin-bare-selectors-push-and-back",
+            events: [
+                "0.000 (anonymous)#1 init", "0.008 mark uikit.callback method=loadViewIfNeeded() of=UIViewController @ (anonymous)#1",
+                "0.009 (anonymous)#1 loadView", "0.009 (anonymous)#1 viewDidLoad", "0.010 (anonymous)#1 viewWillAppear",
+                "0.012 (anonymous)#1 viewWillLayoutSubviews", "0.012 (anonymous)#1 viewDidLayoutSubviews",
+                "0.059 (anonymous)#1 viewDidAppear", "1.285 (anonymous)#1 viewWillDisappear", "1.823 (anonymous)#1 viewDidDisappear",
+                "11.789 (anonymous)#1 viewWillAppear",
+                "11.790 mark uikit.callback method=loadViewIfNeeded() of=UIViewController @ (anonymous)#1",
+                "12.295 (anonymous)#1 viewDidAppear",
+            ],
+            finalControllers: ["(anonymous)#1 appeared"]),
     ]
 
     let directory: URL
