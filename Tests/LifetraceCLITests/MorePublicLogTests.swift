@@ -171,6 +171,16 @@ final class MorePublicLogTests {
                 "12.295 (anonymous)#1 viewDidAppear",
             ],
             finalControllers: ["(anonymous)#1 appeared"]),
+        Expected(
+            name: "jianshu-prefixed-objc-methods-push",
+            events: [
+                "0.000 ViewController#1 loadView", "0.009 ViewController#1 viewDidLoad", "0.009 ViewController#1 viewWillAppear",
+                "0.011 ViewController#1 viewWillLayoutSubviews", "0.011 ViewController#1 viewDidLayoutSubviews",
+                "0.045 ViewController#1 viewDidAppear", "319.068 recorder run started ViewControllerLifyCycle[6878]",
+                "319.068 PushTestViewController#2 loadView", "319.068 PushTestViewController#2 viewDidLoad",
+                "319.068 ViewController#3 viewWillDisappear", "319.068 PushTestViewController#2 viewWillAppear",
+            ],
+            finalControllers: ["ViewController#1 appeared", "PushTestViewController#2 appearing", "ViewController#3 disappearing"]),
     ]
 
     let directory: URL
