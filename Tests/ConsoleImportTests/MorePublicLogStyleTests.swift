@@ -40,4 +40,50 @@ struct MorePublicLogStyleTests {
     func styles(line: String, summary: String) throws {
         #expect(try Self.summaries(line) == [summary])
     }
+
+    /// `lines` parsed, as `summary` per event and `controller firstLine line previous` per repeated load.
+    static func parse(_ lines: [String]) throws -> (events: [String], repeated: [String]) {
+        let result = try ConsoleLogParser().parse(lines: lines)
+        return (result.events.map(\.summary), result.repeatedLoads.map {
+            "\($0.controller.displayName) \($0.firstLine) \($0.line) \($0.previous?.displayName ?? "-")"
+        })
+    }
+
+    @Test("a viewDidLoad after that controller disappeared is a new instance's: a push, the way back, a new push")
+    func loadAfterDisappearing() throws {
+        // Tests/Fixtures/public/tistory-emoji-push-pop-push.log, SecondViewController's lines.
+        let parsed = try Self.parse([
+            "🍀 SecondViewController viewDidLoad", "🍀 SecondViewController viewWillAppear", "🍀 SecondViewController viewDidAppear",
+            "🍀 SecondViewController viewWillDisappear", "🍀 SecondViewController viewDidDisappear",
+            "🍀 SecondViewController viewDidLoad", "🍀 SecondViewController viewWillAppear",
+        ])
+        #expect(parsed.events == [
+            "SecondViewController#1 viewDidLoad", "SecondViewController#1 viewWillAppear", "SecondViewController#1 viewDidAppear",
+            "SecondViewController#1 viewWillDisappear", "SecondViewController#1 viewDidDisappear",
+            "SecondViewController#2 viewDidLoad", "SecondViewController#2 viewWillAppear",
+        ])
+        #expect(parsed.repeated == ["SecondViewController#2 1 6 SecondViewController#1"])
+    }
+
+    @Test("a second viewDidLoad stays the same controller's while it is on screen, after a memory warning, or by address")
+    func loadOfTheSameController() throws {
+        // On screen (appeared, or disappearing): the log does not tell one instance loaded twice from two.
+        let onScreen = try Self.parse(["Detail viewDidLoad", "Detail viewDidAppear", "Detail viewWillDisappear", "Detail viewDidLoad"])
+        #expect(onScreen.events.last == "Detail#1 viewDidLoad")
+        #expect(onScreen.repeated == ["Detail#1 1 4 -"])
+        // Off screen at a memory warning, iOS 3 to 5 may have unloaded the view without the app logging it.
+        let warned = try Self.parse(["List viewDidLoad", "List viewDidDisappear", "List didReceiveMemoryWarning", "List viewDidLoad"])
+        #expect(warned.events.last == "List#1 viewDidLoad")
+        // A logged unload makes the reload legal and no repeated load.
+        let unloaded = try Self.parse(["List viewDidLoad", "List viewDidDisappear", "List viewDidUnload", "List viewDidLoad"])
+        #expect(unloaded.events.last == "List#1 viewDidLoad")
+        #expect(unloaded.repeated.isEmpty)
+        // Printed addresses tell the instances apart already.
+        let printed = try Self.parse([
+            "<MyApp.Card: 0x7fb2c8d0a2b0> viewDidLoad()", "<MyApp.Card: 0x7fb2c8d0a2b0> viewDidDisappear(_:)",
+            "<MyApp.Card: 0x7fb2c8d0a2b0> viewDidLoad()", "<MyApp.Card: 0x7fb2c8d0b3c0> viewDidLoad()",
+        ])
+        #expect(printed.events == ["Card#1 viewDidLoad", "Card#1 viewDidDisappear", "Card#1 viewDidLoad", "Card#2 viewDidLoad"])
+        #expect(printed.repeated.isEmpty)
+    }
 }
