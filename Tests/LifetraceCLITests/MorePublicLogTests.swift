@@ -182,6 +182,21 @@ final class MorePublicLogTests {
                 "319.068 ViewController#3 viewWillDisappear", "319.068 PushTestViewController#2 viewWillAppear",
             ],
             finalControllers: ["ViewController#1 appeared", "PushTestViewController#2 appearing", "ViewController#3 disappearing"]),
+        Expected(
+            name: "tistory-emoji-push-pop-push",
+            events: [
+                "0.000 FirstViewController#1 viewDidLoad", "0.001 FirstViewController#1 viewWillAppear",
+                "0.002 FirstViewController#1 viewDidAppear", "0.003 SecondViewController#2 viewDidLoad",
+                "0.004 FirstViewController#1 viewWillDisappear", "0.005 SecondViewController#2 viewWillAppear",
+                "0.006 FirstViewController#1 viewDidDisappear", "0.007 SecondViewController#2 viewDidAppear",
+                "0.008 SecondViewController#2 viewWillDisappear", "0.009 FirstViewController#1 viewWillAppear",
+                "0.010 SecondViewController#2 viewDidDisappear", "0.011 FirstViewController#1 viewDidAppear",
+                "0.012 SecondViewController#3 viewDidLoad", "0.013 FirstViewController#1 viewWillDisappear",
+                "0.014 SecondViewController#3 viewWillAppear", "0.015 FirstViewController#1 viewDidDisappear",
+            ],
+            finalControllers: [
+                "FirstViewController#1 disappeared", "SecondViewController#2 disappeared", "SecondViewController#3 appearing",
+            ]),
     ]
 
     let directory: URL
