@@ -571,6 +571,8 @@ public struct ConsoleLogSession: Sendable {
             let animated = callback.takesAnimated ? line.animated : nil
             return .callback(CallbackEvent(callback, line.phase, controller: controller, animated: animated, parent: parent))
         case .app(let transition, let isScene):
+            // At the app's memory warning, iOS 3 to 5 unloaded the views of every controller off screen.
+            if transition == .didReceiveMemoryWarning { offScreen.removeAll() }
             return .app(AppEvent(transition, line.phase, scene: isScene ? Self.sceneID(line.controller) : nil))
         case .container(let operation):
             switch operation {

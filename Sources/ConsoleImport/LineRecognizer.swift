@@ -36,7 +36,7 @@ enum LineRecognizer {
     /// Finds the first lifecycle name in `chars[from...]` and what surrounds it.
     static func recognize(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
         guard let token = findToken(chars, from: start) else {
-            return recognizePhrase(chars, from: start)
+            return recognizePhrase(chars, from: start) ?? systemMessage(chars, from: start)
         }
         var line = RecognizedLine(name: token.name, phase: .instant)
         line.phase = phase(chars, after: token.end)
@@ -264,6 +264,14 @@ enum LineRecognizer {
             }
         }
         return (index, sawBareColon)
+    }
+
+    /// UIKit's own console message when the app receives a memory warning, `Received memory warning.` (as it
+    /// stands in `Tests/Fixtures/public/devtang-ios5-containment-memory-warning.log`, before the hidden children's
+    /// viewDidUnload): the app's memory warning, as `applicationDidReceiveMemoryWarning` is.
+    private static func systemMessage(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
+        guard startsWith(chars, start, "Received memory warning") else { return nil }
+        return RecognizedLine(name: .app(.didReceiveMemoryWarning, isScene: false), phase: .instant)
     }
 
     /// A callback printed in words: `view will appear`, `A  view did  appear` (columns aligned with extra

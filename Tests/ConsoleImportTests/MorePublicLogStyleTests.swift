@@ -86,4 +86,31 @@ struct MorePublicLogStyleTests {
         #expect(printed.events == ["Card#1 viewDidLoad", "Card#1 viewDidDisappear", "Card#1 viewDidLoad", "Card#2 viewDidLoad"])
         #expect(printed.repeated.isEmpty)
     }
+
+    @Test("a bare `[PID:thread]` prefix is the process, never a `[Tag]` controller", arguments: [
+        // Tests/Fixtures/public/devtang-ios5-containment-memory-warning.log
+        ("[7397:f803] -[ThirdViewController viewDidLoad]", "ThirdViewController#1 viewDidLoad"),
+        ("[7397:f803] viewDidLoad", "(anonymous)#1 viewDidLoad"),
+        ("[Dashboard] viewWillAppear", "Dashboard#1 viewWillAppear"),
+        ("[2] viewWillAppear", "(anonymous)#1 viewWillAppear"),
+    ])
+    func barePIDPrefix(line: String, summary: String) throws {
+        #expect(try Self.summaries(line) == [summary])
+    }
+
+    @Test("UIKit's `Received memory warning.` is the app's memory warning", arguments: [
+        "[7397:f803] Received memory warning.",
+        "Received memory warning.",
+        "2012-02-06 21:19:00.123 ChildViewControllerTest[7397:f803] Received memory warning.",
+    ])
+    func receivedMemoryWarning(line: String) throws {
+        #expect(try Self.summaries(line) == ["applicationDidReceiveMemoryWarning(_:)"])
+    }
+
+    @Test("after the app's memory warning, a hidden controller's second viewDidLoad is its own again")
+    func loadAfterAppMemoryWarning() throws {
+        let parsed = try Self.parse(["List viewDidLoad", "List viewDidDisappear", "Received memory warning.", "List viewDidLoad"])
+        #expect(parsed.events.last == "List#1 viewDidLoad")
+    }
 }
+
