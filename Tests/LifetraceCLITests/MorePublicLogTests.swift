@@ -197,6 +197,23 @@ final class MorePublicLogTests {
             finalControllers: [
                 "FirstViewController#1 disappeared", "SecondViewController#2 disappeared", "SecondViewController#3 appearing",
             ]),
+        Expected(
+            name: "devtang-ios5-containment-memory-warning",
+            events: [
+                "0.000 FirstViewController#1 willMove(toParent:)", "0.001 SecondViewController#2 willMove(toParent:)",
+                "0.002 ThirdViewController#3 willMove(toParent:)", "0.003 ThirdViewController#3 viewDidLoad",
+                "0.004 ThirdViewController#3 viewWillAppear", "0.005 ThirdViewController#3 viewDidAppear",
+                "0.006 SecondViewController#2 viewDidLoad", "0.007 ThirdViewController#3 viewWillDisappear",
+                "0.008 SecondViewController#2 viewWillAppear", "0.009 SecondViewController#2 viewDidAppear",
+                "0.010 ThirdViewController#3 viewDidDisappear", "0.011 FirstViewController#1 viewDidLoad",
+                "0.012 SecondViewController#2 viewWillDisappear", "0.013 FirstViewController#1 viewWillAppear",
+                "0.014 FirstViewController#1 viewDidAppear", "0.015 SecondViewController#2 viewDidDisappear",
+                "0.016 applicationDidReceiveMemoryWarning(_:)", "0.017 SecondViewController#2 viewDidUnload",
+                "0.018 ThirdViewController#3 viewDidUnload",
+            ],
+            finalControllers: [
+                "FirstViewController#1 appeared", "SecondViewController#2 disappeared", "ThirdViewController#3 disappeared",
+            ]),
     ]
 
     let directory: URL
