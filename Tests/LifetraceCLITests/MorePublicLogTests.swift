@@ -214,6 +214,32 @@ final class MorePublicLogTests {
             finalControllers: [
                 "FirstViewController#1 appeared", "SecondViewController#2 disappeared", "ThirdViewController#3 disappeared",
             ]),
+        Expected(
+            name: "xzkit-cancelled-push-and-pop",
+            events: [
+                "0.000 mark uikit.callback method=navigationController(_:animationControllerFor:from:to:) of=UINavigationControllerDelegate",
+                "0.001 mark uikit.callback method=navigationController(_:interactionControllerFor:) of=UINavigationControllerDelegate",
+                "0.002 SampleViewController#1 viewDidLoad",
+                "0.003 SampleViewController#2 viewWillDisappear",
+                "0.004 SampleViewController#1 viewWillAppear",
+                "0.005 mark uikit.callback method=navigationController(_:willShow:animated:) of=UINavigationControllerDelegate",
+                "0.006 SampleViewController#1 viewWillLayoutSubviews",
+                "0.007 SampleViewController#1 viewDidLayoutSubviews",
+                "0.008 SampleViewController#1 viewWillDisappear",
+                "0.009 SampleViewController#1 viewDidDisappear",
+                "0.010 SampleViewController#2 viewWillAppear",
+                "0.011 SampleViewController#2 viewDidAppear",
+                "0.012 mark uikit.callback method=navigationController(_:animationControllerFor:from:to:) of=UINavigationControllerDelegate",
+                "0.013 mark uikit.callback method=navigationController(_:interactionControllerFor:) of=UINavigationControllerDelegate",
+                "0.014 SampleViewController#2 viewWillDisappear",
+                "0.015 SampleViewController#3 viewWillAppear",
+                "0.016 mark uikit.callback method=navigationController(_:willShow:animated:) of=UINavigationControllerDelegate",
+                "0.017 SampleViewController#3 viewWillDisappear",
+                "0.018 SampleViewController#3 viewDidDisappear",
+                "0.019 SampleViewController#2 viewWillAppear",
+                "0.020 SampleViewController#2 viewDidAppear",
+            ],
+            finalControllers: ["SampleViewController#1 disappeared", "SampleViewController#2 appeared", "SampleViewController#3 disappeared"]),
     ]
 
     let directory: URL
