@@ -59,7 +59,8 @@ public struct ConsoleImportResult: Sendable, Hashable {
     public var anonymousLineCount: Int = 0
     /// viewDidLoad of one controller name at two lines with no deinit or viewDidUnload between (the first
     /// `ConsoleLogSession.Limits.skippedLines`): one instance loaded twice, or two instances the log does not tell
-    /// apart (no address or label printed). All are counted in `repeatedLoadCount`.
+    /// apart (no address or label printed); or, with `previous`, a second viewDidLoad after that controller had
+    /// disappeared, read as a new instance's. All are counted in `repeatedLoadCount`.
     public var repeatedLoads: [RepeatedLoad] = []
     public var repeatedLoadCount: Int = 0
 
@@ -140,13 +141,19 @@ public struct InvalidTime: Sendable, Hashable, CustomStringConvertible {
 /// A second viewDidLoad of a controller name with no deinit or viewDidUnload since its first: lines `firstLine` and
 /// `line` (1-based) of the log.
 public struct RepeatedLoad: Sendable, Hashable {
+    /// The controller of the second viewDidLoad line.
     public var controller: ControllerRef
+    /// The line of the earlier viewDidLoad (of `previous` when there is one, else of `controller`).
     public var firstLine: Int
     public var line: Int
+    /// The controller of that name which had loaded its view and then disappeared before `line`: the line is a
+    /// new instance's (`controller`), not `previous`'s. `nil` when both lines are read as `controller`'s.
+    public var previous: ControllerRef?
 
-    public init(controller: ControllerRef, firstLine: Int, line: Int) {
+    public init(controller: ControllerRef, firstLine: Int, line: Int, previous: ControllerRef? = nil) {
         self.controller = controller
         self.firstLine = firstLine
         self.line = line
+        self.previous = previous
     }
 }

@@ -117,6 +117,9 @@ public struct ConsoleLogSession: Sendable {
     private var anonymousLineCount = 0
     /// The line of each live controller's latest viewDidLoad, by serial, until its deinit or viewDidUnload.
     private var loadLines: [UInt32: Int] = [:]
+    /// Live controllers, by serial, whose latest appearance callback was viewDidDisappear (off screen), with no
+    /// memory warning since.
+    private var offScreen: Set<UInt32> = []
     private var repeatedLoads: [RepeatedLoad] = []
     private var repeatedLoadCount = 0
     // Processes (runs).
@@ -479,9 +482,31 @@ public struct ConsoleLogSession: Sendable {
         return ref
     }
 
+    /// For a viewDidLoad line that prints no address: the live controller of its name when that one has loaded
+    /// its view and has since disappeared, with no memory warning after. UIKit loads a view again only once it
+    /// was unloaded, and unloaded views only at a memory warning, for a controller off screen, in iOS 3 to 5
+    /// (Apple, `didReceiveMemoryWarning()` and `viewDidUnload()`: views are no longer purged since iOS 6); so the
+    /// line is a new instance's, as after a pop and a new push of the same class. `nil` otherwise.
+    private func offScreenLoaded(_ callback: Callback, _ line: RecognizedLine) -> ControllerRef? {
+        guard callback == .viewDidLoad, line.phase != .end, line.controller?.address == nil else { return nil }
+        let name = line.controller ?? ControllerName(typeName: ConsoleLogParser.anonymousTypeName, label: nil, isExplicit: false)
+        guard let existing = existingRef(for: name), offScreen.contains(existing.serial), loadLines[existing.serial] != nil,
+              addressOf[existing.serial] == nil
+        else { return nil }
+        return existing
+    }
+
     /// Keeps the line of each viewDidLoad, and notes a second one of the same controller with no deinit or
-    /// viewDidUnload between (`ConsoleImportResult.repeatedLoads`).
+    /// viewDidUnload between (`ConsoleImportResult.repeatedLoads`); keeps which controllers are off screen.
     private mutating func noteLoad(_ callback: Callback, _ phase: Phase, _ controller: ControllerRef) {
+        switch callback {
+        case .viewDidDisappear where phase != .begin:
+            offScreen.insert(controller.serial)
+        case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .deinitialize, .didReceiveMemoryWarning:
+            offScreen.remove(controller.serial)
+        default:
+            break
+        }
         switch callback {
         case .viewDidLoad where phase != .end:
             // Printed with an address, the two lines are the same instance: the log did tell.
@@ -520,7 +545,17 @@ public struct ConsoleLogSession: Sendable {
     private mutating func payload(for line: RecognizedLine) -> EventPayload {
         switch line.name {
         case .callback(let callback):
+            let previous = offScreenLoaded(callback, line)
+            if let previous { forget(previous) }
             let controller = controllerRef(line.controller)
+            if let previous, let first = loadLines[previous.serial] {
+                repeatedLoadCount += 1
+                if repeatedLoads.count < limits.skippedLines {
+                    repeatedLoads.append(RepeatedLoad(controller: controller, firstLine: first, line: lineNumber, previous: previous))
+                }
+                loadLines[previous.serial] = nil
+                offScreen.remove(previous.serial)
+            }
             var parent: ParentArgument?
             switch line.parent {
             case .some(.none): parent = ParentArgument.none
@@ -536,6 +571,8 @@ public struct ConsoleLogSession: Sendable {
             let animated = callback.takesAnimated ? line.animated : nil
             return .callback(CallbackEvent(callback, line.phase, controller: controller, animated: animated, parent: parent))
         case .app(let transition, let isScene):
+            // At the app's memory warning, iOS 3 to 5 unloaded the views of every controller off screen.
+            if transition == .didReceiveMemoryWarning { offScreen.removeAll() }
             return .app(AppEvent(transition, line.phase, scene: isScene ? Self.sceneID(line.controller) : nil))
         case .container(let operation):
             switch operation {

@@ -36,7 +36,7 @@ enum LineRecognizer {
     /// Finds the first lifecycle name in `chars[from...]` and what surrounds it.
     static func recognize(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
         guard let token = findToken(chars, from: start) else {
-            return recognizePhrase(chars, from: start)
+            return recognizePhrase(chars, from: start) ?? systemMessage(chars, from: start)
         }
         var line = RecognizedLine(name: token.name, phase: .instant)
         line.phase = phase(chars, after: token.end)
@@ -197,7 +197,9 @@ enum LineRecognizer {
                 hash = LifecycleVocabulary.hash(hash, next.asciiLowercased)
                 end += 1
             }
-            guard let name = LifecycleVocabulary.name(hash: hash, length: end - index, chars, index..<end) else {
+            guard let name = LifecycleVocabulary.name(hash: hash, length: end - index, chars, index..<end),
+                  !isInsideURL(chars, wordStart: index)
+            else {
                 index = end
                 continue
             }
@@ -214,6 +216,17 @@ enum LineRecognizer {
                 argument: argument)
         }
         return nil
+    }
+
+    /// Whether the word at `wordStart` is part of a URL: the run of non-space characters it is in has `://`
+    /// before it (`https://android.benigumo.com/20240328/onappear-onchange-task` names no callback).
+    private static func isInsideURL(_ chars: [Unicode.Scalar], wordStart: Int) -> Bool {
+        var index = wordStart
+        while index >= 3, !chars[index - 1].isSpace {
+            if chars[index - 1] == "/", chars[index - 2] == "/", chars[index - 3] == ":" { return true }
+            index -= 1
+        }
+        return false
     }
 
     /// Whether a word ends between `previous` and `next`: CJK text next to ASCII, either way.
@@ -251,6 +264,14 @@ enum LineRecognizer {
             }
         }
         return (index, sawBareColon)
+    }
+
+    /// UIKit's own console message when the app receives a memory warning, `Received memory warning.` (as it
+    /// stands in `Tests/Fixtures/public/devtang-ios5-containment-memory-warning.log`, before the hidden children's
+    /// viewDidUnload): the app's memory warning, as `applicationDidReceiveMemoryWarning` is.
+    private static func systemMessage(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
+        guard startsWith(chars, start, "Received memory warning") else { return nil }
+        return RecognizedLine(name: .app(.didReceiveMemoryWarning, isScene: false), phase: .instant)
     }
 
     /// A callback printed in words: `view will appear`, `A  view did  appear` (columns aligned with extra

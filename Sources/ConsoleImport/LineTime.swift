@@ -290,7 +290,9 @@ enum LinePrefixReader {
 
     /// `Notes[2231:90112]`, or the `log show` columns `0x15d4b  Default  0x0  2231  0  Notes: `; the process
     /// name and ID when they are there. After a time, the name may have spaces (`DTSidePanels Demo[81753:c07]`,
-    /// an app whose name has a space: up to four words), when the brackets hold both PID and thread.
+    /// an app whose name has a space: up to four words), when the brackets hold both PID and thread. The brackets
+    /// alone, `[7397:f803]` (an NSLog prefix quoted without its date and name), are a process without a name
+    /// when they hold both PID and thread.
     private static func skipProcessToken(_ cursor: inout Cursor, afterTime: Bool) -> ProcessToken? {
         let start = cursor.index
         // Process[pid:thread]
@@ -304,7 +306,7 @@ enum LinePrefixReader {
             }
             end += 1
         }
-        if end > start, end < cursor.chars.count, cursor.chars[end] == "[" {
+        if end < cursor.chars.count, cursor.chars[end] == "[" {
             var probe = Cursor(chars: cursor.chars, index: end + 1)
             if let pid = probe.readDigits(min: 1, max: 10) {
                 var hasThread = false
@@ -314,7 +316,7 @@ enum LinePrefixReader {
                         hasThread = true
                     }
                 }
-                if words == 1 || (hasThread && !containsLifecycleName(cursor.chars, start..<end)),
+                if end > start || hasThread, words == 1 || (hasThread && !containsLifecycleName(cursor.chars, start..<end)),
                    probe.take("]"), probe.atEnd || probe.peek?.isSpace == true {
                     cursor.index = probe.index
                     cursor.skipSpaces()

@@ -39,4 +39,14 @@ struct ImportSummaryTests {
         // A name is kept whole and shown escaped.
         #expect(text.contains("\\u{202E}Detail#3"))
     }
+
+    @Test("a viewDidLoad after that controller disappeared is named as read for a new instance")
+    func newInstanceNamed() throws {
+        let text = try importing([
+            "🍀 SecondViewController viewDidLoad", "🍀 SecondViewController viewDidDisappear", "🍀 SecondViewController viewDidLoad",
+        ])
+        #expect(text.contains(
+            "SecondViewController#2: viewDidLoad at line 3, after SecondViewController#1 (viewDidLoad at line 1) had disappeared: read as a new instance, since UIKit does not load a view twice (the log prints no address or label)"))
+    }
 }
+

@@ -7,7 +7,8 @@ import TraceModel
 @testable import LifetraceCLI
 
 /// The logs of Tests/Fixtures/public added for the styles the first seven lacked (iPad scenes, memory warnings,
-/// a placeholder container behind a modal, tab bars, page view controllers, scene sessions), run end to end:
+/// a placeholder container behind a modal, tab bars, page view controllers, scene sessions, split views, a
+/// presentation over a pushed screen, nested SwiftUI views, two runs pasted together), run end to end:
 /// `lifetrace import` with no flags, read back, replayed, audited with the default rules. Each row gives every
 /// event, the controllers and the state the log shows at its end, and the findings; sources are in each file's
 /// header and in Tests/Fixtures/public/README.md.
@@ -126,6 +127,119 @@ final class MorePublicLogTests {
                 "0.000 A#1 viewWillDisappear", "0.001 B#2 viewWillAppear", "0.002 A#1 viewDidDisappear", "0.003 B#2 viewDidAppear",
             ],
             finalControllers: ["A#1 disappeared", "B#2 appeared"]),
+        Expected(
+            name: "benigumo-swiftui-nested-onappear",
+            events: ["0.000 Text.onAppear", "0.001 VStack.onAppear", "0.002 Group.onAppear"],
+            finalControllers: []),
+        Expected(
+            name: "remkoh-present-over-pushed-screen",
+            events: [
+                "0.000 vc1#1 loadView", "0.001 vc1#1 viewDidLoad", "0.002 vc1#1 viewWillAppear",
+                "0.003 vc1#1 viewWillLayoutSubviews", "0.004 vc1#1 viewDidLayoutSubviews", "0.005 vc1#1 viewDidAppear",
+                "0.006 mark uikit.callback method=prepare(for:sender:) of=UIViewController @ vc1#1",
+                "0.007 vc2#2 loadView", "0.008 vc2#2 viewDidLoad", "0.009 vc1#1 viewWillDisappear", "0.010 vc2#2 viewWillAppear",
+                "0.011 vc2#2 viewWillLayoutSubviews", "0.012 vc2#2 viewDidLayoutSubviews", "0.013 vc1#1 viewWillLayoutSubviews",
+                "0.014 vc1#1 viewDidLayoutSubviews", "0.015 vc2#2 viewDidAppear", "0.016 vc1#1 viewDidDisappear",
+                "0.017 vc3#3 loadView", "0.018 vc3#3 viewDidLoad", "0.019 vc2#2 viewWillDisappear", "0.020 vc3#3 viewWillAppear",
+                "0.021 vc1#1 viewDidDisappear", "0.022 vc3#3 viewWillLayoutSubviews", "0.023 vc3#3 viewDidLayoutSubviews",
+                "0.024 vc3#3 viewDidAppear", "0.025 vc2#2 viewDidDisappear",
+            ],
+            finalControllers: ["vc1#1 disappeared", "vc2#2 disappeared", "vc3#3 appeared"],
+            findings: ["appearance_balance warning vc1#1 0.021 viewDidDisappear"]),
+        Expected(
+            name: "openradar-19810773-split-view-rotation-twice",
+            events: [
+                "0.000 mark uikit.callback method=willRotate(to:duration:) of=UIViewController @ ContentViewController#1",
+                "0.001 mark uikit.callback method=willRotate(to:duration:) of=UIViewController @ ContentViewController#1",
+                "0.003 mark uikit.callback method=willAnimateRotation(to:duration:) of=UIViewController @ ContentViewController#1",
+                "0.006 mark uikit.callback method=willAnimateRotation(to:duration:) of=UIViewController @ ContentViewController#1",
+                "0.419 mark uikit.callback method=didRotate(from:) of=UIViewController @ ContentViewController#1",
+            ],
+            finalControllers: ["ContentViewController#1 unknown"]),
+        Expected(
+            name: "openradar-51112884-split-view-tab-loaded-in-background",
+            events: ["0.000 applicationDidEnterBackground(_:)", "0.001 SecondViewController#1 viewDidLoad"],
+            finalControllers: ["SecondViewController#1 disappeared"]),
+        Expected(
+            name: "juejin-bare-selectors-push-and-back",
+            events: [
+                "0.000 (anonymous)#1 init", "0.008 mark uikit.callback method=loadViewIfNeeded() of=UIViewController @ (anonymous)#1",
+                "0.009 (anonymous)#1 loadView", "0.009 (anonymous)#1 viewDidLoad", "0.010 (anonymous)#1 viewWillAppear",
+                "0.012 (anonymous)#1 viewWillLayoutSubviews", "0.012 (anonymous)#1 viewDidLayoutSubviews",
+                "0.059 (anonymous)#1 viewDidAppear", "1.285 (anonymous)#1 viewWillDisappear", "1.823 (anonymous)#1 viewDidDisappear",
+                "11.789 (anonymous)#1 viewWillAppear",
+                "11.790 mark uikit.callback method=loadViewIfNeeded() of=UIViewController @ (anonymous)#1",
+                "12.295 (anonymous)#1 viewDidAppear",
+            ],
+            finalControllers: ["(anonymous)#1 appeared"]),
+        Expected(
+            name: "jianshu-prefixed-objc-methods-push",
+            events: [
+                "0.000 ViewController#1 loadView", "0.009 ViewController#1 viewDidLoad", "0.009 ViewController#1 viewWillAppear",
+                "0.011 ViewController#1 viewWillLayoutSubviews", "0.011 ViewController#1 viewDidLayoutSubviews",
+                "0.045 ViewController#1 viewDidAppear", "319.068 recorder run started ViewControllerLifyCycle[6878]",
+                "319.068 PushTestViewController#2 loadView", "319.068 PushTestViewController#2 viewDidLoad",
+                "319.068 ViewController#3 viewWillDisappear", "319.068 PushTestViewController#2 viewWillAppear",
+            ],
+            finalControllers: ["ViewController#1 appeared", "PushTestViewController#2 appearing", "ViewController#3 disappearing"]),
+        Expected(
+            name: "tistory-emoji-push-pop-push",
+            events: [
+                "0.000 FirstViewController#1 viewDidLoad", "0.001 FirstViewController#1 viewWillAppear",
+                "0.002 FirstViewController#1 viewDidAppear", "0.003 SecondViewController#2 viewDidLoad",
+                "0.004 FirstViewController#1 viewWillDisappear", "0.005 SecondViewController#2 viewWillAppear",
+                "0.006 FirstViewController#1 viewDidDisappear", "0.007 SecondViewController#2 viewDidAppear",
+                "0.008 SecondViewController#2 viewWillDisappear", "0.009 FirstViewController#1 viewWillAppear",
+                "0.010 SecondViewController#2 viewDidDisappear", "0.011 FirstViewController#1 viewDidAppear",
+                "0.012 SecondViewController#3 viewDidLoad", "0.013 FirstViewController#1 viewWillDisappear",
+                "0.014 SecondViewController#3 viewWillAppear", "0.015 FirstViewController#1 viewDidDisappear",
+            ],
+            finalControllers: [
+                "FirstViewController#1 disappeared", "SecondViewController#2 disappeared", "SecondViewController#3 appearing",
+            ]),
+        Expected(
+            name: "devtang-ios5-containment-memory-warning",
+            events: [
+                "0.000 FirstViewController#1 willMove(toParent:)", "0.001 SecondViewController#2 willMove(toParent:)",
+                "0.002 ThirdViewController#3 willMove(toParent:)", "0.003 ThirdViewController#3 viewDidLoad",
+                "0.004 ThirdViewController#3 viewWillAppear", "0.005 ThirdViewController#3 viewDidAppear",
+                "0.006 SecondViewController#2 viewDidLoad", "0.007 ThirdViewController#3 viewWillDisappear",
+                "0.008 SecondViewController#2 viewWillAppear", "0.009 SecondViewController#2 viewDidAppear",
+                "0.010 ThirdViewController#3 viewDidDisappear", "0.011 FirstViewController#1 viewDidLoad",
+                "0.012 SecondViewController#2 viewWillDisappear", "0.013 FirstViewController#1 viewWillAppear",
+                "0.014 FirstViewController#1 viewDidAppear", "0.015 SecondViewController#2 viewDidDisappear",
+                "0.016 applicationDidReceiveMemoryWarning(_:)", "0.017 SecondViewController#2 viewDidUnload",
+                "0.018 ThirdViewController#3 viewDidUnload",
+            ],
+            finalControllers: [
+                "FirstViewController#1 appeared", "SecondViewController#2 disappeared", "ThirdViewController#3 disappeared",
+            ]),
+        Expected(
+            name: "xzkit-cancelled-push-and-pop",
+            events: [
+                "0.000 mark uikit.callback method=navigationController(_:animationControllerFor:from:to:) of=UINavigationControllerDelegate",
+                "0.001 mark uikit.callback method=navigationController(_:interactionControllerFor:) of=UINavigationControllerDelegate",
+                "0.002 SampleViewController#1 viewDidLoad",
+                "0.003 SampleViewController#2 viewWillDisappear",
+                "0.004 SampleViewController#1 viewWillAppear",
+                "0.005 mark uikit.callback method=navigationController(_:willShow:animated:) of=UINavigationControllerDelegate",
+                "0.006 SampleViewController#1 viewWillLayoutSubviews",
+                "0.007 SampleViewController#1 viewDidLayoutSubviews",
+                "0.008 SampleViewController#1 viewWillDisappear",
+                "0.009 SampleViewController#1 viewDidDisappear",
+                "0.010 SampleViewController#2 viewWillAppear",
+                "0.011 SampleViewController#2 viewDidAppear",
+                "0.012 mark uikit.callback method=navigationController(_:animationControllerFor:from:to:) of=UINavigationControllerDelegate",
+                "0.013 mark uikit.callback method=navigationController(_:interactionControllerFor:) of=UINavigationControllerDelegate",
+                "0.014 SampleViewController#2 viewWillDisappear",
+                "0.015 SampleViewController#3 viewWillAppear",
+                "0.016 mark uikit.callback method=navigationController(_:willShow:animated:) of=UINavigationControllerDelegate",
+                "0.017 SampleViewController#3 viewWillDisappear",
+                "0.018 SampleViewController#3 viewDidDisappear",
+                "0.019 SampleViewController#2 viewWillAppear",
+                "0.020 SampleViewController#2 viewDidAppear",
+            ],
+            finalControllers: ["SampleViewController#1 disappeared", "SampleViewController#2 appeared", "SampleViewController#3 disappeared"]),
     ]
 
     let directory: URL
@@ -154,7 +268,7 @@ final class MorePublicLogTests {
     @Test("no log produces a controller it does not name: every controller's type is written on one of its lines")
     func noPhantoms() throws {
         let logs = try FileManager.default.contentsOfDirectory(atPath: RealCase.publicDirectory.path).filter { $0.hasSuffix(".log") }
-        #expect(logs.count >= 18)
+        #expect(logs.count >= 27)
         for log in logs {
             let name = String(log.dropLast(4))
             let text = try String(contentsOf: RealCase.publicDirectory.appendingPathComponent(log), encoding: .utf8)

@@ -518,6 +518,12 @@ struct ImportCommand: Command {
                     + (count == 1 ? "it from another" : "their controllers apart"))
         }
         for repeated in result.repeatedLoads.prefix(skippedLinesShown) {
+            if let previous = repeated.previous {
+                report.summary.append(
+                    "\(repeated.controller.displayName.displayEscaped): viewDidLoad at line \(repeated.line), after \(previous.displayName.displayEscaped) "
+                        + "(viewDidLoad at line \(repeated.firstLine)) had disappeared: read as a new instance, since UIKit does not load a view twice (the log prints no address or label)")
+                continue
+            }
             report.summary.append(
                 "\(repeated.controller.displayName.displayEscaped): viewDidLoad at line \(repeated.firstLine) and again at line \(repeated.line), "
                     + "with no deinit or viewDidUnload between: one instance loaded twice, or two the log does not tell apart (it prints no address or label)")
