@@ -12,15 +12,17 @@ enum LineScalars {
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Unicode.Scalar]? in
             var isASCII = true
             let scalars = [Unicode.Scalar](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-                for (index, byte) in bytes.enumerated() {
+                var index = 0
+                while index < bytes.count {
+                    let byte = bytes[index]
                     guard byte < 0x80 else {
                         isASCII = false
-                        count = index
-                        return
+                        break
                     }
                     buffer.initializeElement(at: index, to: Unicode.Scalar(byte))
+                    index += 1
                 }
-                count = bytes.count
+                count = index
             }
             return isASCII ? scalars : nil
         }

@@ -433,7 +433,9 @@ struct ImportCommand: Command {
                 if session.needsRestart {
                     if session.restartLeadingTime != nil { break }
                 } else if session.readyCount > 0 {
-                    try writer.append(contentsOf: session.takeEvents())
+                    // One event at a time: `append(contentsOf:)` is generic across modules, and its unspecialized
+                    // loop cost more per event than writing it.
+                    for event in session.takeEvents() { try writer.append(event) }
                 }
                 progress?.update(bytes: bytesRead, lines: splitter.lineCount, events: writer.writer.eventCount)
             }
@@ -449,7 +451,7 @@ struct ImportCommand: Command {
                 try? writer.close()
                 throw ImportInputError(message: "\(request.recordedPath): \(problem)")
             }
-            try writer.append(contentsOf: result.events)
+            for event in result.events { try writer.append(event) }
             let eventCount = writer.writer.eventCount
             try writer.close()
             progress?.clear()
