@@ -395,7 +395,7 @@ struct ImportCommand: Command {
 
     /// The trace writer's settings for a text log: zlib level 1. Each event keeps its raw line, so the lines are
     /// most of what is compressed; level 1 compresses them about 2.5 times faster than the default 6, for a trace
-    /// about a quarter larger (docs/IMPORT.md, "Cost"). Any level reads the same (docs/FORMAT.md).
+    /// about a fifth larger (docs/IMPORT.md, "Cost"). Any level reads the same (docs/FORMAT.md).
     static var textWriterOptions: TraceWriter.Options {
         var options = TraceWriter.Options()
         options.compressionLevel = 1
