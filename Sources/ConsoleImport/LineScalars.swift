@@ -12,15 +12,17 @@ enum LineScalars {
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Unicode.Scalar]? in
             var isASCII = true
             let scalars = [Unicode.Scalar](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-                for (index, byte) in bytes.enumerated() {
+                var index = 0
+                while index < bytes.count {
+                    let byte = bytes[index]
                     guard byte < 0x80 else {
                         isASCII = false
-                        count = index
-                        return
+                        break
                     }
                     buffer.initializeElement(at: index, to: Unicode.Scalar(byte))
+                    index += 1
                 }
-                count = bytes.count
+                count = index
             }
             return isASCII ? scalars : nil
         }
@@ -75,24 +77,28 @@ extension LineScalars {
 extension Unicode.Scalar {
     /// `Character.isWhitespace` for a one-scalar character: ASCII space, tab and line breaks from the value,
     /// others from the Unicode property.
+    @inline(__always)
     var isSpace: Bool {
         if value < 0x80 { return value == 0x20 || (value >= 0x09 && value <= 0x0D) }
         return properties.isWhitespace
     }
 
     /// `Character.isLetter` for a one-scalar character.
+    @inline(__always)
     var isLetter: Bool {
         if value < 0x80 { return (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A }
         return properties.isAlphabetic
     }
 
     /// `Character.isNumber` for a one-scalar character.
+    @inline(__always)
     var isNumber: Bool {
         if value < 0x80 { return value >= 0x30 && value <= 0x39 }
         return properties.numericType != nil
     }
 
     /// `Character.isUppercase` for a one-scalar character.
+    @inline(__always)
     var isUppercaseLetter: Bool {
         if value < 0x80 { return value >= 0x41 && value <= 0x5A }
         return properties.isUppercase
@@ -104,6 +110,7 @@ extension Unicode.Scalar {
     }
 
     /// A letter or `_`: what can start a name.
+    @inline(__always)
     var isIdentifierStart: Bool {
         if value < 0x80 { return (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A || value == 0x5F }
         return properties.isAlphabetic
@@ -115,10 +122,17 @@ extension Unicode.Scalar {
     /// emoji, and a name copied from elsewhere may carry a format character; a name is kept whole with them
     /// (`Überblick\u{AD}ViewController`, `🚀LaunchViewController`), never cut to its ASCII tail. Such characters
     /// are escaped only where a name is displayed (`String.displayEscaped`).
+    @inline(__always)
     var isIdentifierCharacter: Bool {
         if value < 0x80 {
             return (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A || (value >= 0x30 && value <= 0x39) || value == 0x5F
         }
+        return isNonASCIIIdentifierCharacter
+    }
+
+    /// `isIdentifierCharacter` for a scalar that is not ASCII (kept out of line: the ASCII test is inlined).
+    @inline(never)
+    private var isNonASCIIIdentifierCharacter: Bool {
         let properties = self.properties
         return properties.isAlphabetic || properties.numericType != nil || isCharacterExtension
             || properties.generalCategory == .format || (properties.isEmoji && value >= 0x2000)

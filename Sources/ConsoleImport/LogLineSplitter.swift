@@ -116,6 +116,13 @@ public struct LogLine: Sendable, Hashable {
     /// The line as text, and whether its bytes were valid UTF-8. Invalid sequences become U+FFFD (as
     /// `String(decoding:as:)` makes them); a line cut inside a character ends with U+FFFD but counts as valid.
     public func decoded() -> (text: String, isValidUTF8: Bool) {
+        // Most lines are ASCII: one pass over the bytes tells, and decoding them cannot fail.
+        let isASCII = bytes.withUnsafeBufferPointer { buffer in
+            var high: UInt8 = 0
+            for byte in buffer { high |= byte }
+            return high < 0x80
+        }
+        if isASCII { return (String(decoding: bytes, as: UTF8.self), true) }
         if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
         let text = String(decoding: bytes, as: UTF8.self)
         guard isCut else { return (text, false) }

@@ -3,7 +3,8 @@ import TraceModel
 /// Encodes events into one frame's raw (uncompressed) payload, interning strings and controllers per frame.
 ///
 /// The first use of a string or controller in a frame writes it in full and gives it the next table index;
-/// later uses write the index. Tables start empty in every frame, so each frame decodes alone.
+/// later uses write the index; a source line's text is written in full every time. Tables start empty in every
+/// frame, so each frame decodes alone.
 ///
 /// Fields go to five streams by type (docs/FORMAT.md §5) — kinds and flags, timestamp deltas, controller
 /// references, other integers, literal bytes — so that deflate sees long runs of alike data: the repetitive
@@ -27,6 +28,8 @@ struct EventEncoder {
     private(set) var firstTimestamp: UInt64 = 0
     private(set) var lastTimestamp: UInt64 = 0
     private var strings: [String: UInt64] = [:]
+    /// Strings in the frame's table, those written without interning included.
+    private var stringCount: UInt64 = 0
     /// The frame's controller table, and for each serial the position of its latest entry (looking up a serial
     /// is much cheaper than hashing a type name on every reference).
     private var controllerTable: [ControllerRef] = []
@@ -82,6 +85,7 @@ struct EventEncoder {
         firstTimestamp = 0
         lastTimestamp = 0
         strings.removeAll(keepingCapacity: true)
+        stringCount = 0
         controllerTable.removeAll(keepingCapacity: true)
         controllerBySerial.removeAll(keepingCapacity: true)
     }
@@ -145,7 +149,9 @@ struct EventEncoder {
             if source.file != nil { presence |= 2 }
             if source.line != nil { presence |= 4 }
             ops.writeUInt8(presence)
-            if let text = source.text { writeString(text) }
+            // A source line is written in full every time: lines rarely repeat within a frame, and looking each
+            // one up (hashing a whole line) cost more than the rare repeat saves.
+            if let text = source.text { writeString(text, interned: false) }
             if let file = source.file { writeString(file) }
             if let line = source.line { values.writeVarint(UInt64(line)) }
         }
@@ -218,16 +224,20 @@ struct EventEncoder {
 
     /// In the values stream: `varint 0` = nil; `varint 1, varint length` = a new string whose UTF-8 bytes go to
     /// the literals stream (it gets the next index); `varint n ≥ 2` = string number `n - 2` of this frame.
-    private mutating func writeString(_ value: String?) {
+    /// Not `interned`: always written as a new string, and not found by later uses.
+    private mutating func writeString(_ value: String?, interned: Bool = true) {
         guard let value else {
             values.writeVarint(0)
             return
         }
-        if let index = strings[value] {
-            values.writeVarint(index + 2)
-            return
+        if interned {
+            if let index = strings[value] {
+                values.writeVarint(index + 2)
+                return
+            }
+            strings[value] = stringCount
         }
-        strings[value] = UInt64(strings.count)
+        stringCount += 1
         values.writeVarint(1)
         let utf8 = value.utf8
         values.writeVarint(UInt64(utf8.count))
