@@ -111,15 +111,18 @@ public enum TimeText {
         /// `self × multiplier × 10^power` rounded to the nearest integer (a half up), if it fits in `UInt64`.
         func nanoseconds(multiplier: UInt8, power: Int) -> Reading {
             guard !digits.isEmpty else { return .value(0) }
-            // digits × multiplier, as decimal digits (multiplier is a single digit).
+            // digits × multiplier, as decimal digits (the carry can exceed 9: `h` multiplies by 36).
             var scaled = digits
-            var carry: UInt8 = 0
+            var carry = 0
             for index in scaled.indices.reversed() {
-                let product = scaled[index] * multiplier + carry
-                scaled[index] = product % 10
+                let product = Int(scaled[index]) * Int(multiplier) + carry
+                scaled[index] = UInt8(product % 10)
                 carry = product / 10
             }
-            if carry > 0 { scaled.insert(carry, at: 0) }
+            while carry > 0 {
+                scaled.insert(UInt8(carry % 10), at: 0)
+                carry /= 10
+            }
             let shift = exponent + power
             // The integer part: all digits shifted left by `shift` (zeros appended), or the leading ones when
             // `shift` is negative; the first dropped digit rounds.

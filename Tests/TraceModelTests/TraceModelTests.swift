@@ -12,6 +12,27 @@ struct TimeTextTests {
         #expect(TimeText.parseDuration(text) == nanoseconds)
     }
 
+    @Test("every whole number of every unit up to 999 is exact (a digit times 36 for hours carries past 9)")
+    func wholeNumbersInEveryUnit() {
+        let units: [(String, UInt64)] = [
+            ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
+            ("h", 3_600_000_000_000), ("", 1_000_000_000),
+        ]
+        for (suffix, unit) in units {
+            for number in UInt64(0)...999 {
+                #expect(TimeText.parseDuration("\(number)\(suffix)") == number * unit, "\(number)\(suffix)")
+            }
+        }
+    }
+
+    @Test("the longest duration in hours fits and one hour more is too large")
+    func hoursAtTheLimit() {
+        #expect(TimeText.parseDuration("5124095h") == UInt64(5_124_095) * 3_600_000_000_000)
+        #expect(TimeText.parseDuration("5124096h") == nil)
+        #expect(TimeText.isOutOfRange("5124096h"))
+        #expect(TimeText.parseDuration("9.9h") == 35_640_000_000_000)
+    }
+
     @Test("negative, empty and non-numeric durations are refused", arguments: ["-1s", "", "s", "abc", "1.5 parsecs", "nan", "infs"])
     func refuses(text: String) {
         #expect(TimeText.parseDuration(text) == nil)
