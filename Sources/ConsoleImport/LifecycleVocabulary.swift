@@ -40,15 +40,48 @@ enum LifecycleVocabulary {
     /// `prepare(for:sender:)`): as bare words they are prose.
     static let callOnly: Set<String> = table.callOnly
 
-    private static let table: (names: [String: LifecycleName], callOnly: Set<String>) = {
+    /// Whole selectors, lowercased: every Swift name of a UIKit method below (`application(_:open:options:)`,
+    /// `scene(_:continue:)`, `adaptivePresentationStyle(for:)`) and the Objective-C selectors whose first part
+    /// two methods share (`adaptivePresentationStyleForPresentationController:traitCollection:`). They name the
+    /// method when its first word is generic (`application`, `scene`) or begins two methods' names; a selector
+    /// is tried before the word it starts with (`selector(hash:_:_:)`).
+    static let selectors: [String: LifecycleName] = table.selectors
+
+    /// `hash` of each selector's first word, lowercased (`application`, `scene`, `presentationcontroller`).
+    private static let selectorHeads: Set<UInt64> = Set(selectors.keys.map { key in
+        key.unicodeScalars.prefix { $0 != "(" && $0 != ":" }.reduce(hashBasis) { hash($0, $1.value) }
+    })
+
+    private static let table: (names: [String: LifecycleName], callOnly: Set<String>, selectors: [String: LifecycleName]) = {
         var table: [String: LifecycleName] = [:]
         var callOnly: Set<String> = []
+        var selectors: [String: LifecycleName] = [:]
         func add(_ spellings: [String], _ name: LifecycleName) {
             for spelling in spellings { table[spelling.lowercased()] = name }
         }
-        func method(_ owner: String, _ name: String, _ spellings: [String], callOnly only: [String] = []) {
-            add(spellings + only, .method(UIKitMethod(name: name, owner: owner)))
+        /// A method kept as a `uikit.callback` mark. `name` is its Swift name, or the names of the methods that
+        /// share its spellings separated by `/` (each with the owner in the same place of `owner`); `spellings`
+        /// the words that name it; `objectiveC` whole Objective-C selectors that tell it from a method whose
+        /// selector begins the same.
+        func method(_ owner: String, _ name: String, _ spellings: [String], callOnly only: [String] = [], objectiveC: [String] = []) {
+            let method = LifecycleName.method(UIKitMethod(name: name, owner: owner))
+            add(spellings + only, method)
             for spelling in only { callOnly.insert(spelling.lowercased()) }
+            let names = name.split(separator: "/"), owners = owner.split(separator: "/")
+            for (index, swiftName) in names.enumerated() where swiftName.contains("(") {
+                let single = names.count == owners.count ? UIKitMethod(name: String(swiftName), owner: String(owners[index])) : UIKitMethod(name: name, owner: owner)
+                selectors[swiftName.lowercased()] = .method(single)
+            }
+            // An Objective-C selector names the method whose Swift name starts with the same word
+            // (`scene:continueUserActivity:` is `scene(_:continue:)`).
+            for selector in objectiveC {
+                let head = selector.prefix { $0 != ":" }
+                if names.count == owners.count, let index = names.firstIndex(where: { $0.prefix { $0 != "(" } == head }) {
+                    selectors[selector.lowercased()] = .method(UIKitMethod(name: String(names[index]), owner: String(owners[index])))
+                } else {
+                    selectors[selector.lowercased()] = method
+                }
+            }
         }
         // UIViewController (Apple: UIViewController "Managing the view", "Responding to view-related events",
         // "Responding to containment events"). `init` stands for every designated initializer.
@@ -147,18 +180,41 @@ enum LifecycleVocabulary {
         method("UIViewControllerRestoration/UIApplicationDelegate",
                "viewController(withRestorationIdentifierPath:coder:)/application(_:viewControllerWithRestorationIdentifierPath:coder:)",
                ["viewControllerWithRestorationIdentifierPath"])
-        method(app, "application(_:open:options:)", ["openURL", "handleOpenURL"])
+        method(app, "application(_:open:options:)", ["openURL"])
+        method(app, "application(_:open:sourceApplication:annotation:)", [],
+               objectiveC: ["application:openURL:sourceApplication:annotation:"])
+        method(app, "application(_:handleOpen:)", ["handleOpenURL"])
         // Spelled alike by the app delegate and the scene delegate (`application:continueUserActivity:…`,
-        // `scene:continueUserActivity:`): one entry names both.
+        // `scene:continueUserActivity:`): the word names both, the whole selector one.
         let appOrScene = "UIApplicationDelegate/UISceneDelegate"
-        method(appOrScene, "application(_:continue:restorationHandler:)/scene(_:continue:)", ["continueUserActivity"])
+        method(appOrScene, "application(_:continue:restorationHandler:)/scene(_:continue:)", ["continueUserActivity"],
+               objectiveC: ["application:continueUserActivity:restorationHandler:", "scene:continueUserActivity:"])
         method(appOrScene, "application(_:willContinueUserActivityWithType:)/scene(_:willContinueUserActivityWithType:)",
-               ["willContinueUserActivityWithType"])
+               ["willContinueUserActivityWithType"],
+               objectiveC: ["application:willContinueUserActivityWithType:", "scene:willContinueUserActivityWithType:"])
         method(appOrScene, "application(_:didFailToContinueUserActivityWithType:error:)/scene(_:didFailToContinueUserActivityWithType:error:)",
-               ["didFailToContinueUserActivityWithType"])
-        method("UIApplicationDelegate/UIWindowSceneDelegate",
-               "application(_:performActionFor:completionHandler:)/windowScene(_:performActionFor:completionHandler:)",
-               ["performActionForShortcutItem", "performActionFor"])
+               ["didFailToContinueUserActivityWithType"],
+               objectiveC: ["application:didFailToContinueUserActivityWithType:error:", "scene:didFailToContinueUserActivityWithType:error:"])
+        method(appOrScene, "application(_:didUpdate:)/scene(_:didUpdate:)", ["didUpdateUserActivity"],
+               objectiveC: ["application:didUpdateUserActivity:", "scene:didUpdateUserActivity:"])
+        let appOrWindowScene = "UIApplicationDelegate/UIWindowSceneDelegate"
+        method(appOrWindowScene, "application(_:performActionFor:completionHandler:)/windowScene(_:performActionFor:completionHandler:)",
+               ["performActionForShortcutItem", "performActionFor"],
+               objectiveC: ["application:performActionForShortcutItem:completionHandler:", "windowScene:performActionForShortcutItem:completionHandler:"])
+        method(appOrWindowScene, "application(_:userDidAcceptCloudKitShareWith:)/windowScene(_:userDidAcceptCloudKitShareWith:)",
+               ["userDidAcceptCloudKitShareWith", "userDidAcceptCloudKitShareWithMetadata"],
+               objectiveC: ["application:userDidAcceptCloudKitShareWithMetadata:", "windowScene:userDidAcceptCloudKitShareWithMetadata:"])
+        method(app, "application(_:handlerFor:)", ["handlerForIntent"])
+        method(app, "application(_:handle:completionHandler:)", ["handleIntent"])
+        method(app, "application(_:handleWatchKitExtensionRequest:reply:)", ["handleWatchKitExtensionRequest"])
+        method(app, "applicationShouldRequestHealthAuthorization(_:)", ["applicationShouldRequestHealthAuthorization"])
+        // Deprecated app-delegate methods still seen in older logs.
+        method(app, "application(_:didReceive:)", ["didReceiveLocalNotification"])
+        method(app, "application(_:didRegister:)", ["didRegisterUserNotificationSettings"])
+        method(app, "application(_:willChangeStatusBarOrientation:duration:)", ["willChangeStatusBarOrientation"])
+        method(app, "application(_:didChangeStatusBarOrientation:)", ["didChangeStatusBarOrientation"])
+        method(app, "application(_:willChangeStatusBarFrame:)", ["willChangeStatusBarFrame"])
+        method(app, "application(_:didChangeStatusBarFrame:)", ["didChangeStatusBarFrame"])
         method(app, "application(_:handleEventsForBackgroundURLSession:completionHandler:)", ["handleEventsForBackgroundURLSession"])
         method(app, "application(_:performFetchWithCompletionHandler:)", ["performFetchWithCompletionHandler"])
         method(app, "application(_:didRegisterForRemoteNotificationsWithDeviceToken:)", ["didRegisterForRemoteNotificationsWithDeviceToken"])
@@ -175,20 +231,21 @@ enum LifecycleVocabulary {
         add(["sceneDidDisconnect"], .app(.didDisconnect, isScene: true))
         let scene = "UISceneDelegate"
         method(scene, "scene(_:openURLContexts:)", ["openURLContexts"])
-        method(scene, "scene(_:didUpdate:)", ["didUpdateUserActivity"])
         method(scene, "stateRestorationActivity(for:)", ["stateRestorationActivity", "stateRestorationActivityForScene"])
         method(scene, "scene(_:restoreInteractionStateWith:)", ["restoreInteractionStateWith", "restoreInteractionStateWithUserActivity"])
         let windowScene = "UIWindowSceneDelegate"
         method(windowScene, "windowScene(_:didUpdate:interfaceOrientation:traitCollection:)", ["didUpdateCoordinateSpace"])
-        method(windowScene, "windowScene(_:userDidAcceptCloudKitShareWith:)", ["userDidAcceptCloudKitShareWith", "userDidAcceptCloudKitShareWithMetadata"])
         // UIAdaptivePresentationControllerDelegate (Apple: its topics).
         add(["presentationControllerShouldDismiss"], .container(.presentationControllerShouldDismiss))
         add(["presentationControllerWillDismiss"], .container(.presentationControllerWillDismiss))
         add(["presentationControllerDidDismiss"], .container(.presentationControllerDidDismiss))
         add(["presentationControllerDidAttemptToDismiss"], .container(.presentationControllerDidAttemptToDismiss))
         let adaptive = "UIAdaptivePresentationControllerDelegate"
-        method(adaptive, "adaptivePresentationStyle(for:traitCollection:)",
-               ["adaptivePresentationStyle", "adaptivePresentationStyleForPresentationController"])
+        // `adaptivePresentationStyle(for:)` and `adaptivePresentationStyle(for:traitCollection:)` share their
+        // first word: the word alone is the first, the whole selector tells the second.
+        method(adaptive, "adaptivePresentationStyle(for:)", ["adaptivePresentationStyle", "adaptivePresentationStyleForPresentationController"])
+        method(adaptive, "adaptivePresentationStyle(for:traitCollection:)", [],
+               objectiveC: ["adaptivePresentationStyleForPresentationController:traitCollection:"])
         method(adaptive, "presentationController(_:viewControllerForAdaptivePresentationStyle:)", ["viewControllerForAdaptivePresentationStyle"])
         method(adaptive, "presentationController(_:willPresentWithAdaptiveStyle:transitionCoordinator:)", ["willPresentWithAdaptiveStyle"])
         method(adaptive, "presentationController(_:prepare:)", ["prepareAdaptivePresentationController"])
@@ -214,7 +271,7 @@ enum LifecycleVocabulary {
         // SwiftUI (Apple: `onAppear(perform:)`, `onDisappear(perform:)`).
         add(["onAppear"], .swiftUI(.onAppear))
         add(["onDisappear"], .swiftUI(.onDisappear))
-        return (table, callOnly)
+        return (table, callOnly, selectors)
     }()
 
     /// FNV-1a over lowercased scalars, the hash `findToken` computes while it scans a word.
@@ -277,6 +334,36 @@ enum LifecycleVocabulary {
         }
         if entry.requiresCall, position >= chars.count || chars[position] != "(" { return nil }
         return entry.name
+    }
+
+    /// The method named by the whole selector that starts with the word `chars[word]` (hashed as `name(hash:…)`
+    /// hashes it): a Swift name, `application(_:open:options:)` (labels and colons only between the
+    /// parentheses), or an Objective-C selector, `application:openURL:options:` (parts up to the last colon).
+    /// `nil` when the word starts no selector of `selectors` or the text after it is not one. Allocates only
+    /// for a word that starts a selector.
+    static func selector(hash value: UInt64, _ chars: [Unicode.Scalar], _ word: Range<Int>) -> LifecycleName? {
+        let end = word.upperBound
+        guard end < chars.count, chars[end] == "(" || chars[end] == ":", selectorHeads.contains(value) else { return nil }
+        var key = String.UnicodeScalarView()
+        for index in word { key.append(Unicode.Scalar(chars[index].asciiLowercased) ?? chars[index]) }
+        var index = end
+        var lastColon = end
+        let limit = min(chars.count, end + 160)
+        while index < limit {
+            let scalar = chars[index]
+            if chars[end] == "(" {
+                key.append(Unicode.Scalar(scalar.asciiLowercased) ?? scalar)
+                if scalar == ")" { return selectors[String(key)] }
+                guard index == end || scalar == ":" || scalar.isIdentifierCharacter else { return nil }
+            } else {
+                guard scalar == ":" || scalar.isIdentifierCharacter else { break }
+                key.append(Unicode.Scalar(scalar.asciiLowercased) ?? scalar)
+                if scalar == ":" { lastColon = key.count }
+            }
+            index += 1
+        }
+        guard chars[end] == ":" else { return nil }
+        return selectors[String(String.UnicodeScalarView(key.prefix(lastColon)))]
     }
 
     /// The meaning of the word `chars[range]` (any case), or `nil`.

@@ -197,7 +197,8 @@ enum LineRecognizer {
                 hash = LifecycleVocabulary.hash(hash, next.asciiLowercased)
                 end += 1
             }
-            guard let name = LifecycleVocabulary.name(hash: hash, length: end - index, chars, index..<end),
+            guard let name = LifecycleVocabulary.selector(hash: hash, chars, index..<end)
+                      ?? LifecycleVocabulary.name(hash: hash, length: end - index, chars, index..<end),
                   !isInsideURL(chars, wordStart: index)
             else {
                 index = end

@@ -127,6 +127,56 @@ struct NamesRelationsAndCallbacksTests {
         #expect(try Self.summary(line) == summary)
     }
 
+    /// Delegate methods whose Swift name starts with a generic word (`application`, `scene`,
+    /// `presentationController`) or shares its first word with another method: the whole selector names them.
+    @Test("a delegate method is named by its whole selector, in Swift and in Objective-C", arguments: [
+        ("AppDelegate application(_:open:options:)", "application(_:open:options:) of=UIApplicationDelegate"),
+        ("-[AppDelegate application:openURL:options:]", "application(_:open:options:) of=UIApplicationDelegate"),
+        ("-[AppDelegate application:openURL:sourceApplication:annotation:]",
+         "application(_:open:sourceApplication:annotation:) of=UIApplicationDelegate"),
+        ("-[AppDelegate application:handleOpenURL:]", "application(_:handleOpen:) of=UIApplicationDelegate"),
+        ("AppDelegate application(_:continue:restorationHandler:)",
+         "application(_:continue:restorationHandler:) of=UIApplicationDelegate"),
+        ("SceneDelegate scene(_:continue:)", "scene(_:continue:) of=UISceneDelegate"),
+        ("-[SceneDelegate scene:continueUserActivity:]", "scene(_:continue:) of=UISceneDelegate"),
+        ("SceneDelegate scene(_:didUpdate:)", "scene(_:didUpdate:) of=UISceneDelegate"),
+        ("-[AppDelegate application:didUpdateUserActivity:]", "application(_:didUpdate:) of=UIApplicationDelegate"),
+        ("SceneDelegate windowScene(_:didUpdate:interfaceOrientation:traitCollection:)",
+         "windowScene(_:didUpdate:interfaceOrientation:traitCollection:) of=UIWindowSceneDelegate"),
+        ("SceneDelegate.windowScene(_:performActionFor:completionHandler:)",
+         "windowScene(_:performActionFor:completionHandler:) of=UIWindowSceneDelegate"),
+        ("AppDelegate application(_:userDidAcceptCloudKitShareWith:)",
+         "application(_:userDidAcceptCloudKitShareWith:) of=UIApplicationDelegate"),
+        ("-[AppDelegate application:userDidAcceptCloudKitShareWithMetadata:]",
+         "application(_:userDidAcceptCloudKitShareWith:) of=UIApplicationDelegate"),
+        ("SceneDelegate windowScene(_:userDidAcceptCloudKitShareWith:)",
+         "windowScene(_:userDidAcceptCloudKitShareWith:) of=UIWindowSceneDelegate"),
+        ("AppDelegate application(_:handlerFor:)", "application(_:handlerFor:) of=UIApplicationDelegate"),
+        ("-[AppDelegate application:handleIntent:completionHandler:]",
+         "application(_:handle:completionHandler:) of=UIApplicationDelegate"),
+        ("Sheet presentationController(_:prepare:)", "presentationController(_:prepare:) of=UIAdaptivePresentationControllerDelegate"),
+        ("Sheet adaptivePresentationStyle(for:)", "adaptivePresentationStyle(for:) of=UIAdaptivePresentationControllerDelegate"),
+        ("-[Sheet adaptivePresentationStyleForPresentationController:]",
+         "adaptivePresentationStyle(for:) of=UIAdaptivePresentationControllerDelegate"),
+        ("-[Sheet adaptivePresentationStyleForPresentationController:traitCollection:]",
+         "adaptivePresentationStyle(for:traitCollection:) of=UIAdaptivePresentationControllerDelegate"),
+        ("DetailViewController willRotate(to:duration:)", "willRotate(to:duration:) of=UIViewController @ DetailViewController#1"),
+        ("DetailViewController shouldAutorotate(to:)", "shouldAutorotate(to:) of=UIViewController @ DetailViewController#1"),
+        ("DetailViewController size(forChildContentContainer:withParentContainerSize:)",
+         "size(forChildContentContainer:withParentContainerSize:) of=UIViewController @ DetailViewController#1"),
+    ])
+    func wholeSelectors(line: String, method: String) throws {
+        #expect(try Self.summary(line) == "mark uikit.callback method=" + method)
+    }
+
+    @Test("a generic first word without a known selector after it is no method", arguments: [
+        "application(_:doSomething:)", "application started", "scene(_: nil)", "size(width: 320)", "application:foo:",
+    ])
+    func genericWordsStayProse(line: String) throws {
+        let result = try Self.parse([line])
+        #expect(result.events.isEmpty)
+    }
+
     @Test("bare words that name a call only with parentheses stay prose")
     func callOnlyWords() throws {
         let result = try Self.parse(["present the paywall", "dismiss reason: timeout", "prepare data", "show the banner"])
