@@ -47,7 +47,7 @@ struct AuditCommand: Command {
             configuration; the rest as for every command ('lifetrace --help').
             """,
         options: [
-            OptionSpec("config", value: "FILE", help: "Configuration file (default: nearest .lifetrace.json upwards)."),
+            OptionSpec("config", value: "FILE", help: "Configuration file, - for standard input (default: nearest .lifetrace.json upwards)."),
             OptionSpec("format", value: "FORMAT", help: "text (default), json, ndjson (one record per line, docs/NDJSON.md), sarif, junit, github or markdown (a job summary)."),
             OptionSpec("strict", help: "Warnings fail the run too (exit 1)."),
             OptionSpec("category", value: "NAME", help: "SARIF automationDetails category, to keep several audits' alerts apart on GitHub."),
@@ -156,8 +156,14 @@ struct AuditCommand: Command {
         }
     }
 
-    /// `--config FILE`, else the nearest `.lifetrace.json`, else the defaults.
+    /// `--config FILE` (`-`: standard input, named `<stdin>` in errors), else the nearest `.lifetrace.json`, else
+    /// the defaults.
     static func loadConfiguration(_ explicit: String?, rules: [Rule] = BuiltinRules.all) throws -> AuditConfiguration {
+        if explicit == "-" {
+            // One byte past the limit is enough for the configuration's size check to refuse it.
+            let data = (try? FileHandle.standardInput.read(upToCount: AuditConfiguration.maximumFileSize + 1)) ?? Data()
+            return try AuditConfiguration(json: data, origin: ImportCommand.standardInputName, rules: rules)
+        }
         if let explicit {
             guard FileManager.default.fileExists(atPath: explicit) else {
                 throw ValidationError("configuration file '\(explicit)' does not exist")

@@ -48,7 +48,7 @@ struct ExportCommand: Command {
         options: [
             OptionSpec("format", value: "FORMAT", help: "jsonl (the default) or chrome-trace."),
             OptionSpec("no-findings", help: "chrome-trace: leave the audit's findings out (no audit runs)."),
-            OptionSpec("config", value: "FILE", help: "chrome-trace: audit configuration (default: nearest .lifetrace.json upwards)."),
+            OptionSpec("config", value: "FILE", help: "chrome-trace: audit configuration, - for standard input (default: nearest .lifetrace.json upwards)."),
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output (- for standard output)."),
         ],
         positionalCount: (1, 1)

@@ -39,7 +39,7 @@ struct ReportCommand: Command {
             """,
         options: [
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output."),
-            OptionSpec("config", value: "FILE", help: "Audit configuration (default: nearest .lifetrace.json upwards)."),
+            OptionSpec("config", value: "FILE", help: "Audit configuration, - for standard input (default: nearest .lifetrace.json upwards)."),
             OptionSpec("no-findings", help: "Leave the findings out (no audit runs)."),
             OptionSpec("title", value: "TEXT", help: "The page's title (default: Lifetrace report)."),
             OptionSpec("states", value: "N", help: "Most instants per trace that keep a state (default \(ReportTraceBuilder.defaultStateLimit))."),
