@@ -40,26 +40,37 @@ public struct LogLineSplitter: Sendable {
             }
         }
         while index < count {
-            let byte = chunk[index]
-            if byte == 0x0A || byte == 0x0D {
-                try emit(chunk, start, index, body)
-                if byte == 0x0D {
-                    if index + 1 < count {
-                        if chunk[index + 1] == 0x0A { index += 1 }
-                    } else {
-                        afterCarriageReturn = true
-                    }
+            index = Self.lineEnd(in: chunk, from: index)
+            guard index < count else { break }
+            try emit(chunk, start, index, body)
+            if chunk[index] == 0x0D {
+                if index + 1 < count {
+                    if chunk[index + 1] == 0x0A { index += 1 }
+                } else {
+                    afterCarriageReturn = true
                 }
-                index += 1
-                start = index
-            } else {
-                index += 1
             }
+            index += 1
+            start = index
         }
         if start < count {
             let room = maximumLineBytes - partial.count
             if room > 0 { partial.append(contentsOf: chunk[start..<min(count, start + room)]) }
             partialLength += count - start
+        }
+    }
+
+    /// The index of the first `\n` or `\r` in `chunk[start...]`, or `chunk.count` when there is none: the scan
+    /// over every byte of the log, kept to a tight loop over the buffer.
+    private static func lineEnd(in chunk: [UInt8], from start: Int) -> Int {
+        chunk.withUnsafeBufferPointer { bytes in
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte <= 0x0D, byte == 0x0A || byte == 0x0D { return index }
+                index += 1
+            }
+            return bytes.count
         }
     }
 
