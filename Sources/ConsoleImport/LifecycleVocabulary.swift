@@ -141,6 +141,11 @@ enum LifecycleVocabulary {
         method(vc, "showDetailViewController(_:sender:)", ["showDetailViewController"])
         method(vc, "transition(from:to:duration:options:animations:completion:)", ["transitionFromViewController"],
                callOnly: ["transition"])
+        // Split view controllers collapse and separate their children through these (Apple: UIViewController,
+        // "Adapting to a split view controller").
+        method(vc, "collapseSecondaryViewController(_:for:)", ["collapseSecondaryViewController"])
+        method(vc, "separateSecondaryViewController(for:)", ["separateSecondaryViewController", "separateSecondaryViewControllerForSplitViewController"])
+        method(vc, "targetViewController(forAction:sender:)", ["targetViewControllerForAction"])
         method(vc, "updateContentUnavailableConfiguration(using:)", ["updateContentUnavailableConfiguration",
                "updateContentUnavailableConfigurationUsingState"])
         // Rotation before iOS 8 and orientation queries.

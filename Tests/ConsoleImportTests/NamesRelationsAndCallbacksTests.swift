@@ -162,6 +162,12 @@ struct NamesRelationsAndCallbacksTests {
          "adaptivePresentationStyle(for:traitCollection:) of=UIAdaptivePresentationControllerDelegate"),
         ("DetailViewController willRotate(to:duration:)", "willRotate(to:duration:) of=UIViewController @ DetailViewController#1"),
         ("DetailViewController shouldAutorotate(to:)", "shouldAutorotate(to:) of=UIViewController @ DetailViewController#1"),
+        ("-[MasterViewController collapseSecondaryViewController:forSplitViewController:]",
+         "collapseSecondaryViewController(_:for:) of=UIViewController @ MasterViewController#1"),
+        ("MasterViewController separateSecondaryViewController(for:)",
+         "separateSecondaryViewController(for:) of=UIViewController @ MasterViewController#1"),
+        ("MasterViewController targetViewController(forAction:sender:)",
+         "targetViewController(forAction:sender:) of=UIViewController @ MasterViewController#1"),
         ("DetailViewController size(forChildContentContainer:withParentContainerSize:)",
          "size(forChildContentContainer:withParentContainerSize:) of=UIViewController @ DetailViewController#1"),
     ])
