@@ -351,12 +351,13 @@ enum LifecycleVocabulary {
         guard end < chars.count, chars[end] == "(" || chars[end] == ":", selectorHeads.contains(value) else { return nil }
         var key = String.UnicodeScalarView()
         for index in word { key.append(Unicode.Scalar(chars[index].asciiLowercased) ?? chars[index]) }
+        let isSwift = chars[end] == "("
         var index = end
-        var lastColon = end
+        var lastColon = 0
         let limit = min(chars.count, end + 160)
         while index < limit {
             let scalar = chars[index]
-            if chars[end] == "(" {
+            if isSwift {
                 key.append(Unicode.Scalar(scalar.asciiLowercased) ?? scalar)
                 if scalar == ")" { return selectors[String(key)] }
                 guard index == end || scalar == ":" || scalar.isIdentifierCharacter else { return nil }
@@ -367,7 +368,7 @@ enum LifecycleVocabulary {
             }
             index += 1
         }
-        guard chars[end] == ":" else { return nil }
+        guard !isSwift else { return nil }
         return selectors[String(String.UnicodeScalarView(key.prefix(lastColon)))]
     }
 

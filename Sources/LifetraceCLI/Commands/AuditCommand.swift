@@ -160,9 +160,15 @@ struct AuditCommand: Command {
     /// the defaults.
     static func loadConfiguration(_ explicit: String?, rules: [Rule] = BuiltinRules.all) throws -> AuditConfiguration {
         if explicit == "-" {
-            // One byte past the limit is enough for the configuration's size check to refuse it.
-            let data = (try? FileHandle.standardInput.read(upToCount: AuditConfiguration.maximumFileSize + 1)) ?? Data()
-            return try AuditConfiguration(json: data, origin: ImportCommand.standardInputName, rules: rules)
+            let name = ImportCommand.standardInputName
+            let data: Data
+            do {
+                // One byte past the limit is enough for the configuration's size check to refuse it.
+                data = try FileHandle.standardInput.read(upToCount: AuditConfiguration.maximumFileSize + 1) ?? Data()
+            } catch {
+                throw ConfigurationError(file: name, keyPath: "", message: "cannot read standard input: \(error)")
+            }
+            return try AuditConfiguration(json: data, origin: name, rules: rules)
         }
         if let explicit {
             guard FileManager.default.fileExists(atPath: explicit) else {
