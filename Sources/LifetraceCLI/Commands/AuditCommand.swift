@@ -166,7 +166,10 @@ struct AuditCommand: Command {
                 // One byte past the limit is enough for the configuration's size check to refuse it.
                 data = try FileHandle.standardInput.read(upToCount: AuditConfiguration.maximumFileSize + 1) ?? Data()
             } catch {
-                throw ConfigurationError(file: name, keyPath: "", message: "cannot read standard input: \(error)")
+                // Foundation wraps the read(2) error; its errno says why (a closed standard input: EBADF).
+                let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+                let reason = posix.map { String(cString: strerror(Int32($0.code))) } ?? error.localizedDescription
+                throw ConfigurationError(file: name, keyPath: "", message: "cannot read standard input: \(reason)")
             }
             return try AuditConfiguration(json: data, origin: name, rules: rules)
         }
