@@ -64,8 +64,6 @@ public struct ConsoleLogSession: Sendable {
 
     public let parser: ConsoleLogParser
     public let limits: Limits
-    /// Each mark rule's substring as UTF-8 bytes.
-    private let markNeedles: [[UInt8]]
 
     /// Events whose time is final, not yet taken.
     private var ready: [Event] = []
@@ -148,7 +146,6 @@ public struct ConsoleLogSession: Sendable {
     public init(parser: ConsoleLogParser, leadingTime: LeadingTime = .unknown, limits: Limits = .streaming) {
         self.parser = parser
         self.limits = limits
-        markNeedles = parser.markRules.map { Array($0.substring.utf8) }
         if case .known(let time) = leadingTime { previous = Int64(clamping: time) }
     }
 
@@ -157,15 +154,25 @@ public struct ConsoleLogSession: Sendable {
         self.init(parser: parser, limits: Limits(heldEvents: holdLimit))
     }
 
-    /// Reads line `number` (1-based; blank lines may be left out, the numbers must increase).
+    /// Reads line `number` (1-based; blank lines may be left out, the numbers must increase): the same as
+    /// `read(ConsoleLine(text, number: number, parser: parser))`.
+    ///
+    /// - Throws: See `read(_:)`.
+    public mutating func read(_ text: String, number: Int) throws(ConsoleImportError) {
+        try read(ConsoleLine(text, number: number, parser: parser))
+    }
+
+    /// Takes the next line, read by `ConsoleLine.init(_:number:parser:)` with this session's parser (line numbers
+    /// must increase; blank lines may be left out).
     ///
     /// - Throws: `ConsoleImportError` with the line number, only when the parser is strict: `.invalidTime` when
     ///   the line starts with an impossible date or time (`2024-13-45 10:00:00`; without `strict` that is
     ///   listed in `ConsoleImportResult.invalidTimes`), `.unreadableLine` when it has neither a callback nor a mark.
-    public mutating func read(_ text: String, number: Int) throws(ConsoleImportError) {
-        let (chars, isASCII) = LineScalars.of(text)
-        guard chars.contains(where: { !$0.isSpace }) else { return }
-        let prefix = LinePrefixReader.read(chars)
+    public mutating func read(_ line: ConsoleLine) throws(ConsoleImportError) {
+        guard !line.isBlank else { return }
+        let number = line.number
+        let text = line.text
+        let prefix = line.prefix
         if let token = prefix.process { lineProcess = token }
         if let owner = lineProcess {
             tally.count(owner, line: number, text: text)
@@ -196,13 +203,14 @@ public struct ConsoleLogSession: Sendable {
         let source = EventSource(text: text, file: parser.sourceFile, line: UInt32(clamping: number))
         if let token = prefix.process { noteProcess(token, source: source, time: time) }
         var produced = false
-        if let recognized = LineRecognizer.recognize(chars, from: prefix.messageStart) {
+        if let recognized = line.recognized {
             let payload = payload(for: recognized)
             add(Pending(payload: payload, source: source, time: time))
             produced = true
         }
-        for (rule, needle) in zip(parser.markRules, markNeedles) where Self.contains(text, rule.substring, needle, isASCII: isASCII) {
-            let named = LineRecognizer.namedController(chars, from: prefix.messageStart) {
+        for index in line.markRules {
+            let rule = parser.markRules[index]
+            let named = LineRecognizer.namedController(line.scalars, from: prefix.messageStart) {
                 refs[NameKey(typeName: $0.typeName, label: $0.label)] != nil
             }
             let controller = named.map { ref(for: $0) } ?? lastCallbackController
@@ -242,27 +250,6 @@ public struct ConsoleLogSession: Sendable {
         addressOf.removeAll()
         lastCallbackController = nil
         add(Pending(payload: .recorder(.runStarted(process: token.description)), source: source, time: time))
-    }
-
-    /// Whether `text` contains `substring` as `String.contains` decides (by characters). For an ASCII line every
-    /// character is one byte, so a byte search gives the same answer much faster; other lines use the String.
-    static func contains(_ text: String, _ substring: String, _ needle: [UInt8], isASCII: Bool) -> Bool {
-        guard isASCII else { return text.contains(substring) }
-        guard let first = needle.first else { return text.contains(substring) }
-        return text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            let count = needle.count
-            guard bytes.count >= count else { return false }
-            var index = 0
-            while index <= bytes.count - count {
-                if bytes[index] == first {
-                    var matched = 1
-                    while matched < count, bytes[index + matched] == needle[matched] { matched += 1 }
-                    if matched == count { return true }
-                }
-                index += 1
-            }
-            return false
-        } ?? text.contains(substring)
     }
 
     /// The events whose times are final, in log order; they are handed out once. Empty after `needsRestart`.

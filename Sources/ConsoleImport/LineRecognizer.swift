@@ -12,7 +12,7 @@ struct ControllerName: Sendable, Hashable {
 }
 
 /// What one console line says, before times and serials are assigned.
-struct RecognizedLine {
+struct RecognizedLine: Sendable {
     var name: LifecycleName
     var phase: Phase
     /// The controller named on the line, or `nil` when the line names none.

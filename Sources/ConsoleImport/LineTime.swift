@@ -36,7 +36,7 @@ struct InvalidLineTime: Sendable, Hashable {
 }
 
 /// The prefix a line starts with: its time (if any), and where its message begins.
-struct LinePrefix {
+struct LinePrefix: Sendable {
     var time: LineTime?
     /// A time-shaped prefix that is not a valid time (then `time` is `nil`).
     var invalidTime: InvalidLineTime?

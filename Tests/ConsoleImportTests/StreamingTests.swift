@@ -87,7 +87,7 @@ struct StreamingTests {
         ]
         for (text, substring) in cases {
             let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-            #expect(ConsoleLogSession.contains(text, substring, Array(substring.utf8), isASCII: isASCII) == text.contains(substring), "\(text) / \(substring)")
+            #expect(ConsoleLine.contains(text, substring, isASCII: isASCII) == text.contains(substring), "\(text) / \(substring)")
         }
     }
 

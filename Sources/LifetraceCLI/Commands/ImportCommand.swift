@@ -402,7 +402,19 @@ struct ImportCommand: Command {
         return options
     }
 
-    /// Streams a text log into a trace at `temporary`: chunks → lines → `ConsoleLogSession` → trace writer.
+    /// Bytes of a text log read per batch of lines: about 2 500 lines, which bounds the lines in flight between
+    /// the two stages of `importText`.
+    static let textChunkSize = 256 << 10
+
+    /// The lines read from one chunk of a text log, and how far the input was read then (for progress).
+    struct LineBatch {
+        var lines: [ConsoleLine] = []
+        var bytesRead: UInt64 = 0
+        var lineCount = 0
+    }
+
+    /// Streams a text log into a trace at `temporary`: chunks → lines → `ConsoleLine`s → `ConsoleLogSession` →
+    /// trace writer, the first two stages overlapped with the last two (`TwoStagePipeline`).
     /// The header's fields known only at the end (trace id over the whole input, clock, synthetic times) are set
     /// by rewriting the header in place after `close()`. When the session asks for a restart (untimed lines
     /// before the first timed one, too many to hold), the log is read a second time with the leading time known.
@@ -421,25 +433,42 @@ struct ImportCommand: Command {
             let file = try InputFile(path: request.input)
             defer { file.close() }
             var bytesRead: UInt64 = 0
-            func read(_ line: LogLine) throws {
-                let (text, isValid) = line.decoded()
-                problems.note(line, isValidUTF8: isValid)
-                try session.read(text, number: line.number)
-            }
-            while let chunk = try file.next() {
-                hasher.add(chunk)
-                bytesRead += UInt64(chunk.count)
-                try splitter.split(chunk, read)
-                if session.needsRestart {
-                    if session.restartLeadingTime != nil { break }
-                } else if session.readyCount > 0 {
-                    // One event at a time: `append(contentsOf:)` is generic across modules, and its unspecialized
-                    // loop cost more per event than writing it.
-                    for event in session.takeEvents() { try writer.append(event) }
-                }
-                progress?.update(bytes: bytesRead, lines: splitter.lineCount, events: writer.writer.eventCount)
-            }
-            if !session.needsRestart { try splitter.finish(read) }
+            var reachedEnd = false
+            // Reading lines (splitting, decoding, `ConsoleLine`) and taking them (the session, the writer) cost
+            // about the same, so they overlap: one chunk's lines are read while the previous chunk's are taken.
+            try TwoStagePipeline.run(
+                produce: { () throws -> LineBatch? in
+                    guard !reachedEnd else { return nil }
+                    var batch = LineBatch()
+                    func add(_ line: LogLine) {
+                        let (text, isValid) = line.decoded()
+                        problems.note(line, isValidUTF8: isValid)
+                        batch.lines.append(ConsoleLine(text, number: line.number, parser: parser))
+                    }
+                    if let chunk = try file.next(maximum: textChunkSize) {
+                        hasher.add(chunk)
+                        bytesRead += UInt64(chunk.count)
+                        splitter.split(chunk, add)
+                    } else {
+                        splitter.finish(add)
+                        reachedEnd = true
+                    }
+                    batch.bytesRead = bytesRead
+                    batch.lineCount = splitter.lineCount
+                    return batch
+                },
+                consume: { batch in
+                    for line in batch.lines { try session.read(line) }
+                    if session.needsRestart {
+                        if session.restartLeadingTime != nil { return false }
+                    } else if session.readyCount > 0 {
+                        // One event at a time: `append(contentsOf:)` is generic across modules, and its unspecialized
+                        // loop cost more per event than writing it.
+                        for event in session.takeEvents() { try writer.append(event) }
+                    }
+                    progress?.update(bytes: batch.bytesRead, lines: batch.lineCount, events: writer.writer.eventCount)
+                    return true
+                })
             let result = session.finish(lineCount: splitter.lineCount)
             if session.needsRestart {
                 try? writer.close()

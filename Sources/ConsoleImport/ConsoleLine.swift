@@ -1,0 +1,67 @@
+/// One console line read for what it says on its own: its time and process prefix, the lifecycle name and
+/// controller it names, and the mark rules it matches; what needs earlier lines (times relative to the first
+/// one, serials, the process's runs) is the session's (`ConsoleLogSession.read(_:)`).
+///
+/// Reading a line depends on nothing but the line and the parser's mark rules, so lines can be read ahead of
+/// the session, on another thread: `lifetrace import` reads one chunk's lines while the session takes the
+/// previous chunk's.
+public struct ConsoleLine: Sendable {
+    /// 1-based line number.
+    public let number: Int
+    let text: String
+    /// Only spaces (or nothing): the session ignores the line.
+    let isBlank: Bool
+    let isASCII: Bool
+    let prefix: LinePrefix
+    let recognized: RecognizedLine?
+    /// The indexes in `ConsoleLogParser.markRules` of the rules whose substring the line contains.
+    let markRules: [Int]
+    /// The line's scalars, kept only when a mark rule matched (the mark's controller is found in them).
+    let scalars: [Unicode.Scalar]
+
+    /// Reads line `number` of a log parsed by `parser`.
+    public init(_ text: String, number: Int, parser: ConsoleLogParser) {
+        self.number = number
+        self.text = text
+        let (chars, isASCII) = LineScalars.of(text)
+        self.isASCII = isASCII
+        isBlank = !chars.contains(where: { !$0.isSpace })
+        guard !isBlank else {
+            prefix = LinePrefix(messageStart: 0)
+            recognized = nil
+            markRules = []
+            scalars = []
+            return
+        }
+        prefix = LinePrefixReader.read(chars)
+        recognized = LineRecognizer.recognize(chars, from: prefix.messageStart)
+        markRules = parser.markRules.indices.filter { Self.contains(text, parser.markRules[$0].substring, isASCII: isASCII) }
+        scalars = markRules.isEmpty ? [] : chars
+    }
+
+    /// Whether `text` contains `substring` as `String.contains` decides (by characters). For an ASCII line every
+    /// character is one byte, so a byte search gives the same answer much faster; other lines use the String.
+    static func contains(_ text: String, _ substring: String, isASCII: Bool) -> Bool {
+        guard isASCII, !substring.isEmpty else { return text.contains(substring) }
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            substring.utf8.withContiguousStorageIfAvailable { needle in firstMatch(of: needle, in: bytes) }
+        }
+        return (found ?? nil) ?? text.contains(substring)
+    }
+
+    private static func firstMatch(of needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = needle.count
+        guard bytes.count >= count else { return false }
+        let first = needle[0]
+        var index = 0
+        while index <= bytes.count - count {
+            if bytes[index] == first {
+                var matched = 1
+                while matched < count, bytes[index + matched] == needle[matched] { matched += 1 }
+                if matched == count { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+}
