@@ -65,13 +65,22 @@ struct LanguageRule: AuditRule {
         var timestamp: UInt64
         var source: EventSource?
         var serial: UInt32?
-        var controller: String?
+        /// The controller's record when the event happened, kept only where a finding can come from the event
+        /// (`isNamed`); its display name is built when a finding shows it.
+        var ref: ControllerRef?
+        var isNamed: Bool
         var type: String
         var callback: String?
         var enclosingOrdinal: UInt64?
         var values: [String?]
         var fields: [MarkField]
         var duration: UInt64?
+
+        /// The controller as a finding names it (`nil` for an event of no controller, or one not named).
+        var controller: String? {
+            guard isNamed, let serial else { return nil }
+            return ref?.displayName ?? "#\(serial)"
+        }
     }
 
     struct Obligation {
@@ -211,7 +220,7 @@ struct LanguageRule: AuditRule {
         let ref = named ? match.controller.flatMap { replay.ref(of: $0) } : nil
         return Occurrence(
             ordinal: replay.ordinal, timestamp: replay.timestamp, source: replay.source, serial: match.controller,
-            controller: named ? match.controller.map { ref?.displayName ?? "#\($0)" } : nil, type: ref?.typeName ?? "", callback: match.callback,
+            ref: ref, isNamed: named, type: ref?.typeName ?? "", callback: match.callback,
             enclosingOrdinal: match.enclosingOrdinal, values: match.values, fields: match.fields, duration: match.duration)
     }
 
@@ -487,7 +496,7 @@ struct LanguageRule: AuditRule {
             }
             if program.pattern == .eventually, slice.inScope, !slice.seen {
                 let start = slice.opened ?? Occurrence(
-                    ordinal: 0, timestamp: replay.traceStart, source: nil, serial: nil, controller: nil, type: "", callback: nil,
+                    ordinal: 0, timestamp: replay.traceStart, source: nil, serial: nil, ref: nil, isNamed: false, type: "", callback: nil,
                     enclosingOrdinal: nil, values: [], fields: [], duration: nil)
                 all.append(Candidate(key: slice.key, occurrence: start, verdict: .inconclusive))
             }
