@@ -1,11 +1,11 @@
 /// A console line as the recognizers read it: its Unicode scalars, one array element per scalar.
 ///
-/// The recognizers used to work on `[Character]`: building that array (grapheme breaking, one small string per
-/// character) and classifying each character through Unicode properties was most of the importer's time.
-/// Scalars cost one widening step per byte of an ASCII line, compare with scalar literals (`chars[i] == "["`),
-/// and ASCII scalars are classified from their value; only non-ASCII scalars ask the Unicode properties, which
-/// answer as `Character` did for a character of one scalar. A character of several scalars (`e` + U+0301)
-/// is several elements: the extending scalars count as part of a name (`isIdentifierCharacter`).
+/// Scalars rather than `Character`s: a `[Character]` costs grapheme breaking and one small string per character,
+/// and classifying each through Unicode properties; scalars cost one widening step per byte of an ASCII line,
+/// compare with scalar literals (`chars[i] == "["`), and ASCII scalars are classified from their value; only
+/// non-ASCII scalars ask the Unicode properties, which answer as `Character` does for a character of one scalar.
+/// A character of several scalars (`e` + U+0301) is several elements: the extending scalars count as part of a
+/// name (`isIdentifierCharacter`).
 enum LineScalars {
     /// The scalars of `text`, and whether every one of them is ASCII.
     static func of(_ text: String) -> (scalars: [Unicode.Scalar], isASCII: Bool) {
