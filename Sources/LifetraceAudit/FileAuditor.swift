@@ -34,28 +34,19 @@ public struct FileAuditor: Sendable {
     ///   a directory, a trace of a newer major version, a bad header); a damaged or partly undecodable input does
     ///   not throw, it returns a `FileAudit` whose `problems` say where reading stopped.
     public func audit(_ path: String) throws -> FileAudit {
+        let prefix = try Self.prefix(of: path)
+        if prefix.starts(with: TraceHeader.magic) { return try auditTrace(path) }
         let session = auditor.makeSession()
         var problems: [InputProblem] = []
         var count: UInt64 = 0
         var start: UInt64?
-        var kind = FileAudit.Kind.trace
+        let kind: FileAudit.Kind
         func observe(_ event: Event) {
             if start == nil { start = event.timestamp }
             session.observe(event, ordinal: count)
             count += 1
         }
-        let prefix = try Self.prefix(of: path)
-        if prefix.starts(with: TraceHeader.magic) {
-            let reader = try TraceReader(path: path)
-            for problem in reader.problems {
-                problems.append(InputProblem(path: path, severity: .warning, message: "\(problem)", byteOffset: problem.offset))
-            }
-            do {
-                try reader.forEachEvent { _, event in observe(event) }
-            } catch let error as TraceError {
-                problems.append(InputProblem(path: path, severity: .error, message: "\(error)", byteOffset: error.offset))
-            }
-        } else if Self.startsWithJSONObject(prefix) {
+        if Self.startsWithJSONObject(prefix) {
             kind = .jsonLines
             var reader = try JSONLReader(path: path)
             do {
@@ -79,6 +70,20 @@ public struct FileAuditor: Sendable {
         }
         let trace = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish())
         return FileAudit(kind: kind, trace: trace, problems: problems, rules: auditor.active.map(\.rule.descriptor))
+    }
+
+    /// A `.lifetrace` trace, read as `lifetrace audit` reads one: its frames in record batches, the rules in groups
+    /// run at the same time (`Auditor.audit(_:groups:)`).
+    private func auditTrace(_ path: String) throws -> FileAudit {
+        let reader = try TraceReader(path: path)
+        var problems = reader.problems.map { InputProblem(path: path, severity: .warning, message: "\($0)", byteOffset: $0.offset) }
+        let audited = auditor.audit(reader)
+        if let stop = audited.stop {
+            guard let error = stop.error as? TraceError else { throw stop.error }
+            problems.append(InputProblem(path: path, severity: .error, message: "\(error)", byteOffset: error.offset))
+        }
+        let trace = TraceAudit(path: path, eventCount: audited.state.eventCount, startTimestamp: audited.startTimestamp ?? 0, findings: audited.findings)
+        return FileAudit(kind: .trace, trace: trace, problems: problems, rules: auditor.active.map(\.rule.descriptor))
     }
 
     static func prefix(of path: String) throws -> [UInt8] {

@@ -191,19 +191,13 @@ extension Catalog {
         return try Auditor(configuration: AuditConfiguration(optInRules: optIn))
     }
 
-    /// Audits the trace from the file: reads, decodes (`FrameCursor` record batches, as the replay does), and feeds
-    /// every event to an audit session (`AuditSession.observeRest(of:batch:)`, which folds each event into its own
-    /// replay state and runs the rules on the facts derived from it).
-    static func auditAll(_ path: String, _ auditor: Auditor) throws -> (findings: [Finding], state: ReplayState) {
-        let reader = try TraceReader(path: path)
-        let session = auditor.makeSession()
-        var batch = RecordBatch()
-        for frame in reader.frames {
-            var cursor = try reader.cursor(for: frame)
-            try session.observeRest(of: &cursor, batch: &batch)
-        }
-        let findings = session.finish()
-        return (findings, session.state)
+    /// Audits the trace from the file as `lifetrace audit` does (`Auditor.audit(_:groups:)`: the rules in groups run
+    /// at the same time, each group reading and decoding the frames in `FrameCursor` record batches, folding each
+    /// event into its own replay state and running its rules on the facts derived from it).
+    static func auditAll(_ path: String, _ auditor: Auditor, groups: Int? = nil) throws -> (findings: [Finding], state: ReplayState) {
+        let audit = auditor.audit(try TraceReader(path: path), groups: groups)
+        if let stop = audit.stop { throw stop.error }
+        return (audit.findings, audit.state)
     }
 
     static func audit(_ harness: Harness, _ workload: Workload) throws -> [Figure] {
@@ -224,7 +218,7 @@ extension Catalog {
             verdict: .met, candidate: Quantity(value: Double(workload.eventCount) / Spread(times[0]).median * 1e3, unit: "M events/s"),
             baseline: Quantity(value: Double(workload.eventCount) / Spread(times[1]).median * 1e3, unit: "M events/s"))
         figure.judge()
-        figure.notes.append("\(auditor.active.count) rules (opt-in ones enabled), \(findings) findings; both sides read and decode the file")
+        figure.notes.append("\(auditor.active.count) rules (opt-in ones enabled) in \(auditor.defaultGroupCount) groups at the same time, \(findings) findings; both sides read and decode the file")
         return [figure]
     }
 

@@ -106,9 +106,20 @@ public final class AuditSession {
     /// Ends the trace: lets the rules report what is still pending and returns every finding, in event order
     /// (then by rule id, controller and message).
     public func finish() -> [Finding] {
-        let findings = withUnsafePointer(to: &state) { engine.finish(state: $0) }
-        // A total order, so the same trace always gives the same report (rules may emit ties from dictionaries).
-        return findings.sorted {
+        Self.ordered(finishUnordered())
+    }
+
+    /// `finish()` without the sort: the findings in the order the rules emitted them.
+    func finishUnordered() -> [Finding] {
+        withUnsafePointer(to: &state) { engine.finish(state: $0) }
+    }
+
+    /// `findings` in event order, then by rule id, controller and message: a total order over what a report shows,
+    /// so the same trace always gives the same report (rules may emit ties from dictionaries), whether its rules
+    /// ran in one session or in several (`Auditor.audit(_:groups:)`; the sort is stable, and findings that tie
+    /// have one rule id, so they come from one session in the order that rule emitted them).
+    static func ordered(_ findings: [Finding]) -> [Finding] {
+        findings.sorted {
             ($0.ordinal, $0.ruleID, $0.controller ?? "", $0.message) < ($1.ordinal, $1.ruleID, $1.controller ?? "", $1.message)
         }
     }

@@ -5,6 +5,7 @@ import TraceModel
 /// ```swift
 /// let auditor = try Auditor(configuration: .default)
 /// let findings = auditor.audit(events)          // or: makeSession(), observe each event, finish()
+/// let file = auditor.audit(try TraceReader(path: "app.lifetrace"))   // a trace file, its rules in parallel groups
 /// ```
 public struct Auditor: Sendable {
     /// The rules that run, with their effective settings, in registry order.
@@ -23,7 +24,12 @@ public struct Auditor: Sendable {
 
     /// A fresh session for one trace.
     public func makeSession() -> AuditSession {
-        let rules = active.map { rule, settings in
+        makeSession(active)
+    }
+
+    /// A fresh session of `rules` (some of `active`, in registry order).
+    func makeSession(_ rules: [(rule: Rule, settings: RuleSettings)]) -> AuditSession {
+        let rules = rules.map { rule, settings in
             (slot: rule.makeSlot(settings), id: rule.id, needs: rule.descriptor.needs)
         }
         return AuditSession(facts: FactEngine(rules: rules))

@@ -46,17 +46,20 @@ extension AuditCommand {
         stream: (@Sendable (TraceOutcome) -> Void)? = nil, progress: ProgressLine? = nil
     ) throws -> (audits: [TraceAudit], problems: [InputProblem]) {
         let workers = min(jobs, paths.count)
+        // Traces audited at the same time already keep the processors busy: each one's rules then run in one group
+        // (splitting them repeats the fold and the fact engine for each group, for no gain in wall time).
+        let groups = workers > 1 ? 1 : nil
         let outcomes = OrderedOutcomes(count: paths.count, output: output, stream: stream, progress: progress)
         defer { progress?.finish() }
         if workers <= 1 {
             for index in paths.indices {
-                outcomes.deliver(auditOne(paths[index], auditor: auditor, paths: repository, sources: sources), at: index)
+                outcomes.deliver(auditOne(paths[index], auditor: auditor, groups: groups, paths: repository, sources: sources), at: index)
                 if outcomes.isStopped { break }
             }
         } else {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 while let index = outcomes.claim() {
-                    outcomes.deliver(auditOne(paths[index], auditor: auditor, paths: repository, sources: sources), at: index)
+                    outcomes.deliver(auditOne(paths[index], auditor: auditor, groups: groups, paths: repository, sources: sources), at: index)
                 }
             }
         }
@@ -64,12 +67,12 @@ extension AuditCommand {
     }
 
     /// Audits one trace, collecting what it writes to standard error instead of writing it.
-    static func auditOne(_ path: String, auditor: Auditor, paths: RepositoryPaths, sources: SourceFileIndex) -> TraceOutcome {
+    static func auditOne(_ path: String, auditor: Auditor, groups: Int?, paths: RepositoryPaths, sources: SourceFileIndex) -> TraceOutcome {
         let messages = MessageBuffer()
         let output = CommandOutput(standardOutput: { _ in }, standardError: { messages.text += $0 })
         var outcome = TraceOutcome(path: path)
         do {
-            outcome.audit = try audit(path, auditor: auditor, paths: paths, sources: sources, output: output, problems: &outcome.problems)
+            outcome.audit = try audit(path, auditor: auditor, groups: groups, paths: paths, sources: sources, output: output, problems: &outcome.problems)
         } catch let error as AuditInputError {
             output.errorLine("lifetrace audit: error: \(error.message)")
             outcome.problems.append(

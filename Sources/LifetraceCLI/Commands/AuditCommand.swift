@@ -233,29 +233,20 @@ struct AuditCommand: Command {
         }
     }
 
-    /// Audits a `.lifetrace` file on the replay's fast path: each frame is decoded by a `FrameCursor` in record
-    /// batches and fed to `AuditSession.observeRest(of:batch:)`, which folds events from their records and builds
-    /// an `Event` only for the monitors that look at one (the findings are the same as from `observe(_:ordinal:)`).
+    /// Audits a `.lifetrace` file on the replay's fast path, its rules split into `groups` groups run at the same
+    /// time (`Auditor.audit(_:groups:)`; `nil`: the auditor's default): each frame is decoded by a `FrameCursor` in
+    /// record batches and folded from its records, building an `Event` only for the kinds that have no record form
+    /// (the findings are the same as from `AuditSession.observe(_:ordinal:)`).
     ///
-    /// - Returns: Where reading stopped early (an events frame that does not decode), or `nil`.
-    static func auditRecords(_ reader: TraceReader, _ session: AuditSession, count: inout UInt64, start: inout UInt64?) -> TraceInput.Stop? {
-        var batch = RecordBatch()
-        // The session's replay counts what it observed, also the events before a bad one in a frame.
-        defer { count = session.state.eventCount }
-        for frame in reader.frames {
-            do {
-                var cursor = try reader.cursor(for: frame)
-                if start == nil, frame.eventCount > 0 { start = frame.firstTimestamp }
-                try session.observeRest(of: &cursor, batch: &batch)
-            } catch let error as TraceError {
-                return TraceInput.stop(reader, error)
-            } catch {
-                return TraceInput.Stop(
-                    underlying: error, readableEvents: session.state.eventCount,
-                    place: "offset \(frame.offset) (events frame \(frame.sequence))")
-            }
-        }
-        return nil
+    /// - Returns: The audit, and where reading stopped early (an events frame that does not decode) or `nil`.
+    static func auditRecords(_ reader: TraceReader, _ auditor: Auditor, groups: Int?) -> (audit: FramesAudit, stop: TraceInput.Stop?) {
+        let audit = auditor.audit(reader, groups: groups)
+        guard let stop = audit.stop else { return (audit, nil) }
+        if let error = stop.error as? TraceError { return (audit, TraceInput.stop(reader, error)) }
+        // The replay counts what it observed, also the events before a bad one in a frame.
+        return (audit, TraceInput.Stop(
+            underlying: stop.error, readableEvents: audit.state.eventCount,
+            place: "offset \(stop.frame.offset) (events frame \(stop.frame.sequence))"))
     }
 
     /// Audits any input event by event (a JSON Lines export); records each event's line in `lines`.
@@ -271,10 +262,11 @@ struct AuditCommand: Command {
     }
 
     /// Audits one trace (a `.lifetrace` or a JSON Lines export, `TraceInput`), streaming its events; locations are
-    /// named by `paths`, recorded call sites (`#fileID`) resolved to committed files by `sources`.
+    /// named by `paths`, recorded call sites (`#fileID`) resolved to committed files by `sources`; a `.lifetrace`'s
+    /// rules run in `groups` groups at the same time (`auditRecords`; `nil`: the auditor's default).
     static func audit(
-        _ path: String, auditor: Auditor, paths: RepositoryPaths, sources: SourceFileIndex, output: CommandOutput,
-        problems: inout [InputProblem]
+        _ path: String, auditor: Auditor, groups: Int? = nil, paths: RepositoryPaths, sources: SourceFileIndex,
+        output: CommandOutput, problems: inout [InputProblem]
     ) throws -> TraceAudit {
         let input: TraceInput
         do {
@@ -293,15 +285,24 @@ struct AuditCommand: Command {
         }
         let clock = ContinuousClock()
         let began = clock.now
-        let session = auditor.makeSession()
         var count: UInt64 = 0
         var start: UInt64?
         let stop: TraceInput.Stop?
+        let findings: [Finding]
+        let idleRules: [IdleRule]
         var lines = JSONLLineMap()
         if case .trace(let reader) = input.source {
-            stop = Self.auditRecords(reader, session, count: &count, start: &start)
+            let audited = Self.auditRecords(reader, auditor, groups: groups)
+            count = audited.audit.state.eventCount
+            start = audited.audit.startTimestamp
+            stop = audited.stop
+            findings = audited.audit.findings
+            idleRules = audited.audit.idleRules
         } else {
+            let session = auditor.makeSession()
             stop = try auditEvents(input, session, lines: &lines, count: &count, start: &start)
+            findings = session.finish()
+            idleRules = session.idleRules
         }
         var jsonlPath: String?
         var lineMap: JSONLLineMap?
@@ -311,10 +312,10 @@ struct AuditCommand: Command {
             jsonlPath = path
             lineMap = lines
         }
-        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: session.finish(), jsonlPath: jsonlPath)
+        var audit = TraceAudit(path: path, eventCount: count, startTimestamp: start ?? 0, findings: findings, jsonlPath: jsonlPath)
             .resolvingSources(sources)
         audit.jsonlLineMap = lineMap
-        audit.idleRules = session.idleRules
+        audit.idleRules = idleRules
         audit.paths = paths
         let elapsed = clock.now - began
         audit.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
