@@ -440,6 +440,7 @@ struct ImportCommand: Command {
                 produce: { () throws -> LineBatch? in
                     guard !reachedEnd else { return nil }
                     var batch = LineBatch()
+                    batch.lines.reserveCapacity(textChunkSize / 64)
                     func add(_ line: LogLine) {
                         let (text, isValid) = line.decoded()
                         problems.note(line, isValidUTF8: isValid)
