@@ -11,11 +11,10 @@ public struct ConsoleLine: Sendable {
     let text: String
     /// Only spaces (or nothing): the session ignores the line.
     let isBlank: Bool
-    let isASCII: Bool
     let prefix: LinePrefix
     let recognized: RecognizedLine?
-    /// The indexes in `ConsoleLogParser.markRules` of the rules whose substring the line contains.
-    let markRules: [Int]
+    /// The parser's mark rules whose substring the line contains, in the parser's order.
+    let markRules: [MarkRule]
     /// The line's scalars, kept only when a mark rule matched (the mark's controller is found in them).
     let scalars: [Unicode.Scalar]
 
@@ -24,7 +23,6 @@ public struct ConsoleLine: Sendable {
         self.number = number
         self.text = text
         let (chars, isASCII) = LineScalars.of(text)
-        self.isASCII = isASCII
         isBlank = !chars.contains(where: { !$0.isSpace })
         guard !isBlank else {
             prefix = LinePrefix(messageStart: 0)
@@ -35,7 +33,7 @@ public struct ConsoleLine: Sendable {
         }
         prefix = LinePrefixReader.read(chars)
         recognized = LineRecognizer.recognize(chars, from: prefix.messageStart)
-        markRules = parser.markRules.indices.filter { Self.contains(text, parser.markRules[$0].substring, isASCII: isASCII) }
+        markRules = parser.markRules.filter { Self.contains(text, $0.substring, isASCII: isASCII) }
         scalars = markRules.isEmpty ? [] : chars
     }
 

@@ -208,8 +208,7 @@ public struct ConsoleLogSession: Sendable {
             add(Pending(payload: payload, source: source, time: time))
             produced = true
         }
-        for index in line.markRules {
-            let rule = parser.markRules[index]
+        for rule in line.markRules {
             let named = LineRecognizer.namedController(line.scalars, from: prefix.messageStart) {
                 refs[NameKey(typeName: $0.typeName, label: $0.label)] != nil
             }
