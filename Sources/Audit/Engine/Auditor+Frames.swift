@@ -53,7 +53,8 @@ extension Auditor {
             let result = auditFrames(reader, rules: groups[index])
             results.withLock { $0[index] = result }
         }
-        return merge(results.withLock { $0.map { $0! } }, groups)
+        // Every iteration has run when concurrentPerform returns: no slot is left nil.
+        return merge(results.withLock { $0.compactMap { $0 } }, groups)
     }
 
     /// One group's audit: the findings unsorted, the idle rules in the group's order.
@@ -128,7 +129,7 @@ extension Auditor {
         var groups = [[Int]](repeating: [], count: count)
         var load = [Int](repeating: 0, count: count)
         for position in active.indices.sorted(by: { (cost[$0], $1) > (cost[$1], $0) }) {
-            let lightest = load.indices.min { load[$0] < load[$1] }!
+            let lightest = load.indices.min { load[$0] < load[$1] } ?? 0
             groups[lightest].append(position)
             load[lightest] += cost[position]
         }
