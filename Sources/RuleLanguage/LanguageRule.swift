@@ -142,7 +142,8 @@ struct LanguageRule: AuditRule {
     /// The live slices; `slices[0]` is the prototype.
     private var slices: [Slice] = []
     private var sliceIndex: [Key: Int] = [:]
-    /// Slices of controllers that are gone (deinit finished, or their process ended): judged at the end only.
+    /// Slices of controllers that are gone (deinit finished, or their process ended) that can still give a finding
+    /// (`isOpenAtEnd`): judged at the end only.
     private var retired: [Slice] = []
     /// The keys of the live slices of each subject (a controller, a type), for events of that subject that bind
     /// no variable value, and for retiring a controller's slices.
@@ -376,7 +377,7 @@ struct LanguageRule: AuditRule {
         guard let keys = subjectKeys.removeValue(forKey: .controller(serial)) else { return }
         for key in keys {
             guard let index = sliceIndex.removeValue(forKey: key) else { continue }
-            retired.append(slices[index])
+            if isOpenAtEnd(slices[index]) { retired.append(slices[index]) }
             let last = slices.count - 1
             if index != last {
                 slices[index] = slices[last]
@@ -384,6 +385,13 @@ struct LanguageRule: AuditRule {
             }
             slices.removeLast()
         }
+    }
+
+    /// Whether a slice can still give a finding when the trace ends (`finish`): an obligation pending, or an
+    /// `eventually` slice in scope that has not seen its answer. A retired slice that cannot is dropped, so what the
+    /// rule keeps is bounded by the live controllers and the findings to come.
+    private func isOpenAtEnd(_ slice: Slice) -> Bool {
+        slice.pending != nil || (program.pattern == .eventually && slice.inScope && !slice.seen)
     }
 
     /// The slice for `key`, made (and brought up to date with the events of no controller so far) if new.
