@@ -20,7 +20,8 @@ public struct FramesAudit: Sendable {
     /// The replayed state after the last event read: `state.eventCount` events were audited, those before a bad
     /// one in a damaged frame included.
     public var state: ReplayState
-    /// The first timestamp of the first events frame that holds events and opened; `nil` when none did.
+    /// The first timestamp (nanoseconds on the trace's monotonic clock) of the first events frame that holds events
+    /// and opened; `nil` when none did.
     public var startTimestamp: UInt64?
     /// Where reading stopped early, or `nil` when every events frame was read.
     public var stop: Stop?
