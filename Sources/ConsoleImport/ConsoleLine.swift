@@ -20,9 +20,15 @@ public struct ConsoleLine: Sendable {
 
     /// Reads line `number` of a log parsed by `parser`.
     public init(_ text: String, number: Int, parser: ConsoleLogParser) {
+        let rules = parser.markRules
+        self = LineScalars.with(text) { chars, isASCII in
+            ConsoleLine(text, number: number, chars: chars, isASCII: isASCII, markRules: rules)
+        }
+    }
+
+    private init(_ text: String, number: Int, chars: LineChars, isASCII: Bool, markRules rules: [MarkRule]) {
         self.number = number
         self.text = text
-        let (chars, isASCII) = LineScalars.of(text)
         isBlank = !chars.contains(where: { !$0.isSpace })
         guard !isBlank else {
             prefix = LinePrefix(messageStart: 0)
@@ -33,8 +39,8 @@ public struct ConsoleLine: Sendable {
         }
         prefix = LinePrefixReader.read(chars)
         recognized = LineRecognizer.recognize(chars, from: prefix.messageStart)
-        markRules = parser.markRules.filter { Self.contains(text, $0.substring, isASCII: isASCII) }
-        scalars = markRules.isEmpty ? [] : chars
+        markRules = rules.filter { Self.contains(text, $0.substring, isASCII: isASCII) }
+        scalars = markRules.isEmpty ? [] : Array(chars)
     }
 
     /// Whether `text` contains `substring` as `String.contains` decides (by characters). For an ASCII line every

@@ -209,8 +209,10 @@ public struct ConsoleLogSession: Sendable {
             produced = true
         }
         for rule in line.markRules {
-            let named = LineRecognizer.namedController(line.scalars, from: prefix.messageStart) {
-                refs[NameKey(typeName: $0.typeName, label: $0.label)] != nil
+            let named = line.scalars.withUnsafeBufferPointer { chars in
+                LineRecognizer.namedController(chars, from: prefix.messageStart) {
+                    refs[NameKey(typeName: $0.typeName, label: $0.label)] != nil
+                }
             }
             let controller = named.map { ref(for: $0) } ?? lastCallbackController
             let mark = MarkEvent(rule.name, controller: controller, fields: rule.fields)

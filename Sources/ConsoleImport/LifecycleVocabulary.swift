@@ -279,13 +279,41 @@ enum LifecycleVocabulary {
         return (table, callOnly, selectors)
     }()
 
-    /// FNV-1a over lowercased scalars, the hash `findToken` computes while it scans a word.
+    /// FNV-1a over lowercased scalars: the hash of a word (`hash(of:_:)`) by which `names` is looked up.
     static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// One step of the word hash.
     @inline(__always)
     static func hash(_ hash: UInt64, _ lowercased: UInt32) -> UInt64 {
         (hash ^ UInt64(lowercased)) &* 0x0000_0100_0000_01b3
+    }
+
+    /// The hash of the lowercased scalars of `chars[range]`.
+    @inline(__always)
+    static func hash(of chars: LineChars, _ range: Range<Int>) -> UInt64 {
+        var value = hashBasis
+        for index in range { value = hash(value, chars[index].asciiLowercased) }
+        return value
+    }
+
+    /// For each ASCII scalar, bit `n` set when some key of `names` or first word of a selector starts with it
+    /// and is `n` scalars long (`n` up to 63, longer ones at 63). Every key is ASCII and lowercase.
+    private static let startsAndLengths: [UInt64] = {
+        var table = [UInt64](repeating: 0, count: 128)
+        let heads = selectors.keys.map { $0.prefix { $0 != "(" && $0 != ":" } }
+        for key in names.keys.map({ $0[...] }) + heads {
+            guard let first = key.utf8.first, first < 0x80 else { continue }
+            table[Int(first)] |= 1 << UInt64(min(key.utf8.count, 63))
+        }
+        return table
+    }()
+
+    /// Whether a word that starts with `first` and is `length` scalars long can be a key of `names` or the first
+    /// word of a selector (any case): most words of a line are not, and are never hashed.
+    @inline(__always)
+    static func mayBeName(first: Unicode.Scalar, length: Int) -> Bool {
+        let lowercased = first.asciiLowercased
+        return lowercased < 0x80 && startsAndLengths[Int(lowercased)] & (1 << UInt64(min(length, 63))) != 0
     }
 
     /// One key of `names` with its hash, for `slots`.
@@ -321,7 +349,7 @@ enum LifecycleVocabulary {
     /// The meaning of the word `chars[range]` (any case), given its length and `hash` over its lowercased
     /// scalars; `nil` when it is not a lifecycle name, or when it is one of `callOnly` and `chars` has no `(`
     /// right after it. Costs no allocation.
-    static func name(hash value: UInt64, length: Int, _ chars: [Unicode.Scalar], _ range: Range<Int>) -> LifecycleName? {
+    static func name(hash value: UInt64, length: Int, _ chars: LineChars, _ range: Range<Int>) -> LifecycleName? {
         guard length < 64, lengthMask & (1 << UInt64(length)) != 0 else { return nil }
         var slot = Int(truncatingIfNeeded: value) & (slotCount - 1)
         while true {
@@ -346,7 +374,7 @@ enum LifecycleVocabulary {
     /// parentheses), or an Objective-C selector, `application:openURL:options:` (parts up to the last colon).
     /// `nil` when the word starts no selector of `selectors` or the text after it is not one. Allocates only
     /// for a word that starts a selector.
-    static func selector(hash value: UInt64, _ chars: [Unicode.Scalar], _ word: Range<Int>) -> LifecycleName? {
+    static func selector(hash value: UInt64, _ chars: LineChars, _ word: Range<Int>) -> LifecycleName? {
         let end = word.upperBound
         guard end < chars.count, chars[end] == "(" || chars[end] == ":", selectorHeads.contains(value) else { return nil }
         var key = String.UnicodeScalarView()
@@ -373,10 +401,9 @@ enum LifecycleVocabulary {
     }
 
     /// The meaning of the word `chars[range]` (any case), or `nil`.
-    static func name(of chars: [Unicode.Scalar], _ range: Range<Int>) -> LifecycleName? {
-        var value = hashBasis
-        for index in range { value = hash(value, chars[index].asciiLowercased) }
-        return name(hash: value, length: range.count, chars, range)
+    static func name(of chars: LineChars, _ range: Range<Int>) -> LifecycleName? {
+        guard !range.isEmpty, mayBeName(first: chars[range.lowerBound], length: range.count) else { return nil }
+        return name(hash: hash(of: chars, range), length: range.count, chars, range)
     }
 
     /// Phrases printed in words, as in `print("view will appear")`, lowercased with single spaces (a log may

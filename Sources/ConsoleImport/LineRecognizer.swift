@@ -30,11 +30,12 @@ struct RecognizedLine: Sendable {
 
 /// Reads the lifecycle callback, the controller and the phase from a line's message.
 ///
-/// Works on the line's Unicode scalars (see `LineScalars`); a word is looked up only when its length and
-/// hash match a lifecycle name, so most words cost one pass over their scalars and no allocation.
+/// Works on the line's Unicode scalars (see `LineScalars`); a word is hashed and looked up only when its first
+/// letter and length are those of a lifecycle name (`LifecycleVocabulary.mayBeName`), so most words cost one pass
+/// over their scalars and no allocation.
 enum LineRecognizer {
     /// Finds the first lifecycle name in `chars[from...]` and what surrounds it.
-    static func recognize(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
+    static func recognize(_ chars: LineChars, from start: Int) -> RecognizedLine? {
         guard let token = findToken(chars, from: start) else {
             return recognizePhrase(chars, from: start) ?? systemMessage(chars, from: start)
         }
@@ -102,7 +103,7 @@ enum LineRecognizer {
     /// value, not a label (`present(DetailViewController(), animated: true)`), else what follows the call
     /// (`pushViewController(_:animated:) <MyApp.Detail: 0x…>`, `presentViewController:animated:completion:
     /// Settings`): a type name or a printed object, as for a parent. `nil` when none is written.
-    private static func relationArgument(_ chars: [Unicode.Scalar], _ token: Token) -> ControllerName? {
+    private static func relationArgument(_ chars: LineChars, _ token: Token) -> ControllerName? {
         if token.nameEnd < chars.count, chars[token.nameEnd] == "(" {
             var end = token.nameEnd + 1
             var depth = 0
@@ -124,7 +125,7 @@ enum LineRecognizer {
     /// The controller a non-callback line names explicitly (`[Tag] …`, `-[Class …]`, `Class.method`,
     /// `<Module.Class: 0x…> …`, or a leading word that is a known controller or ends in `Controller`), for
     /// attributing marks.
-    static func namedController(_ chars: [Unicode.Scalar], from start: Int, known: (ControllerName) -> Bool) -> ControllerName? {
+    static func namedController(_ chars: LineChars, from start: Int, known: (ControllerName) -> Bool) -> ControllerName? {
         if let objc = objectiveCClass(chars, from: start, before: chars.count) { return objc }
         guard start < chars.count else { return nil }
         if chars[start] == "[" {
@@ -174,7 +175,7 @@ enum LineRecognizer {
         var argument: Range<Int>?
     }
 
-    private static func findToken(_ chars: [Unicode.Scalar], from start: Int) -> Token? {
+    private static func findToken(_ chars: LineChars, from start: Int) -> Token? {
         let count = chars.count
         var index = start
         while index < count {
@@ -187,16 +188,15 @@ enum LineRecognizer {
                 index += 1
                 continue
             }
-            // One pass over the word: its length and the hash of its lowercased scalars. It ends where CJK text
-            // and ASCII meet (`loadView会在页面`, `会执行didReceiveMemoryWarning`).
-            var hash = LifecycleVocabulary.hashBasis
-            var end = index
-            while end < count {
-                let next = chars[end]
-                guard next.isIdentifierCharacter, end == index || !Self.isScriptBoundary(chars[end - 1], next) else { break }
-                hash = LifecycleVocabulary.hash(hash, next.asciiLowercased)
-                end += 1
+            // The word ends where CJK text and ASCII meet (`loadView会在页面`, `会执行didReceiveMemoryWarning`). Only
+            // a word whose first letter and length some name has is hashed and looked up.
+            var end = index + 1
+            while end < count, chars[end].isIdentifierCharacter, !Self.isScriptBoundary(chars[end - 1], chars[end]) { end += 1 }
+            guard LifecycleVocabulary.mayBeName(first: scalar, length: end - index) else {
+                index = end
+                continue
             }
+            let hash = LifecycleVocabulary.hash(of: chars, index..<end)
             guard let name = LifecycleVocabulary.selector(hash: hash, chars, index..<end)
                       ?? LifecycleVocabulary.name(hash: hash, length: end - index, chars, index..<end),
                   !isInsideURL(chars, wordStart: index)
@@ -221,7 +221,7 @@ enum LineRecognizer {
 
     /// Whether the word at `wordStart` is part of a URL: the run of non-space characters it is in has `://`
     /// before it (`https://android.benigumo.com/20240328/onappear-onchange-task` names no callback).
-    private static func isInsideURL(_ chars: [Unicode.Scalar], wordStart: Int) -> Bool {
+    private static func isInsideURL(_ chars: LineChars, wordStart: Int) -> Bool {
         var index = wordStart
         while index >= 3, !chars[index - 1].isSpace {
             if chars[index - 1] == "/", chars[index - 2] == "/", chars[index - 3] == ":" { return true }
@@ -233,11 +233,12 @@ enum LineRecognizer {
     /// Whether a word ends between `previous` and `next`: CJK text next to ASCII, either way.
     @inline(__always)
     private static func isScriptBoundary(_ previous: Unicode.Scalar, _ next: Unicode.Scalar) -> Bool {
-        (next.value < 0x80 && previous.value >= 0x80 && previous.isCJK) || (previous.value < 0x80 && next.value >= 0x80 && next.isCJK)
+        guard (previous.value | next.value) >= 0x80 else { return false }
+        return (next.value < 0x80 && previous.value >= 0x80 && previous.isCJK) || (previous.value < 0x80 && next.value >= 0x80 && next.isCJK)
     }
 
     /// Skips `(_:)`, `(toParent:)`, `:`, `:bundle:` after a name.
-    private static func skipArguments(_ chars: [Unicode.Scalar], from start: Int) -> (end: Int, endsInBareColon: Bool) {
+    private static func skipArguments(_ chars: LineChars, from start: Int) -> (end: Int, endsInBareColon: Bool) {
         var index = start
         if index < chars.count, chars[index] == "(" {
             var depth = 0
@@ -270,7 +271,7 @@ enum LineRecognizer {
     /// UIKit's own console message when the app receives a memory warning, `Received memory warning.` (as it
     /// stands in `Tests/Fixtures/public/devtang-ios5-containment-memory-warning.log`, before the hidden children's
     /// viewDidUnload): the app's memory warning, as `applicationDidReceiveMemoryWarning` is.
-    private static func systemMessage(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
+    private static func systemMessage(_ chars: LineChars, from start: Int) -> RecognizedLine? {
         guard startsWith(chars, start, "Received memory warning") else { return nil }
         return RecognizedLine(name: .app(.didReceiveMemoryWarning, isScene: false), phase: .instant)
     }
@@ -278,7 +279,7 @@ enum LineRecognizer {
     /// A callback printed in words: `view will appear`, `A  view did  appear` (columns aligned with extra
     /// spaces), or glued to a type name that ends in `View`: `CurrentView Will Disappear` (the controller is
     /// `CurrentView`). Words match case-insensitively, as whole words, with any run of spaces between them.
-    private static func recognizePhrase(_ chars: [Unicode.Scalar], from start: Int) -> RecognizedLine? {
+    private static func recognizePhrase(_ chars: LineChars, from start: Int) -> RecognizedLine? {
         // Every phrase contains "view": a line without it (most lines that reach here) needs no further look.
         guard containsView(chars, from: start) else { return nil }
         var index = start
@@ -308,7 +309,7 @@ enum LineRecognizer {
     }
 
     /// The end of `words` (lowercase) written at `index`, separated by one or more spaces, or `nil`.
-    private static func matchWords(_ words: [String], in chars: [Unicode.Scalar], at index: Int) -> Int? {
+    private static func matchWords(_ words: [String], in chars: LineChars, at index: Int) -> Int? {
         var position = index
         for (number, word) in words.enumerated() {
             if number > 0 {
@@ -324,7 +325,7 @@ enum LineRecognizer {
     }
 
     /// Whether `chars[start...]` contains `view` in any case.
-    private static func containsView(_ chars: [Unicode.Scalar], from start: Int) -> Bool {
+    private static func containsView(_ chars: LineChars, from start: Int) -> Bool {
         var index = start
         while index + 3 < chars.count {
             if chars[index].asciiLowercased == 0x76, chars[index + 1].asciiLowercased == 0x69,
@@ -350,7 +351,7 @@ enum LineRecognizer {
     /// `begin` or `end` (any case) after the name and its arguments (`viewWillDisappear begin`,
     /// `-[Class initWithCoder:] begin`, `Settings.viewDidLoad() end`, `[Tag] viewDidLoad END`, `view did load
     /// begin`); else an instant. Every line style reads its phase here, so an interval works in all of them.
-    private static func phase(_ chars: [Unicode.Scalar], after start: Int) -> Phase {
+    private static func phase(_ chars: LineChars, after start: Int) -> Phase {
         var index = start
         while index < chars.count, isPhaseSeparator(chars[index]) { index += 1 }
         var end = index
@@ -361,7 +362,7 @@ enum LineRecognizer {
     }
 
     /// Whether `chars[range]` is `word` (lowercase ASCII) in any case.
-    private static func matches(_ chars: [Unicode.Scalar], _ range: Range<Int>, _ word: StaticString) -> Bool {
+    private static func matches(_ chars: LineChars, _ range: Range<Int>, _ word: StaticString) -> Bool {
         guard range.count == word.utf8CodeUnitCount else { return false }
         return word.withUTF8Buffer { bytes in
             var position = range.lowerBound
@@ -376,7 +377,7 @@ enum LineRecognizer {
     /// The `animated` flag as logs print it, anywhere from `start`: the word `animated` in any case (also the
     /// end of `isAnimated`), then spaces, `:`, `=` or `(`, then a value: `animated = YES`, `animated: true`,
     /// `animated=1`, `(animated: true)`, `animated=false`, `Animated: NO`. `nil` when no value follows.
-    private static func animated(_ chars: [Unicode.Scalar], from start: Int) -> Bool? {
+    private static func animated(_ chars: LineChars, from start: Int) -> Bool? {
         var index = start
         let last = chars.count - 8
         while index <= last {
@@ -395,7 +396,7 @@ enum LineRecognizer {
     /// The flag printed as the first argument right after a callback's name: `viewWillAppear: NO`,
     /// `viewDidAppear:YES`, `viewWillAppear(true)`, `viewDidDisappear(_:) false` (words only: a digit there is a
     /// page tag, `viewWillAppear:2`).
-    private static func animatedValue(_ chars: [Unicode.Scalar], afterName end: Int) -> Bool? {
+    private static func animatedValue(_ chars: LineChars, afterName end: Int) -> Bool? {
         var index = end
         if index < chars.count, chars[index] == "(", index + 3 < chars.count, chars[index + 1] == "_", chars[index + 2] == ":",
            chars[index + 3] == ")" {
@@ -408,7 +409,7 @@ enum LineRecognizer {
 
     /// A Boolean as Swift, Objective-C or a format string prints it at `index`, as a whole word: `true`/`false`,
     /// `YES`/`NO` (any case), `1`/`0`; `nil` for anything else.
-    private static func flag(_ chars: [Unicode.Scalar], at index: Int) -> Bool? {
+    private static func flag(_ chars: LineChars, at index: Int) -> Bool? {
         var end = index
         while end < chars.count, chars[end].isIdentifierCharacter { end += 1 }
         let word = index..<end
@@ -418,7 +419,7 @@ enum LineRecognizer {
     }
 
     /// Whether `chars` has `prefix` (ASCII, case-sensitive) at `index`.
-    private static func startsWith(_ chars: [Unicode.Scalar], _ index: Int, _ prefix: StaticString, limit: Int? = nil) -> Bool {
+    private static func startsWith(_ chars: LineChars, _ index: Int, _ prefix: StaticString, limit: Int? = nil) -> Bool {
         guard index + prefix.utf8CodeUnitCount <= (limit ?? chars.count) else { return false }
         return prefix.withUTF8Buffer { bytes in
             var position = index
@@ -442,7 +443,7 @@ enum LineRecognizer {
     /// are a removal; a type name, `Module.Type`, `<Module.Type: 0x…>` (`print`/`%@` of the parent, whose
     /// address is kept) or `Optional(<Module.Type: 0x…>)` name the parent. Brackets and separators before it
     /// are skipped (`…:] (null)`). `nil` (no `Optional`) when nothing readable follows in `chars[from..<end]`.
-    private static func parentArgument(_ chars: [Unicode.Scalar], from start: Int, end limit: Int) -> ControllerName?? {
+    private static func parentArgument(_ chars: LineChars, from start: Int, end limit: Int) -> ControllerName?? {
         var index = start
         while index < limit, isParentSeparator(chars[index]) { index += 1 }
         if startsWith(chars, index, "(null)", limit: limit) || startsWith(chars, index, "<null>", limit: limit) { return .some(nil) }
@@ -469,13 +470,13 @@ enum LineRecognizer {
     }
 
     /// Whether `chars[range]` is exactly `word` (ASCII).
-    private static func equals(_ chars: [Unicode.Scalar], _ range: Range<Int>, _ word: StaticString) -> Bool {
+    private static func equals(_ chars: LineChars, _ range: Range<Int>, _ word: StaticString) -> Bool {
         range.count == word.utf8CodeUnitCount && startsWith(chars, range.lowerBound, word)
     }
 
     /// The last non-empty `.`-separated part of `chars[range]` (`Module.Type` → `Type`, `Type.` → `Type`), as
     /// `split(separator: ".").last` finds it; `nil` when there is none.
-    private static func lastComponent(_ chars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int>? {
+    private static func lastComponent(_ chars: LineChars, _ range: Range<Int>) -> Range<Int>? {
         var end = range.upperBound
         while end > range.lowerBound, chars[end - 1] == "." { end -= 1 }
         var start = end
@@ -493,7 +494,7 @@ enum LineRecognizer {
 
     /// The controller written before the token: `-[Class sel]`, `Class.method`, `Class: method`,
     /// `Class | method`, `Class – method`, `[Tag] method`, `Class<0> method`, `<Module.Class: 0x…> method`.
-    private static func controllerBefore(_ chars: [Unicode.Scalar], messageStart: Int, tokenStart: Int) -> ControllerName? {
+    private static func controllerBefore(_ chars: LineChars, messageStart: Int, tokenStart: Int) -> ControllerName? {
         if let objc = objectiveCClass(chars, from: messageStart, before: tokenStart) { return objc }
         // A name glued to CJK prose before it (`会执行didReceiveMemoryWarning`): the prose is no controller's name.
         if tokenStart > messageStart, chars[tokenStart - 1].isIdentifierCharacter { return nil }
@@ -534,7 +535,7 @@ enum LineRecognizer {
     /// The start of the word ending at `end` when it can be a name: identifier characters with a letter among
     /// them (`🚀Launch`, `Überblick`, `_Private`; not `42`, `✅` or the `_` of `scene(_:willConnectTo:options:)`),
     /// and not a lifecycle name or a phase word.
-    private static func nameableWord(_ chars: [Unicode.Scalar], endingAt end: Int, messageStart: Int) -> Int? {
+    private static func nameableWord(_ chars: LineChars, endingAt end: Int, messageStart: Int) -> Int? {
         var start = end
         var hasLetter = false
         while start > messageStart, chars[start - 1].isIdentifierCharacter {
@@ -564,7 +565,7 @@ enum LineRecognizer {
     /// from the start of the message or the last separator, at most `maximumNameWords` in all, without leading
     /// `leadingNonNameWords`. Two such names are two controllers; reading only the last word (`controller`)
     /// merged them.
-    private static func multiWordNameStart(_ chars: [Unicode.Scalar], firstWordStart: Int, messageStart: Int) -> Int {
+    private static func multiWordNameStart(_ chars: LineChars, firstWordStart: Int, messageStart: Int) -> Int {
         var first = firstWordStart
         var words = 1
         while words < maximumNameWords {
@@ -590,7 +591,7 @@ enum LineRecognizer {
 
     /// `<Module.Class: 0x7fb2c8d0a2b0>` (or `<Class: 0x…; frame = …>`) between `open` (`<`) and `close` (`>`):
     /// the class without its module, and the address when one follows the colon.
-    private static func printedObject(_ chars: [Unicode.Scalar], open: Int, close: Int) -> ControllerName? {
+    private static func printedObject(_ chars: LineChars, open: Int, close: Int) -> ControllerName? {
         guard let colon = firstIndex(of: ":", in: chars, from: open + 1, before: close),
               let type = lastComponent(chars, (open + 1)..<colon)
         else { return nil }
@@ -600,7 +601,7 @@ enum LineRecognizer {
     }
 
     /// `0x7fb2c8d0a2b0` after optional spaces in `chars[from..<limit]`, ending at a non-hex character.
-    private static func address(_ chars: [Unicode.Scalar], from start: Int, before limit: Int) -> UInt64? {
+    private static func address(_ chars: LineChars, from start: Int, before limit: Int) -> UInt64? {
         var index = start
         while index < limit, chars[index] == " " { index += 1 }
         guard index + 2 < limit, chars[index] == "0", chars[index + 1] == "x" || chars[index + 1] == "X" else { return nil }
@@ -621,7 +622,7 @@ enum LineRecognizer {
 
     /// A printed object `<Module.Class: 0x…>` after the token: the first one when `typeName` is `nil`, else
     /// the first one of that class, with its address.
-    private static func printedObject(after start: Int, in chars: [Unicode.Scalar], typeName: String?) -> ControllerName? {
+    private static func printedObject(after start: Int, in chars: LineChars, typeName: String?) -> ControllerName? {
         var index = start
         while let open = firstIndex(of: "<", in: chars, from: index) {
             guard let close = firstIndex(of: ">", in: chars, from: open) else { return nil }
@@ -642,7 +643,7 @@ enum LineRecognizer {
 
     /// `viewWillAppear:2` (a paging library's page tag), `viewDidLoad 0D2C7F77-A822-…` (an instance id), or
     /// `viewDidLoad() <MyApp.ViewController: 0x…>` (`print(#function, self)`).
-    private static func controllerAfter(_ chars: [Unicode.Scalar], tokenEnd: Int, selectorColon: Bool) -> ControllerName? {
+    private static func controllerAfter(_ chars: LineChars, tokenEnd: Int, selectorColon: Bool) -> ControllerName? {
         var cursor = Cursor(chars: chars, index: tokenEnd)
         if selectorColon, let char = cursor.peek, !char.isSpace {
             let word = cursor.readWord()
@@ -673,7 +674,7 @@ enum LineRecognizer {
     }
 
     /// `-[Class selector]`, `+[Class(Category) selector]` whose selector starts before `limit`.
-    private static func objectiveCClass(_ chars: [Unicode.Scalar], from start: Int, before limit: Int) -> ControllerName? {
+    private static func objectiveCClass(_ chars: LineChars, from start: Int, before limit: Int) -> ControllerName? {
         var index = start
         let stop = min(limit, chars.count)
         while index + 1 < stop {
@@ -691,7 +692,7 @@ enum LineRecognizer {
 
     // MARK: - Scanning helpers
 
-    private static func firstIndex(of char: Unicode.Scalar, in chars: [Unicode.Scalar], from start: Int, before limit: Int? = nil) -> Int? {
+    private static func firstIndex(of char: Unicode.Scalar, in chars: LineChars, from start: Int, before limit: Int? = nil) -> Int? {
         var index = start
         let end = limit ?? chars.count
         while index < end {
@@ -701,7 +702,7 @@ enum LineRecognizer {
         return nil
     }
 
-    private static func lastIndex(of char: Unicode.Scalar, in chars: [Unicode.Scalar], _ range: Range<Int>) -> Int? {
+    private static func lastIndex(of char: Unicode.Scalar, in chars: LineChars, _ range: Range<Int>) -> Int? {
         var index = range.upperBound
         while index > range.lowerBound {
             index -= 1
@@ -711,7 +712,7 @@ enum LineRecognizer {
     }
 
     /// `chars[range]` as text without leading and trailing spaces and colons.
-    private static func trimmed(_ chars: [Unicode.Scalar], _ range: Range<Int>) -> String {
+    private static func trimmed(_ chars: LineChars, _ range: Range<Int>) -> String {
         var start = range.lowerBound
         var end = range.upperBound
         while start < end, chars[start].isSpace || chars[start] == ":" { start += 1 }

@@ -1,4 +1,5 @@
-/// A console line as the recognizers read it: its Unicode scalars, one array element per scalar.
+/// A console line as the recognizers read it: its Unicode scalars, one element per scalar, in a buffer that is
+/// valid only while the line is read (`LineScalars.with(_:_:)`).
 ///
 /// Scalars rather than `Character`s: a `[Character]` costs grapheme breaking and one small string per character,
 /// and classifying each through Unicode properties; scalars cost one widening step per byte of an ASCII line,
@@ -6,37 +7,43 @@
 /// non-ASCII scalars ask the Unicode properties, which answer as `Character` does for a character of one scalar.
 /// A character of several scalars (`e` + U+0301) is several elements: the extending scalars count as part of a
 /// name (`isIdentifierCharacter`).
+typealias LineChars = UnsafeBufferPointer<Unicode.Scalar>
+
 enum LineScalars {
-    /// The scalars of `text`, and whether every one of them is ASCII.
-    static func of(_ text: String) -> (scalars: [Unicode.Scalar], isASCII: Bool) {
+    /// Calls `body` with the scalars of `text` and whether every one of them is ASCII. The scalars are in
+    /// temporary storage (on the stack for a line of usual length), valid only inside `body`.
+    static func with<Result>(_ text: String, _ body: (LineChars, _ isASCII: Bool) -> Result) -> Result {
         // Two tight loops the compiler vectorizes: is every byte ASCII, then widen each byte to a scalar.
-        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Unicode.Scalar]? in
+        let utf8 = text.utf8
+        let isASCII = utf8.withContiguousStorageIfAvailable { bytes in
             var high: UInt8 = 0
             for byte in bytes { high |= byte }
-            guard high < 0x80 else { return nil }
-            return [Unicode.Scalar](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-                for index in 0..<bytes.count { buffer[index] = Unicode.Scalar(bytes[index]) }
-                count = bytes.count
-            }
+            return high < 0x80
+        } ?? false
+        guard isASCII else {
+            return Array(text.unicodeScalars).withUnsafeBufferPointer { body($0, $0.allSatisfy(\.isASCII)) }
         }
-        if let scalars = ascii ?? nil { return (scalars, true) }
-        let scalars = Array(text.unicodeScalars)
-        return (scalars, scalars.allSatisfy(\.isASCII))
+        return withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: utf8.count) { buffer in
+            _ = utf8.withContiguousStorageIfAvailable { bytes in
+                for index in 0..<bytes.count { buffer.initializeElement(at: index, to: Unicode.Scalar(bytes[index])) }
+            }
+            return body(LineChars(buffer), true)
+        }
     }
 }
 
-extension Array where Element == Unicode.Scalar {
+extension UnsafeBufferPointer where Element == Unicode.Scalar {
     /// The text of the scalars in `range`, encoded straight into the string's UTF-8 storage (appending to a
     /// `String.UnicodeScalarView` went through generic code and cost more than all the scanning).
     func text(_ range: Range<Int>) -> String {
-        withUnsafeBufferPointer { LineScalars.text($0, range) }
+        LineScalars.text(self, range)
     }
 }
 
-extension ArraySlice where Element == Unicode.Scalar {
+extension Slice where Base == UnsafeBufferPointer<Unicode.Scalar> {
     /// The slice as text.
     var text: String {
-        withUnsafeBufferPointer { LineScalars.text($0, 0..<$0.count) }
+        LineScalars.text(base, startIndex..<endIndex)
     }
 }
 

@@ -71,7 +71,7 @@ private enum TimeRead {
 /// Works on the line's Unicode scalars (`LineScalars`): index arithmetic is one step per scalar, and ASCII is
 /// decided from the scalar's value without Unicode property lookups.
 enum LinePrefixReader {
-    static func read(_ chars: [Unicode.Scalar]) -> LinePrefix {
+    static func read(_ chars: LineChars) -> LinePrefix {
         var cursor = Cursor(chars: chars)
         cursor.skipSpaces()
         var time: LineTime?
@@ -355,7 +355,7 @@ enum LinePrefixReader {
 
     /// Whether a word of `chars[range]` starts with a lifecycle name (then the words are a message, not a
     /// process name with spaces).
-    private static func containsLifecycleName(_ chars: [Unicode.Scalar], _ range: Range<Int>) -> Bool {
+    private static func containsLifecycleName(_ chars: LineChars, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
             var end = index
@@ -386,7 +386,7 @@ enum LinePrefixReader {
 
 /// A position in a line's Unicode scalars.
 struct Cursor {
-    var chars: [Unicode.Scalar]
+    var chars: LineChars
     var index: Int = 0
 
     var atEnd: Bool { index >= chars.count }
