@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One console line read for what it says on its own: its time and process prefix, the lifecycle name and
 /// controller it names, and the mark rules it matches; what needs earlier lines (times relative to the first
 /// one, serials, the process's runs) is the session's (`ConsoleLogSession.read(_:)`).
@@ -53,18 +59,15 @@ public struct ConsoleLine: Sendable {
         return (found ?? nil) ?? text.contains(substring)
     }
 
+    /// Whether `needle` (not empty) occurs in `bytes`: `memchr` finds each place its first byte is, `memcmp`
+    /// compares the rest there.
     private static func firstMatch(of needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = needle.count
-        guard bytes.count >= count else { return false }
-        let first = needle[0]
-        var index = 0
-        while index <= bytes.count - count {
-            if bytes[index] == first {
-                var matched = 1
-                while matched < count, bytes[index + matched] == needle[matched] { matched += 1 }
-                if matched == count { return true }
-            }
-            index += 1
+        guard bytes.count >= needle.count, let base = bytes.baseAddress, let needleBase = needle.baseAddress else { return false }
+        let starts = bytes.count - needle.count + 1
+        var position = 0
+        while position < starts, let hit = memchr(base + position, Int32(needle[0]), starts - position) {
+            if memcmp(hit, needleBase, needle.count) == 0 { return true }
+            position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
         }
         return false
     }

@@ -316,18 +316,28 @@ enum LifecycleVocabulary {
         return lowercased < 0x80 && startsAndLengths[Int(lowercased)] & (1 << UInt64(min(length, 63))) != 0
     }
 
-    /// One key of `names` with its hash, for `slots`.
+    /// One key of `names` with its hash, for `slots`: plain values, so a lookup copies no reference.
     private struct Entry {
         var hash: UInt64
-        var key: [UInt8]
-        var name: LifecycleName
+        /// Where the key's bytes are in `keyBytes`.
+        var keyStart: Int
+        var keyLength: Int
         var requiresCall: Bool
     }
 
-    private static let entries: [Entry] = names.map { key, name in
-        Entry(hash: key.utf8.reduce(hashBasis) { hash($0, UInt32($1)) }, key: Array(key.utf8), name: name,
-              requiresCall: callOnly.contains(key))
-    }
+    /// The keys of `names`, their bytes end to end, and their meanings, in the order of `entries`.
+    private static let (entries, keyBytes, meanings): ([Entry], [UInt8], [LifecycleName]) = {
+        var entries: [Entry] = []
+        var bytes: [UInt8] = []
+        var meanings: [LifecycleName] = []
+        for (key, name) in names {
+            entries.append(Entry(hash: key.utf8.reduce(hashBasis) { hash($0, UInt32($1)) }, keyStart: bytes.count,
+                                 keyLength: key.utf8.count, requiresCall: callOnly.contains(key)))
+            bytes.append(contentsOf: key.utf8)
+            meanings.append(name)
+        }
+        return (entries, bytes, meanings)
+    }()
 
     /// An open-addressing table over `entries` by hash (linear probing, a quarter full): the index into
     /// `entries`, or -1 for an empty slot. A plain array instead of a Dictionary: no hashing of the hash, and
@@ -343,30 +353,25 @@ enum LifecycleVocabulary {
     }()
     private static let slotCount = 1024
 
-    /// Bit `n` set when some key of `names` is `n` scalars long.
-    private static let lengthMask: UInt64 = names.keys.reduce(0) { $0 | (1 << UInt64(min($1.utf8.count, 63))) }
-
     /// The meaning of the word `chars[range]` (any case), given its length and `hash` over its lowercased
     /// scalars; `nil` when it is not a lifecycle name, or when it is one of `callOnly` and `chars` has no `(`
     /// right after it. Costs no allocation.
     static func name(hash value: UInt64, length: Int, _ chars: LineChars, _ range: Range<Int>) -> LifecycleName? {
-        guard length < 64, lengthMask & (1 << UInt64(length)) != 0 else { return nil }
         var slot = Int(truncatingIfNeeded: value) & (slotCount - 1)
-        while true {
-            let index = slots[slot]
-            guard index >= 0 else { return nil }
-            if entries[index].hash == value { break }
+        var index = slots[slot]
+        while index >= 0, entries[index].hash != value {
             slot = (slot + 1) & (slotCount - 1)
+            index = slots[slot]
         }
-        let entry = entries[slots[slot]]
-        guard entry.key.count == length else { return nil }
-        var position = range.lowerBound
-        for byte in entry.key {
-            guard chars[position].asciiLowercased == UInt32(byte) else { return nil }
-            position += 1
+        guard index >= 0 else { return nil }
+        let entry = entries[index]
+        guard entry.keyLength == length else { return nil }
+        for offset in 0..<length {
+            guard chars[range.lowerBound + offset].asciiLowercased == UInt32(keyBytes[entry.keyStart + offset]) else { return nil }
         }
-        if entry.requiresCall, position >= chars.count || chars[position] != "(" { return nil }
-        return entry.name
+        let after = range.lowerBound + length
+        if entry.requiresCall, after >= chars.count || chars[after] != "(" { return nil }
+        return meanings[index]
     }
 
     /// The method named by the whole selector that starts with the word `chars[word]` (hashed as `name(hash:…)`

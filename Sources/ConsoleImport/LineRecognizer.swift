@@ -191,7 +191,11 @@ enum LineRecognizer {
             // The word ends where CJK text and ASCII meet (`loadView会在页面`, `会执行didReceiveMemoryWarning`). Only
             // a word whose first letter and length some name has is hashed and looked up.
             var end = index + 1
-            while end < count, chars[end].isIdentifierCharacter, !Self.isScriptBoundary(chars[end - 1], chars[end]) { end += 1 }
+            var previous = scalar
+            while end < count, chars[end].isIdentifierCharacter, !Self.isScriptBoundary(previous, chars[end]) {
+                previous = chars[end]
+                end += 1
+            }
             guard LifecycleVocabulary.mayBeName(first: scalar, length: end - index) else {
                 index = end
                 continue
@@ -328,8 +332,8 @@ enum LineRecognizer {
     private static func containsView(_ chars: LineChars, from start: Int) -> Bool {
         var index = start
         while index + 3 < chars.count {
-            if chars[index].asciiLowercased == 0x76, chars[index + 1].asciiLowercased == 0x69,
-               chars[index + 2].asciiLowercased == 0x65, chars[index + 3].asciiLowercased == 0x77 {
+            if chars[index].value | 0x20 == 0x76, chars[index + 1].value | 0x20 == 0x69,
+               chars[index + 2].value | 0x20 == 0x65, chars[index + 3].value | 0x20 == 0x77 {
                 return true
             }
             index += 1
@@ -381,7 +385,7 @@ enum LineRecognizer {
         var index = start
         let last = chars.count - 8
         while index <= last {
-            if chars[index].asciiLowercased == 0x61, chars[index + 1].asciiLowercased == 0x6E,
+            if chars[index].value | 0x20 == 0x61, chars[index + 1].value | 0x20 == 0x6E,
                matches(chars, index..<(index + 8), "animated"),
                index + 8 == chars.count || !chars[index + 8].isIdentifierCharacter {
                 var rest = index + 8

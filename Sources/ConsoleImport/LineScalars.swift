@@ -25,7 +25,7 @@ enum LineScalars {
         }
         return withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: utf8.count) { buffer in
             _ = utf8.withContiguousStorageIfAvailable { bytes in
-                for index in 0..<bytes.count { buffer.initializeElement(at: index, to: Unicode.Scalar(bytes[index])) }
+                for index in 0..<bytes.count { buffer[index] = Unicode.Scalar(bytes[index]) }
             }
             return body(LineChars(buffer), true)
         }

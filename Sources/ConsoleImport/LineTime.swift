@@ -428,21 +428,19 @@ struct Cursor {
         readDigits(min: count, max: count)
     }
 
+    /// The value of `min`…`max` ASCII digits at the cursor, which moves past them; `nil` (the cursor stays) when
+    /// there are fewer, or more follow.
+    @inline(__always)
     mutating func readDigits(min: Int, max: Int) -> Int64? {
-        let start = index
+        let limit = Swift.min(chars.count, index + max)
+        var end = index
         var value: Int64 = 0
-        while index - start < max, index < chars.count, let digit = chars[index].asciiDigit {
+        while end < limit, let digit = chars[end].asciiDigit {
             value = value * 10 + Int64(digit)
-            index += 1
+            end += 1
         }
-        guard index - start >= min else {
-            index = start
-            return nil
-        }
-        if index < chars.count, chars[index].asciiDigit != nil {
-            index = start
-            return nil
-        }
+        guard end - index >= min, end == chars.count || chars[end].asciiDigit == nil else { return nil }
+        index = end
         return value
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Splits a log's bytes, given in chunks of any size, into numbered lines, so a log is read without ever being
 /// held whole.
 ///
@@ -61,16 +67,19 @@ public struct LogLineSplitter: Sendable {
     }
 
     /// The index of the first `\n` or `\r` in `chunk[start...]`, or `chunk.count` when there is none: the scan
-    /// over every byte of the log, kept to a tight loop over the buffer.
+    /// over every byte of the log, done by `memchr` (vectorized in the C library), for `\n` and then for a `\r`
+    /// before it.
     private static func lineEnd(in chunk: [UInt8], from start: Int) -> Int {
         chunk.withUnsafeBufferPointer { bytes in
-            var index = start
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte <= 0x0D, byte == 0x0A || byte == 0x0D { return index }
-                index += 1
+            guard start < bytes.count, let base = bytes.baseAddress else { return bytes.count }
+            var end = bytes.count
+            if let newline = memchr(base + start, 0x0A, end - start) {
+                end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
             }
-            return bytes.count
+            if let carriageReturn = memchr(base + start, 0x0D, end - start) {
+                end = base.distance(to: carriageReturn.assumingMemoryBound(to: UInt8.self))
+            }
+            return end
         }
     }
 
