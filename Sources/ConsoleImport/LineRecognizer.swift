@@ -39,15 +39,12 @@ enum LineRecognizer {
         guard let token = findToken(chars, from: start) else {
             return recognizePhrase(chars, from: start) ?? systemMessage(chars, from: start)
         }
-        var line = RecognizedLine(name: token.name, phase: .instant)
-        line.phase = phase(chars, after: token.end)
-        line.animated = animated(chars, from: start) ?? animatedValue(chars, afterName: token.nameEnd)
-        line.controller = controllerBefore(chars, messageStart: start, tokenStart: token.start)
+        var controller = controllerBefore(chars, messageStart: start, tokenStart: token.start)
         let takesArgument = takesControllerArgument(token.name)
         var subjectFollows = false
-        if line.controller == nil {
-            line.controller = controllerAfter(chars, tokenEnd: token.end, selectorColon: token.endsWithColon)
-            if takesArgument, let after = line.controller {
+        if controller == nil {
+            controller = controllerAfter(chars, tokenEnd: token.end, selectorColon: token.endsWithColon)
+            if takesArgument, let after = controller {
                 // What follows a method that takes a controller is that argument, not the subject
                 // (`willMoveToParentViewController: <Menu: 0x…>`, `present(_:animated:) <MyApp.Detail: 0x…>`),
                 // except `print(#function, self)` after a Swift call: `willMove(toParent:) <MyApp.Child: 0x…>`
@@ -56,33 +53,39 @@ enum LineRecognizer {
                 if isSwiftCall, after.address != nil, !isContainer(token.name) {
                     subjectFollows = true
                 } else {
-                    line.controller = nil
+                    controller = nil
                 }
             }
-        } else if line.controller?.address == nil, let printed = printedObject(after: token.end, in: chars, typeName: line.controller?.typeName) {
+        } else if controller?.address == nil, let printed = printedObject(after: token.end, in: chars, typeName: controller?.typeName) {
             // `-[DetailViewController viewDidLoad] <DetailViewController: 0x7fa1…>`: the controller's own
             // description later on the line gives its address.
-            line.controller?.address = printed.address
+            controller?.address = printed.address
         }
+        var parent: ControllerName??
+        var argument: ControllerName?
         if case .callback(let callback) = token.name, callback == .willMoveToParent || callback == .didMoveToParent {
             // The parent is written inside the Swift call (`willMove(toParent: nil)`) or after the name
             // (`didMove(toParent:) Parent`, `-[Child willMoveToParentViewController:] (null)`); an object printed
             // after the call that is the controller itself is not its parent.
-            line.parent = token.argument.flatMap { parentArgument(chars, from: $0.lowerBound, end: $0.upperBound) }
+            parent = token.argument.flatMap { parentArgument(chars, from: $0.lowerBound, end: $0.upperBound) }
                 ?? (subjectFollows ? nil : parentArgument(chars, from: token.end, end: chars.count))
         } else if takesArgument {
-            line.argument = relationArgument(chars, token)
+            argument = relationArgument(chars, token)
         } else if case .method(let method) = token.name, !method.isControllerMethod {
             // A delegate's method often prints the controller it is about after the name
             // (`<UINavigationController: 0x…> willShowViewController <A: 0x…>`).
-            line.argument = relationArgument(chars, token)
+            argument = relationArgument(chars, token)
         }
+        var viewName: String?
         if case .swiftUI = token.name {
             // The name before `onAppear` is the SwiftUI view's; a console line does not say which host it is in.
-            line.viewName = line.controller?.typeName
-            line.controller = nil
+            viewName = controller?.typeName
+            controller = nil
         }
-        return line
+        return RecognizedLine(
+            name: token.name, phase: phase(chars, after: token.end), controller: controller,
+            animated: animated(chars, from: start) ?? animatedValue(chars, afterName: token.nameEnd), parent: parent,
+            viewName: viewName, argument: argument)
     }
 
     /// Whether the method takes a controller as its argument (which a line may print after the name).
