@@ -292,7 +292,9 @@ enum LineRecognizer {
         var index = start
         while index < chars.count {
             defer { index += 1 }
-            guard chars[index] == "v" || chars[index] == "V" || chars[index] == "l" || chars[index] == "L" else { continue }
+            // Every phrase starts with `view` or `load`.
+            guard index + 4 <= chars.count,
+                  matches(chars, index..<(index + 4), "view") || matches(chars, index..<(index + 4), "load") else { continue }
             for entry in LifecycleVocabulary.phraseWords {
                 guard let end = matchWords(entry.words, in: chars, at: index) else { continue }
                 if end < chars.count, chars[end].isIdentifierCharacter { continue }

@@ -12,6 +12,7 @@ typealias LineChars = UnsafeBufferPointer<Unicode.Scalar>
 enum LineScalars {
     /// Calls `body` with the scalars of `text` and whether every one of them is ASCII. The scalars are in
     /// temporary storage (on the stack for a line of usual length), valid only inside `body`.
+    @inline(__always)
     static func with<Result>(_ text: String, _ body: (LineChars, _ isASCII: Bool) -> Result) -> Result {
         // Two tight loops the compiler vectorizes: is every byte ASCII, then widen each byte to a scalar.
         let utf8 = text.utf8
