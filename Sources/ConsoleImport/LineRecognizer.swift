@@ -335,15 +335,31 @@ enum LineRecognizer {
 
     /// Whether `chars[start...]` contains `view` in any case.
     private static func containsView(_ chars: LineChars, from start: Int) -> Bool {
+        firstIndexIgnoringCase(of: "view", in: chars, from: start) != nil
+    }
+
+    /// The first index from `start` where `word` (lowercase ASCII letters) is written in any case, or `nil`. A
+    /// scalar that is no letter of `word` cannot be inside a match: where the last scalar of the window is none,
+    /// the search moves past it.
+    @inline(__always)
+    private static func firstIndexIgnoringCase(of word: StaticString, in chars: LineChars, from start: Int) -> Int? {
+        let length = word.utf8CodeUnitCount
+        // Bit `n` set for the `n`th letter of the alphabet when `word` has it.
+        var letters: UInt32 = 0
+        for byte in UnsafeBufferPointer(start: word.utf8Start, count: length) { letters |= 1 << UInt32(byte - 0x61) }
         var index = start
-        while index + 3 < chars.count {
-            if chars[index].value | 0x20 == 0x76, chars[index + 1].value | 0x20 == 0x69,
-               chars[index + 2].value | 0x20 == 0x65, chars[index + 3].value | 0x20 == 0x77 {
-                return true
+        while index + length <= chars.count {
+            // `| 0x20` lowercases an ASCII letter and turns no other scalar into one.
+            let letter = (chars[index + length - 1].value | 0x20) &- 0x61
+            if letter >= 26 || letters >> letter & 1 == 0 {
+                index += length
+            } else if matches(chars, index..<(index + length), word) {
+                return index
+            } else {
+                index += 1
             }
-            index += 1
         }
-        return false
+        return nil
     }
 
     // MARK: - Around the token
@@ -388,16 +404,13 @@ enum LineRecognizer {
     /// `animated=1`, `(animated: true)`, `animated=false`, `Animated: NO`. `nil` when no value follows.
     private static func animated(_ chars: LineChars, from start: Int) -> Bool? {
         var index = start
-        let last = chars.count - 8
-        while index <= last {
-            if chars[index].value | 0x20 == 0x61, chars[index + 1].value | 0x20 == 0x6E,
-               matches(chars, index..<(index + 8), "animated"),
-               index + 8 == chars.count || !chars[index + 8].isIdentifierCharacter {
-                var rest = index + 8
+        while let found = firstIndexIgnoringCase(of: "animated", in: chars, from: index) {
+            if found + 8 == chars.count || !chars[found + 8].isIdentifierCharacter {
+                var rest = found + 8
                 while rest < chars.count, chars[rest] == " " || chars[rest] == ":" || chars[rest] == "=" || chars[rest] == "(" { rest += 1 }
                 return flag(chars, at: rest)
             }
-            index += 1
+            index = found + 1
         }
         return nil
     }
