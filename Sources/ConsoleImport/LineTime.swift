@@ -114,12 +114,21 @@ enum LinePrefixReader {
 
     private static func readDateTime(_ cursor: inout Cursor) -> TimeRead {
         let bracketed = cursor.take("[")
-        guard let year = cursor.readDigits(exactly: 4), cursor.take("-"),
-              let month = cursor.readDigits(exactly: 2), cursor.take("-"),
-              let day = cursor.readDigits(exactly: 2),
-              cursor.take(" ") || cursor.take("T"),
-              let clock = readClock(&cursor)
-        else { return .none }
+        let year: Int64, month: Int64, day: Int64, clock: Clock
+        if let fixed = fixedDateTime(cursor.chars, at: cursor.index) {
+            cursor.index += 19
+            guard let read = clockFraction(&cursor, hours: fixed.hours, minutes: fixed.minutes, seconds: fixed.seconds)
+            else { return .none }
+            (year, month, day, clock) = (fixed.year, fixed.month, fixed.day, read)
+        } else {
+            guard let readYear = cursor.readDigits(exactly: 4), cursor.take("-"),
+                  let readMonth = cursor.readDigits(exactly: 2), cursor.take("-"),
+                  let readDay = cursor.readDigits(exactly: 2),
+                  cursor.take(" ") || cursor.take("T"),
+                  let read = readClock(&cursor)
+            else { return .none }
+            (year, month, day, clock) = (readYear, readMonth, readDay, read)
+        }
         var offsetSeconds: Int64 = 0
         var hasOffset = false
         var offsetProblem: String?
@@ -198,6 +207,32 @@ enum LinePrefixReader {
         case invalid(String)
     }
 
+    /// `YYYY-MM-DD HH:MM:SS` (or with `T`) at `index`, not followed by a digit: the date and time of most NSLog
+    /// and os_log lines, read at fixed places. `nil` for any other shape, which the cursor's reads then decide
+    /// (they read this shape the same way).
+    private static func fixedDateTime(_ chars: LineChars, at index: Int)
+        -> (year: Int64, month: Int64, day: Int64, hours: Int64, minutes: Int64, seconds: Int64)? {
+        guard index + 19 <= chars.count, chars[index + 4] == "-", chars[index + 7] == "-",
+              chars[index + 10] == " " || chars[index + 10] == "T", chars[index + 13] == ":", chars[index + 16] == ":",
+              index + 19 == chars.count || chars[index + 19].asciiDigit == nil,
+              let year = digits(chars, index, 4), let month = digits(chars, index + 5, 2), let day = digits(chars, index + 8, 2),
+              let hours = digits(chars, index + 11, 2), let minutes = digits(chars, index + 14, 2),
+              let seconds = digits(chars, index + 17, 2)
+        else { return nil }
+        return (year, month, day, hours, minutes, seconds)
+    }
+
+    /// The value of the `count` scalars from `start` when all are ASCII digits.
+    @inline(__always)
+    private static func digits(_ chars: LineChars, _ start: Int, _ count: Int) -> Int64? {
+        var value: Int64 = 0
+        for position in start..<(start + count) {
+            guard let digit = chars[position].asciiDigit else { return nil }
+            value = value * 10 + Int64(digit)
+        }
+        return value
+    }
+
     /// `HH:MM:SS(.fraction)?` → nanoseconds since midnight, or why the fields are out of range (a leap
     /// second `:60` is allowed).
     private static func readClock(_ cursor: inout Cursor) -> Clock? {
@@ -205,6 +240,12 @@ enum LinePrefixReader {
               let minutes = cursor.readDigits(exactly: 2), cursor.take(":"),
               let seconds = cursor.readDigits(exactly: 2)
         else { return nil }
+        return clockFraction(&cursor, hours: hours, minutes: minutes, seconds: seconds)
+    }
+
+    /// The clock `hours:minutes:seconds` with the fraction at the cursor, if any (`nil` when a `.` or `,` has no
+    /// digits after it).
+    private static func clockFraction(_ cursor: inout Cursor, hours: Int64, minutes: Int64, seconds: Int64) -> Clock? {
         var nanos: Int64 = 0
         if cursor.take(".") || cursor.take(",") {
             guard let fraction = readFraction(&cursor) else { return nil }
