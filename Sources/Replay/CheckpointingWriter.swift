@@ -41,12 +41,13 @@ public final class CheckpointingWriter {
 
     public let writer: TraceWriter
     public let policy: Policy
-    /// The state after every event appended so far.
-    public private(set) var state: ReplayState
+    /// The state after every event appended so far. This and the counters below are `@exclusivity(unchecked)`,
+    /// as `TraceWriter`'s per-event properties: one owner, never lent out overlapping.
+    @exclusivity(unchecked) public private(set) var state: ReplayState
     /// Checkpoints written by this writer.
-    public private(set) var checkpointCount = 0
-    private var eventsSinceCheckpoint: UInt64 = 0
-    private var lastCheckpointTime: UInt64?
+    @exclusivity(unchecked) public private(set) var checkpointCount = 0
+    @exclusivity(unchecked) private var eventsSinceCheckpoint: UInt64 = 0
+    @exclusivity(unchecked) private var lastCheckpointTime: UInt64?
 
     /// Wraps `writer`, whose file must be new or end exactly where `state` ends.
     ///

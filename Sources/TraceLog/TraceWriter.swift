@@ -34,19 +34,21 @@ public final class TraceWriter {
     /// What `openForAppend` cut off (a torn tail), or `nil` when nothing was lost.
     public let recovery: RecoveryReport?
     /// The timestamp of the last event appended (pending or written), `nil` before the first.
-    public private(set) var lastTimestamp: UInt64?
+    @exclusivity(unchecked) public private(set) var lastTimestamp: UInt64?
 
     private let file: FileDescriptor
     private let deflater: Deflater
-    private var encoder = EventEncoder()
+    // The properties marked `@exclusivity(unchecked)` are those `append(_:)` touches per event: a class's `var` costs
+    // a dynamic exclusivity check per access, and the writer has one owner that never lends them out overlapping.
+    @exclusivity(unchecked) private var encoder = EventEncoder()
     /// Every frame written (events, checkpoints, unknown kinds), for the index.
     private var written: [FrameInfo]
-    private var writtenEvents: UInt64
+    @exclusivity(unchecked) private var writtenEvents: UInt64
     private var nextSequence: UInt64
     private var fileEnd: UInt64
-    private var isClosed = false
+    @exclusivity(unchecked) private var isClosed = false
     /// Set when a write failed: the file may end in a torn frame and the writer refuses further writes.
-    private var failure: TraceError?
+    @exclusivity(unchecked) private var failure: TraceError?
 
     /// Events in the file, including those appended but not yet written.
     public var eventCount: UInt64 { writtenEvents + UInt64(encoder.eventCount) }
