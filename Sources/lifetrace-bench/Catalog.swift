@@ -51,7 +51,7 @@ enum Catalog {
             name: "query", summary: "lifetrace events --controller X --from A --to B ÷ the same query in SQLite (indexed) and DuckDB; load time separate",
             goal: "≤ 1", run: query),
         Benchmark(
-            name: "import", summary: "lifetrace import of a console log ÷ reading its lines (1 MiB reads, split, String per line); peak RSS ÷ log size",
+            name: "import", summary: "lifetrace import of a console log ÷ reading its lines (1 MiB reads, memchr for line ends, String per line); peak RSS ÷ log size",
             goal: "stated", run: importBenchmark),
         Benchmark(
             name: "memory", summary: "peak RSS replaying and auditing the trace (streaming: bounded by live controllers)",
