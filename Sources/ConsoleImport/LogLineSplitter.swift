@@ -68,20 +68,30 @@ public struct LogLineSplitter: Sendable {
 
     /// The index of the first `\n` or `\r` in `chunk[start...]`, or `chunk.count` when there is none: the scan
     /// over every byte of the log, done by `memchr` (vectorized in the C library), for `\n` and then for a `\r`
-    /// before it.
+    /// before it, a window of `lineEndWindow` bytes at a time: searching the whole rest of the chunk for a `\n` at
+    /// every line would make a log whose lines end in `\r` alone cost the chunk's length per line.
     private static func lineEnd(in chunk: [UInt8], from start: Int) -> Int {
         chunk.withUnsafeBufferPointer { bytes in
-            guard start < bytes.count, let base = bytes.baseAddress else { return bytes.count }
-            var end = bytes.count
-            if let newline = memchr(base + start, 0x0A, end - start) {
-                end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+            guard let base = bytes.baseAddress else { return bytes.count }
+            var window = start
+            while window < bytes.count {
+                let windowEnd = min(window + lineEndWindow, bytes.count)
+                var end = windowEnd
+                if let newline = memchr(base + window, 0x0A, end - window) {
+                    end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                }
+                if let carriageReturn = memchr(base + window, 0x0D, end - window) {
+                    end = base.distance(to: carriageReturn.assumingMemoryBound(to: UInt8.self))
+                }
+                if end < windowEnd { return end }
+                window = windowEnd
             }
-            if let carriageReturn = memchr(base + start, 0x0D, end - start) {
-                end = base.distance(to: carriageReturn.assumingMemoryBound(to: UInt8.self))
-            }
-            return end
+            return bytes.count
         }
     }
+
+    /// Bytes `lineEnd(in:from:)` searches at a time: several lines of a usual log.
+    private static let lineEndWindow = 512
 
     /// Reports the last line when the input did not end with a newline.
     public mutating func finish(_ body: (LogLine) throws -> Void) rethrows {

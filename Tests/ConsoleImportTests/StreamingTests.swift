@@ -31,6 +31,22 @@ struct StreamingTests {
         #expect(lines.map(\.number) == Array(1...expected.count))
     }
 
+    @Test("lines of any length, ended by \\n, \\r\\n or \\r alone, split as parse(text:) splits them", arguments: [1000, 4096, 1 << 20])
+    func longMixedLines(chunk: Int) {
+        // Lengths around and past the splitter's search window (512 bytes), and many empty `\r` lines in a row.
+        var text = ""
+        for (index, length) in [0, 1, 511, 512, 513, 1500, 3000, 0, 0, 700, 2].enumerated() {
+            text += String(repeating: Character(UnicodeScalar(UInt8(0x61 + index % 26))), count: length)
+            text += ["\n", "\r\n", "\r"][index % 3]
+        }
+        text += String(repeating: "\r", count: 2000) + "end"
+        var expected: [String] = []
+        text.enumerateLinesWithoutFoundation { expected.append(String($0)) }
+        let lines = Self.split(Array(text.utf8), chunk: chunk)
+        #expect(lines.map { $0.decoded().text } == expected)
+        #expect(lines.map(\.number) == Array(1...expected.count))
+    }
+
     @Test("a UTF-8 byte order mark starting line 1 is dropped in any chunking (it hid line 1's timestamp); later lines keep theirs", arguments: [1, 2, 3, 4, 4096])
     func byteOrderMark(chunk: Int) {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
